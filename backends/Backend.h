@@ -1,0 +1,90 @@
+#pragma once
+// The backend interface. A backend reads the Fabric IR (never the AST) and streams its
+// files through an OutputDir, which writes each to a temporary name and renames them
+// all only when the whole build succeeded: no half-written output, ever.
+#include "ir/Fabric.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fabc {
+class DiagEngine;
+
+// A buffered output stream to a temporary file.
+class OutFile {
+public:
+  OutFile(FILE *f, std::string tmp, std::string final) : f_(f), tmp_(std::move(tmp)), final_(std::move(final)) {}
+  ~OutFile();
+  OutFile(const OutFile &) = delete;
+  OutFile &operator=(const OutFile &) = delete;
+
+  void write(std::string_view s) {
+    if (!s.empty() && std::fwrite(s.data(), 1, s.size(), f_) != s.size())
+      failed_ = true;
+  }
+  template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
+    fmt::memory_buffer b;
+    fmt::format_to(std::back_inserter(b), f, std::forward<Args>(args)...);
+    write({b.data(), b.size()});
+  }
+  const std::string &path() const { return final_; }
+
+private:
+  friend class OutputDir;
+  FILE *f_;
+  std::string tmp_, final_;
+  bool failed_ = false;
+};
+
+class OutputDir {
+public:
+  explicit OutputDir(std::string dir) : dir_(std::move(dir)) {}
+  ~OutputDir() { abort(); }
+  // Opens DIR/rel for writing. `rel` must stay inside DIR (no absolute path, no '..');
+  // subdirectories are created. nullptr (with a message in error()) on failure.
+  OutFile *open(std::string_view rel);
+  // Renames every file into place; false if any write failed (nothing is renamed then).
+  bool commit();
+  void abort();
+  const std::string &error() const { return error_; }
+  const std::string &dir() const { return dir_; }
+  std::vector<std::string> written() const;
+
+private:
+  std::string dir_, error_;
+  std::vector<std::unique_ptr<OutFile>> files_;
+};
+
+struct BuildInfo {
+  std::string input;   // the main source file, as given
+  std::string version; // fabc version
+};
+
+struct BackendContext {
+  const ir::Fabric &F;
+  OutputDir &out;
+  DiagEngine &diags;
+  const BuildInfo &info;
+};
+
+struct Backend {
+  const char *name;
+  const char *description;
+  bool (*run)(BackendContext &ctx);
+  bool byDefault; // part of the default --emit set
+};
+
+// Every backend, in a fixed order.
+const std::vector<Backend> &backends();
+const Backend *findBackend(std::string_view name);
+
+// Shared by backends: CSV field quoting and JSON strings.
+std::string csvField(std::string_view s);
+std::string jsonString(std::string_view s);
+
+} // namespace fabc

@@ -1,0 +1,24 @@
+// Every backend, by name. The order is the order of --emit=all and of the docs.
+#include "backends/Common.h"
+
+namespace fabc {
+
+const std::vector<Backend> &backends() {
+  static const std::vector<Backend> list = {
+      {"bom", "bill of materials: devices, transceivers and cables by SKU (bom/bom.csv, bom/bom.json)", runBom, true},
+      {"cabling", "cabling plan, one row per cable with ends, racks, media and length (cabling/plan.csv, .json)",
+       runCabling, true},
+      {"energy", "energy budget per tier, rack and building, and the pluggable-vs-CPO what-if (energy/energy.json, .csv)",
+       runEnergy, true},
+  };
+  return list;
+}
+
+const Backend *findBackend(std::string_view name) {
+  for (const Backend &b : backends())
+    if (name == b.name)
+      return &b;
+  return nullptr;
+}
+
+} // namespace fabc

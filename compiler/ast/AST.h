@@ -1,0 +1,159 @@
+#pragma once
+// The Fabric AST: plain structs with source ranges, owned by an ast::Context arena.
+// Built from the ANTLR tree by ASTBuilder; nothing outside compiler/ast/ sees ANTLR.
+#include "diag/Source.h"
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fabc::ast {
+
+struct Expr {
+  enum Kind : uint8_t { Number, Quantity, String, Bool, Name, Call, List, Unary, Binary, Cond };
+  Kind kind;
+  SourceRange range;
+  std::string text;          // Name/Call: identifier; String: decoded text; Quantity: unit; op text
+  double number = 0;         // Number/Quantity value; Bool: 0/1
+  bool isInteger = false;    // Number literal without '.' or exponent
+  std::vector<Expr *> kids;  // operands, call arguments, list items, Name: index expressions
+  mutable uint32_t sym = UINT32_MAX; // interned `text`, filled on first evaluation
+};
+
+struct Prop {
+  std::string key;
+  SourceRange keyRange;
+  Expr *value = nullptr;
+  enum Annot : uint8_t { None, Source, Estimate } annot = None;
+  std::string annotText;
+  mutable uint32_t sym = UINT32_MAX;
+};
+
+struct Segment {
+  std::string name;
+  SourceRange range;
+  Expr *index = nullptr; // nullptr: no index
+  bool star = false;     // [*]
+  mutable uint32_t sym = UINT32_MAX;
+};
+
+struct Path {
+  std::vector<Segment> segs;
+  SourceRange range;
+};
+
+struct Stmt;
+using Block = std::vector<Stmt *>;
+
+struct Arg {
+  std::string name; // empty: positional
+  SourceRange range;
+  Expr *value = nullptr;
+  mutable uint32_t sym = UINT32_MAX;
+};
+
+struct Stmt {
+  enum Kind : uint8_t { Let, Param, Option, Inst, For, If, Link, Group, Place, Building, Span, Policy, Assert };
+  Kind kind;
+  SourceRange range;
+  std::string name;            // Let/Param/Option/For var/Inst name/Group name/Building/Policy kind
+  SourceRange nameRange;
+  std::string name2;           // Inst: model or template; Group: kind; Place: building; Span: second building
+  SourceRange name2Range;
+  std::string name3;           // Place: hall; Inst: array binding variable
+  SourceRange name3Range;
+  Expr *e1 = nullptr;          // Let/Param/Option value; For from; If cond; Inst array count (or range end); Group index; Assert cond
+  Expr *e2 = nullptr;          // For to; Inst range start
+  std::vector<Arg> args;       // Inst template arguments
+  bool hasArgs = false;
+  std::vector<Prop> props;     // Inst/Link/Place/Building/Span/Policy
+  std::vector<Path> paths;     // Link: 2; Group members; Place: 1
+  Block body, elseBody;        // For/If bodies
+  struct Hall {
+    std::string name;
+    SourceRange range;
+    std::vector<Prop> props;
+  };
+  std::vector<Hall> halls;     // Building
+  std::string message;         // Assert
+  mutable uint32_t sym = UINT32_MAX, sym2 = UINT32_MAX, sym3 = UINT32_MAX;
+};
+
+struct PortDecl {
+  std::string name;
+  SourceRange range;
+  Expr *count = nullptr;
+  std::vector<Prop> props;
+};
+
+struct Model {
+  std::string name, kind;
+  SourceRange range, kindRange;
+  std::vector<Prop> props;
+  std::vector<PortDecl> ports;
+};
+
+struct Param {
+  std::string name;
+  SourceRange range;
+  Expr *deflt = nullptr;
+};
+
+struct Template {
+  std::string name, kind; // kind: group kind created per instance ("su", "pod", ...), may be empty
+  SourceRange range, kindRange;
+  std::vector<Param> params;
+  Block body;
+};
+
+struct Fabric {
+  std::string name;
+  SourceRange range;
+  Block body;
+};
+
+struct Import {
+  std::string path;
+  SourceRange range;
+};
+
+struct File {
+  uint32_t fileId = 0;
+  std::vector<Import> imports;
+  std::vector<Model *> models;
+  std::vector<Template *> templates;
+  std::vector<Fabric *> fabrics;
+  Block topLevel; // let/param/option statements outside any fabric
+};
+
+// Owns every node; deques keep addresses stable.
+class Context {
+public:
+  Expr *expr(Expr::Kind k, SourceRange r) {
+    exprs_.emplace_back();
+    exprs_.back().kind = k;
+    exprs_.back().range = r;
+    return &exprs_.back();
+  }
+  Stmt *stmt(Stmt::Kind k, SourceRange r) {
+    stmts_.emplace_back();
+    stmts_.back().kind = k;
+    stmts_.back().range = r;
+    return &stmts_.back();
+  }
+  Model *model() { return &models_.emplace_back(); }
+  Template *tmpl() { return &templates_.emplace_back(); }
+  Fabric *fabric() { return &fabrics_.emplace_back(); }
+  File *file() { return &files_.emplace_back(); }
+
+private:
+  std::deque<Expr> exprs_;
+  std::deque<Stmt> stmts_;
+  std::deque<Model> models_;
+  std::deque<Template> templates_;
+  std::deque<Fabric> fabrics_;
+  std::deque<File> files_;
+};
+
+} // namespace fabc::ast

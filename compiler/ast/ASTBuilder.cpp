@@ -1,0 +1,567 @@
+// Builds the AST from ANTLR's parse tree. ANTLR types stay in this file.
+#include "ast/Parser.h"
+#include "diag/Diag.h"
+
+#include "FabricLexer.h"
+#include "FabricParser.h"
+#include "antlr4-runtime.h"
+
+#include <cstring>
+
+namespace fabc {
+namespace {
+using P = fabc_antlr::FabricParser;
+
+// Byte offsets for ANTLR's code-point indices (identical for ASCII files).
+class OffsetMap {
+public:
+  explicit OffsetMap(std::string_view text) {
+    bool ascii = true;
+    for (unsigned char c : text)
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+    if (ascii)
+      return;
+    for (uint32_t i = 0; i < text.size(); ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+        starts_.push_back(i);
+    starts_.push_back(uint32_t(text.size()));
+  }
+  uint32_t byte(size_t cp) const {
+    if (starts_.empty())
+      return uint32_t(cp);
+    return cp < starts_.size() ? starts_[cp] : starts_.back();
+  }
+
+private:
+  std::vector<uint32_t> starts_;
+};
+
+std::string tokenDesc(antlr4::Token *t) {
+  if (!t || t->getType() == antlr4::Token::EOF)
+    return "end of file";
+  std::string s = t->getText();
+  if (s.size() > 40)
+    s = s.substr(0, 40) + "...";
+  return "'" + s + "'";
+}
+
+class ErrorListener : public antlr4::BaseErrorListener {
+public:
+  ErrorListener(uint32_t file, const OffsetMap &map, DiagEngine &diags)
+      : file_(file), map_(map), diags_(diags) {}
+
+  void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
+                   const std::string &, std::exception_ptr) override {
+    ++count_;
+    if (count_ > 3) // later errors are mostly the recovery's echoes of the first
+      return;
+    SourceRange r{{file_, bad ? map_.byte(bad->getStartIndex()) : 0}, 1};
+    if (bad && bad->getType() != antlr4::Token::EOF && bad->getStopIndex() >= bad->getStartIndex())
+      r.length = uint32_t(bad->getStopIndex() - bad->getStartIndex() + 1);
+    std::string msg = "unexpected " + tokenDesc(bad);
+    if (auto *parser = dynamic_cast<antlr4::Parser *>(rec)) {
+      antlr4::misc::IntervalSet exp = parser->getExpectedTokens();
+      if (exp.size() > 0 && exp.size() <= 4) {
+        std::string list;
+        for (size_t t : exp.toList()) {
+          if (!list.empty())
+            list += " or ";
+          list += t == antlr4::Token::EOF ? std::string("end of file")
+                                          : parser->getVocabulary().getDisplayName(t);
+        }
+        msg += ", expected " + list;
+      }
+    }
+    Diagnostic *d = diags_.report(DiagCode::E0002, r, msg);
+    if (bad && bad->getType() == P::QUANTITY)
+      DiagEngine::note(d, r, "a number followed by a word is read as a quantity with a unit; "
+                             "put the number in parentheses if the word is not a unit");
+  }
+  unsigned count() const { return count_; }
+
+private:
+  uint32_t file_;
+  const OffsetMap &map_;
+  DiagEngine &diags_;
+  unsigned count_ = 0;
+};
+
+std::string unquote(const std::string &s) {
+  std::string r;
+  for (size_t i = 1; i + 1 < s.size(); ++i) {
+    if (s[i] == '\\' && i + 2 < s.size()) {
+      char c = s[++i];
+      r += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+    } else {
+      r += s[i];
+    }
+  }
+  return r;
+}
+
+class Builder {
+public:
+  Builder(uint32_t file, const OffsetMap &map, ast::Context &ctx) : file_(file), map_(map), ctx_(ctx) {}
+
+  SourceRange range(antlr4::Token *t) {
+    if (!t)
+      return {{file_, 0}, 1};
+    uint32_t b = map_.byte(t->getStartIndex());
+    uint32_t e = map_.byte(t->getStopIndex() + 1);
+    return {{file_, b}, e > b ? e - b : 1};
+  }
+  SourceRange range(antlr4::tree::TerminalNode *n) { return range(n ? n->getSymbol() : nullptr); }
+  SourceRange range(antlr4::ParserRuleContext *c) {
+    if (!c || !c->getStart())
+      return {{file_, 0}, 1};
+    antlr4::Token *s = c->getStart(), *e = c->getStop();
+    uint32_t b = map_.byte(s->getStartIndex());
+    uint32_t end = e && e->getStopIndex() + 1 > s->getStartIndex() ? map_.byte(e->getStopIndex() + 1) : b + 1;
+    return {{file_, b}, end > b ? end - b : 1};
+  }
+  static std::string text(antlr4::Token *t) { return t ? t->getText() : std::string(); }
+  static std::string text(antlr4::tree::TerminalNode *n) { return n ? n->getText() : std::string(); }
+
+  void build(P::FileContext *fc, ast::File *out) {
+    for (P::ItemContext *it : fc->item()) {
+      if (auto *i = it->importDecl()) {
+        out->imports.push_back({unquote(text(i->STRING())), range(i->STRING())});
+      } else if (auto *m = it->modelDecl()) {
+        out->models.push_back(model(m));
+      } else if (auto *t = it->templateDecl()) {
+        out->templates.push_back(tmpl(t));
+      } else if (auto *f = it->fabricDecl()) {
+        ast::Fabric *fab = ctx_.fabric();
+        fab->name = text(f->name);
+        fab->range = range(f->name);
+        fab->body = block(f->block());
+        out->fabrics.push_back(fab);
+      } else if (auto *s = it->stmt()) {
+        if (ast::Stmt *st = stmt(s))
+          out->topLevel.push_back(st);
+      }
+    }
+  }
+
+private:
+  ast::Model *model(P::ModelDeclContext *m) {
+    ast::Model *r = ctx_.model();
+    r->name = text(m->name);
+    r->range = range(m->name);
+    r->kind = text(m->kind);
+    r->kindRange = range(m->kind);
+    for (P::ModelItemContext *item : m->modelItem()) {
+      if (auto *p = item->prop()) {
+        r->props.push_back(prop(p));
+      } else if (auto *pd = item->portDecl()) {
+        ast::PortDecl d;
+        d.name = text(pd->name);
+        d.range = range(pd->name);
+        d.count = expr(pd->expr());
+        d.props = props(pd->propBlock());
+        r->ports.push_back(std::move(d));
+      }
+    }
+    return r;
+  }
+
+  ast::Template *tmpl(P::TemplateDeclContext *t) {
+    ast::Template *r = ctx_.tmpl();
+    r->name = text(t->name);
+    r->range = range(t->name);
+    if (t->kind) {
+      r->kind = text(t->kind);
+      r->kindRange = range(t->kind);
+    }
+    for (P::ParamContext *p : t->param())
+      r->params.push_back({text(p->ID()), range(p->ID()), p->expr() ? expr(p->expr()) : nullptr});
+    r->body = block(t->block());
+    return r;
+  }
+
+  ast::Prop prop(P::PropContext *p) {
+    ast::Prop r;
+    r.key = text(p->key);
+    r.keyRange = range(p->key);
+    r.value = expr(p->expr());
+    if (auto *a = p->annotation()) {
+      r.annot = text(a->kind) == "source" ? ast::Prop::Source : ast::Prop::Estimate;
+      r.annotText = unquote(text(a->STRING()));
+    }
+    return r;
+  }
+
+  std::vector<ast::Prop> props(P::PropBlockContext *b) {
+    std::vector<ast::Prop> r;
+    if (b)
+      for (P::PropContext *p : b->prop())
+        r.push_back(prop(p));
+    return r;
+  }
+
+  ast::Block block(P::BlockContext *b) {
+    ast::Block r;
+    if (b)
+      for (P::StmtContext *s : b->stmt())
+        if (ast::Stmt *st = stmt(s))
+          r.push_back(st);
+    return r;
+  }
+
+  ast::Path path(P::PathContext *p) {
+    ast::Path r;
+    r.range = range(p);
+    for (P::SegmentContext *s : p->segment()) {
+      ast::Segment seg;
+      seg.name = text(s->ID());
+      seg.range = range(s);
+      seg.star = s->star != nullptr;
+      if (s->expr())
+        seg.index = expr(s->expr());
+      r.segs.push_back(std::move(seg));
+    }
+    return r;
+  }
+
+  ast::Block elseBranch(P::ElseBranchContext *e) {
+    if (e->block() && !e->expr())
+      return block(e->block());
+    ast::Stmt *s = ctx_.stmt(ast::Stmt::If, range(e));
+    s->e1 = expr(e->expr());
+    s->body = block(e->block());
+    if (e->elseBranch())
+      s->elseBody = elseBranch(e->elseBranch());
+    return {s};
+  }
+
+  ast::Stmt *stmt(P::StmtContext *s) {
+    using K = ast::Stmt;
+    if (auto *c = dynamic_cast<P::LetStmtContext *>(s))
+      return named(K::Let, s, c->ID(), c->expr());
+    if (auto *c = dynamic_cast<P::ParamStmtContext *>(s))
+      return named(K::Param, s, c->ID(), c->expr());
+    if (auto *c = dynamic_cast<P::OptionStmtContext *>(s))
+      return named(K::Option, s, c->ID(), c->expr());
+    if (auto *c = dynamic_cast<P::InstStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Inst, range(s));
+      r->name = text(c->name);
+      r->nameRange = range(c->name);
+      r->name2 = text(c->model);
+      r->name2Range = range(c->model);
+      if (auto *a = c->arraySpec()) {
+        auto es = a->expr();
+        if (a->ID()) {
+          r->name3 = text(a->ID());
+          r->name3Range = range(a->ID());
+          r->e2 = es.size() > 1 ? expr(es[0]) : nullptr;
+          r->e1 = expr(es.back());
+        } else if (!es.empty()) {
+          r->e1 = expr(es[0]);
+        }
+      }
+      if (auto *a = c->args()) {
+        r->hasArgs = true;
+        for (P::ArgContext *arg : a->arg())
+          r->args.push_back({text(arg->ID()), range(arg), expr(arg->expr())});
+      }
+      r->props = props(c->propBlock());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::ForStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::For, range(s));
+      r->name = text(c->ID());
+      r->nameRange = range(c->ID());
+      r->e1 = expr(c->expr(0));
+      r->e2 = expr(c->expr(1));
+      r->body = block(c->block());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::IfStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::If, range(s));
+      r->e1 = expr(c->expr());
+      r->body = block(c->block());
+      if (c->elseBranch())
+        r->elseBody = elseBranch(c->elseBranch());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::LinkStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Link, range(s));
+      for (P::PathContext *p : c->path())
+        r->paths.push_back(path(p));
+      r->props = props(c->propBlock());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::GroupStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Group, range(s));
+      r->name2 = text(c->kind);
+      r->name2Range = range(c->kind);
+      r->name = text(c->name);
+      r->nameRange = range(c->name);
+      r->e1 = c->expr() ? expr(c->expr()) : nullptr;
+      for (P::PathContext *p : c->path())
+        r->paths.push_back(path(p));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::PlaceStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Place, range(s));
+      r->paths.push_back(path(c->path()));
+      r->name2 = text(c->building);
+      r->name2Range = range(c->building);
+      if (c->hall) {
+        r->name3 = text(c->hall);
+        r->name3Range = range(c->hall);
+      }
+      r->props = props(c->propBlock());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::BuildingStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Building, range(s));
+      r->name = text(c->name);
+      r->nameRange = range(c->name);
+      for (P::PropContext *p : c->prop())
+        r->props.push_back(prop(p));
+      for (P::HallDeclContext *h : c->hallDecl())
+        r->halls.push_back({text(h->ID()), range(h->ID()), props(h->propBlock())});
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::SpanStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Span, range(s));
+      r->name = text(c->ID(0));
+      r->nameRange = range(c->ID(0));
+      r->name2 = text(c->ID(1));
+      r->name2Range = range(c->ID(1));
+      r->props = props(c->propBlock());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::PolicyStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Policy, range(s));
+      r->name = text(c->kind);
+      r->nameRange = range(c->kind);
+      r->props = props(c->propBlock());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::AssertStmtContext *>(s)) {
+      K *r = ctx_.stmt(K::Assert, range(s));
+      r->e1 = expr(c->expr());
+      if (c->STRING())
+        r->message = unquote(text(c->STRING()));
+      return r;
+    }
+    return nullptr; // an alternative the error recovery left empty
+  }
+
+  ast::Stmt *named(ast::Stmt::Kind k, P::StmtContext *s, antlr4::tree::TerminalNode *id, P::ExprContext *e) {
+    ast::Stmt *r = ctx_.stmt(k, range(s));
+    r->name = text(id);
+    r->nameRange = range(id);
+    r->e1 = expr(e);
+    return r;
+  }
+
+  ast::Expr *expr(P::ExprContext *e) {
+    using E = ast::Expr;
+    if (!e)
+      return ctx_.expr(E::Number, {{file_, 0}, 1}); // recovery placeholder; errors already reported
+    if (auto *c = dynamic_cast<P::PrimaryExprContext *>(e))
+      return primary(c->primary());
+    if (auto *c = dynamic_cast<P::UnaryExprContext *>(e)) {
+      E *r = ctx_.expr(E::Unary, range(e));
+      r->text = text(c->op);
+      r->kids.push_back(expr(c->expr()));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::BinaryExprContext *>(e)) {
+      E *r = ctx_.expr(E::Binary, range(e));
+      r->text = text(c->op);
+      r->kids.push_back(expr(c->expr(0)));
+      r->kids.push_back(expr(c->expr(1)));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::CondExprContext *>(e)) {
+      E *r = ctx_.expr(E::Cond, range(e));
+      for (P::ExprContext *k : c->expr())
+        r->kids.push_back(expr(k));
+      while (r->kids.size() < 3)
+        r->kids.push_back(expr(nullptr));
+      return r;
+    }
+    return expr(nullptr);
+  }
+
+  static double number(std::string s, bool *isInt) {
+    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
+    *isInt = s.find_first_of(".eE") == std::string::npos;
+    return std::strtod(s.c_str(), nullptr);
+  }
+
+  ast::Expr *primary(P::PrimaryContext *p) {
+    using E = ast::Expr;
+    if (!p)
+      return expr(nullptr);
+    if (auto *c = dynamic_cast<P::NumberLitContext *>(p)) {
+      E *r = ctx_.expr(E::Number, range(p));
+      r->number = number(text(c->NUMBER()), &r->isInteger);
+      r->text = text(c->NUMBER());
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::QuantityLitContext *>(p)) {
+      E *r = ctx_.expr(E::Quantity, range(p));
+      std::string t = text(c->QUANTITY());
+      size_t i = 0;
+      while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
+                              ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
+                               (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
+                              ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
+        ++i;
+      bool isInt;
+      r->number = number(t.substr(0, i), &isInt);
+      size_t u = t.find_first_not_of(" \t", i);
+      r->text = u == std::string::npos ? "" : t.substr(u);
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::StringLitContext *>(p)) {
+      E *r = ctx_.expr(E::String, range(p));
+      r->text = unquote(text(c->STRING()));
+      return r;
+    }
+    if (dynamic_cast<P::BoolLitContext *>(p)) {
+      E *r = ctx_.expr(E::Bool, range(p));
+      r->number = p->getText() == "true";
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::CallExprContext *>(p)) {
+      E *r = ctx_.expr(E::Call, range(c->ID()));
+      r->text = text(c->ID());
+      for (P::ExprContext *k : c->expr())
+        r->kids.push_back(expr(k));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::NameExprContext *>(p)) {
+      E *r = ctx_.expr(E::Name, range(c->ID()));
+      r->text = text(c->ID());
+      for (P::ExprContext *k : c->expr())
+        r->kids.push_back(expr(k));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::ListExprContext *>(p)) {
+      E *r = ctx_.expr(E::List, range(p));
+      for (P::ExprContext *k : c->expr())
+        r->kids.push_back(expr(k));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::ParenExprContext *>(p))
+      return expr(c->expr());
+    return expr(nullptr);
+  }
+
+  uint32_t file_;
+  const OffsetMap &map_;
+  ast::Context &ctx_;
+};
+
+// A recursive-descent parser recurses once per nesting level: reject absurd nesting
+// before ANTLR sees it, so that no input can overflow the stack.
+bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const OffsetMap &map,
+                  DiagEngine &diags, const ParseLimits &limits) {
+  uint32_t depth = 0, ops = 0;
+  for (antlr4::Token *t : tokens.getTokens()) {
+    std::string s = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    if (s == "(" || s == "[" || s == "{")
+      ++depth;
+    else if ((s == ")" || s == "]" || s == "}") && depth)
+      --depth;
+    if (s == ";" || s == "{" || s == "}")
+      ops = 0;
+    else if (s == "-" || s == "!" || s == "?" || s == "+" || s == "*" || s == "/" || s == "&&" || s == "||")
+      ++ops;
+    if (depth > limits.maxDepth || ops > limits.maxDepth * 20) {
+      SourceRange r{{file, map.byte(t->getStartIndex())}, 1};
+      diags.report(DiagCode::E0006, r, "{} nested deeper than {} levels",
+                   depth > limits.maxDepth ? "brackets are" : "an expression is",
+                   depth > limits.maxDepth ? limits.maxDepth : limits.maxDepth * 20);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool validUtf8(std::string_view s, size_t *bad) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = s[i];
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (c == 0 || n == 0 || i + n > s.size()) {
+      *bad = i;
+      return false;
+    }
+    for (size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) {
+        *bad = i;
+        return false;
+      }
+    i += n;
+  }
+  return true;
+}
+
+} // namespace
+
+ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
+                     const ParseLimits &limits) {
+  std::string_view text = sm.text(fileId);
+  size_t bad = 0;
+  if (!validUtf8(text, &bad)) {
+    diags.report(DiagCode::E0004, {{fileId, uint32_t(bad)}, 1},
+                 text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
+    return nullptr;
+  }
+  OffsetMap map(text);
+  antlr4::ANTLRInputStream input(text.data(), text.size());
+  fabc_antlr::FabricLexer lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  unsigned badChars = 0;
+  for (antlr4::Token *t : tokens.getTokens()) {
+    if (t->getType() != P::BAD_CHAR)
+      continue;
+    if (++badChars <= 3) {
+      Diagnostic *d = diags.report(DiagCode::E0003, {{fileId, map.byte(t->getStartIndex())}, 1},
+                                   "invalid character '{}'", t->getText());
+      if (t->getText() == "\"")
+        DiagEngine::note(d, {}, "strings end on the same line they start");
+    }
+  }
+  if (badChars)
+    return nullptr;
+  if (!checkNesting(tokens, fileId, map, diags, limits))
+    return nullptr;
+  P parser(&tokens);
+  ErrorListener listener(fileId, map, diags);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&listener);
+  // SLL first (fast on valid input); full LL only if SLL fails.
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  P::FileContext *tree = nullptr;
+  try {
+    tree = parser.file();
+  } catch (antlr4::ParseCancellationException &) {
+    tokens.seek(0);
+    parser.reset();
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    tree = parser.file();
+  }
+  ast::File *file = ctx.file();
+  file->fileId = fileId;
+  if (listener.count())
+    return file;
+  Builder(fileId, map, ctx).build(tree, file);
+  return file;
+}
+
+} // namespace fabc

@@ -1,0 +1,103 @@
+#pragma once
+// The one diagnostic engine: clang-style text (file:line:col, caret, notes), JSON and
+// SARIF 2.1.0. Codes come from DiagCodes.def.
+#include "diag/Source.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace fabc {
+
+enum class DiagCode : uint16_t {
+#define DIAG(CODE, SEV, SUMMARY, HELP) CODE,
+#include "diag/DiagCodes.def"
+#undef DIAG
+  Count
+};
+
+enum class Severity : uint8_t { Note, Warning, Error };
+
+struct DiagInfo {
+  const char *code;
+  Severity severity;
+  const char *summary;
+  const char *help;
+};
+const DiagInfo &diagInfo(DiagCode c);
+// Looks a code up by its text ("E0042", "FAB-E0042", "e0042"); nullptr if unknown.
+const DiagInfo *findDiag(std::string_view text, DiagCode *out = nullptr);
+size_t diagCount();
+
+struct DiagNote {
+  SourceRange range; // may be invalid: a note without location
+  std::string message;
+};
+
+struct Diagnostic {
+  DiagCode code;
+  Severity severity;
+  SourceRange range;
+  std::string message;
+  std::vector<DiagNote> notes;
+};
+
+enum class DiagFormat { Text, Json, Sarif };
+
+class DiagEngine {
+public:
+  explicit DiagEngine(const SourceManager &sm) : sm_(sm) {}
+
+  void setFormat(DiagFormat f) { format_ = f; }
+  void setColor(bool on) { color_ = on; }
+  void setWarningsAsErrors(bool on) { werror_ = on; }
+  void disable(DiagCode c) { disabled_.insert(uint16_t(c)); }
+  void setErrorLimit(unsigned n) { errorLimit_ = n; }
+  void setOutput(FILE *f) { out_ = f; }
+
+  // Reports a diagnostic; returns a handle to attach notes until the next report.
+  Diagnostic *report(DiagCode code, SourceRange range, std::string message);
+  template <typename... Args>
+  Diagnostic *report(DiagCode code, SourceRange range, fmt::format_string<Args...> f,
+                     Args &&...args) {
+    return report(code, range, fmt::format(f, std::forward<Args>(args)...));
+  }
+  static void note(Diagnostic *d, SourceRange r, std::string msg) {
+    if (d)
+      d->notes.push_back({r, std::move(msg)});
+  }
+
+  // Prints what is pending (text mode prints each diagnostic when the next one starts
+  // so that notes are attached) and, for JSON/SARIF, the whole document.
+  void finish();
+
+  unsigned errors() const { return errors_; }
+  unsigned warnings() const { return warnings_; }
+  bool hasErrors() const { return errors_ > 0; }
+  // True once the error limit is hit: callers may stop early.
+  bool tooManyErrors() const { return errorLimit_ && errors_ >= errorLimit_; }
+  const std::vector<Diagnostic> &all() const { return kept_; }
+
+private:
+  void flushPending();
+  void printText(const Diagnostic &d);
+  void printJson();
+  void printSarif();
+
+  const SourceManager &sm_;
+  DiagFormat format_ = DiagFormat::Text;
+  bool color_ = false, werror_ = false;
+  unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
+  std::unordered_set<uint16_t> disabled_;
+  FILE *out_ = stderr;
+  std::vector<Diagnostic> kept_; // every reported diagnostic (bounded by the limit)
+  bool pending_ = false;
+  Diagnostic sink_; // target for notes on dropped diagnostics
+};
+
+std::string jsonEscape(std::string_view s);
+
+} // namespace fabc

@@ -1,0 +1,46 @@
+#pragma once
+// Source files and locations. A location is a file index and a byte offset (8 bytes);
+// line and column are computed only when a diagnostic is printed.
+#include <cstdint>
+#include <string>
+#include <vector>
+#include <string_view>
+
+namespace fabc {
+
+struct SourceLoc {
+  uint32_t file = UINT32_MAX;
+  uint32_t offset = 0;
+  bool valid() const { return file != UINT32_MAX; }
+};
+
+struct SourceRange {
+  SourceLoc begin;
+  uint32_t length = 1;
+};
+
+struct LineCol {
+  uint32_t line = 0, col = 0;
+};
+
+class SourceManager {
+public:
+  // Adds a buffer; returns its file index.
+  uint32_t add(std::string path, std::string text);
+  const std::string &path(uint32_t file) const { return files_[file].path; }
+  std::string_view text(uint32_t file) const { return files_[file].text; }
+  LineCol lineCol(SourceLoc loc) const;
+  std::string_view lineText(SourceLoc loc) const;
+  size_t size() const { return files_.size(); }
+
+private:
+  struct File {
+    std::string path;
+    std::string text;
+    mutable std::vector<uint32_t> lineStarts; // built lazily
+  };
+  void index(const File &f) const;
+  std::vector<File> files_;
+};
+
+} // namespace fabc

@@ -1,0 +1,29 @@
+#pragma once
+// Elaboration: evaluates parameters, loops, templates and placement into the flat
+// Fabric IR. Values carry physical dimensions, so unit errors surface with the
+// expression's location. Evaluation is bounded (devices, links, steps, depth).
+#include "ast/AST.h"
+#include "ir/Fabric.h"
+
+#include <string>
+
+namespace fabc {
+class DiagEngine;
+struct LoadedProgram;
+
+struct ElabLimits {
+  uint64_t maxDevices = 20'000'000;
+  uint64_t maxLinks = 50'000'000;
+  uint64_t maxSteps = 200'000'000; // statements executed
+  uint32_t maxDepth = 64;          // template nesting
+};
+
+struct ElabOptions {
+  ElabLimits limits;
+  std::string top;                          // fabric to build; empty: the only one
+};
+
+// Returns false if errors were reported; the IR is then incomplete.
+bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);
+
+} // namespace fabc

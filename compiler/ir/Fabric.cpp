@@ -1,0 +1,116 @@
+#include "ir/Fabric.h"
+
+#include <fmt/format.h>
+
+namespace fabc::ir {
+
+const char *modelKindName(ModelKind k) {
+  switch (k) {
+  case ModelKind::Gpu: return "gpu";
+  case ModelKind::System: return "system";
+  case ModelKind::Nic: return "nic";
+  case ModelKind::Switch: return "switch";
+  case ModelKind::NvSwitch: return "nvswitch";
+  case ModelKind::Optic: return "optic";
+  case ModelKind::Cable: return "cable";
+  }
+  return "?";
+}
+
+static const char *kMediaNames[] = {"none", "DAC", "ACC", "AOC", "MMF", "SMF", "DCI"};
+const char *mediaName(Media m) { return kMediaNames[size_t(m)]; }
+Media mediaFromName(std::string_view s) {
+  for (size_t i = 1; i < size_t(Media::Count); ++i)
+    if (s == kMediaNames[i])
+      return Media(i);
+  return Media::None;
+}
+
+const char *roleName(Role r) {
+  switch (r) {
+  case Role::Compute: return "compute";
+  case Role::Storage: return "storage";
+  case Role::Management: return "management";
+  case Role::Switch: return "switch";
+  }
+  return "?";
+}
+
+static const char *kGroupKinds[] = {"nvlink", "rail", "su", "pod", "plane", "other"};
+GroupKind groupKindFromName(std::string_view s) {
+  for (size_t i = 0; i < 5; ++i)
+    if (s == kGroupKinds[i])
+      return GroupKind(i);
+  return GroupKind::Other;
+}
+const char *groupKindName(GroupKind k) { return kGroupKinds[size_t(k)]; }
+
+uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
+  uint32_t dev = portDevice[port];
+  uint32_t rel = port - devPortBase[dev];
+  const Layout &l = layouts[devLayout[dev]];
+  for (uint32_t g = 0; g < l.groups.size(); ++g) {
+    const GroupLayout &gl = l.groups[g];
+    if (rel >= gl.offset && rel < gl.offset + gl.count) {
+      if (indexInGroup)
+        *indexInGroup = rel - gl.offset;
+      return g;
+    }
+  }
+  return 0;
+}
+
+double Fabric::portSpeed(uint32_t port) const {
+  uint32_t dev = portDevice[port];
+  return layouts[devLayout[dev]].groups[portGroup(port)].speed;
+}
+
+void Fabric::appendNodeName(uint32_t node, std::string &out) const {
+  // Collect the chain root-first; depth is small (the template nesting).
+  uint32_t chain[64];
+  unsigned n = 0;
+  for (uint32_t c = node; c != None && n < 64; c = nodes[c].parent)
+    chain[n++] = c;
+  bool first = true;
+  while (n--) {
+    const NameNode &nn = nodes[chain[n]];
+    if (nn.parent == None && nn.name == 0)
+      continue; // the fabric root has no name of its own
+    if (!first)
+      out += '.';
+    first = false;
+    out += strings.str(nn.name);
+    if (nn.index >= 0)
+      fmt::format_to(std::back_inserter(out), "[{}]", nn.index);
+  }
+}
+
+std::string Fabric::nodeName(uint32_t node) const {
+  std::string s;
+  appendNodeName(node, s);
+  return s;
+}
+
+void Fabric::appendPortName(uint32_t port, std::string &out) const {
+  uint32_t dev = portDevice[port];
+  appendNodeName(devNode[dev], out);
+  uint32_t idx = 0;
+  uint32_t g = portGroup(port, &idx);
+  const Model &m = modelOf(dev);
+  fmt::format_to(std::back_inserter(out), "/{}[{}]", strings.str(m.ports[g].name), idx);
+}
+
+std::string Fabric::portName(uint32_t port) const {
+  std::string s;
+  appendPortName(port, s);
+  return s;
+}
+
+std::string Fabric::rackName(uint32_t rack) const {
+  const Rack &r = racks[rack];
+  const Hall &h = halls[r.hall];
+  return fmt::format("{}.{}.row{}.rack{}", strings.str(buildings[h.building].name), strings.str(h.name),
+                     r.row, r.pos);
+}
+
+} // namespace fabc::ir

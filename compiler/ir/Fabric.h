@@ -1,0 +1,279 @@
+#pragma once
+// The Fabric IR: the flat, elaborated design every pass and backend reads.
+//
+// Data-oriented for a million GPUs: devices, ports and links live in parallel arrays
+// indexed by 32-bit ids; names are interned once and a device's full name
+// ("pod[3].leaf[12]") is composed on demand from its NameNode chain, never stored.
+#include "diag/Source.h"
+#include "ir/Units.h"
+
+#include <llvm/ADT/StringMap.h>
+#include <llvm/Support/Allocator.h>
+#include <llvm/Support/StringSaver.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fabc::ir {
+
+constexpr uint32_t None = UINT32_MAX;
+
+// Interned strings: id 0 is the empty string.
+class StringPool {
+public:
+  StringPool() { intern(""); }
+  uint32_t intern(std::string_view s) {
+    auto it = map_.try_emplace(s, uint32_t(strs_.size()));
+    if (it.second)
+      strs_.push_back(it.first->getKey());
+    return it.first->second;
+  }
+  // None if never interned.
+  uint32_t lookup(std::string_view s) const {
+    auto it = map_.find(s);
+    return it == map_.end() ? None : it->second;
+  }
+  std::string_view str(uint32_t id) const { return strs_[id]; }
+  size_t size() const { return strs_.size(); }
+
+private:
+  llvm::StringMap<uint32_t> map_;
+  std::vector<std::string_view> strs_;
+};
+
+// A catalog figure with its provenance.
+struct Figure {
+  double value = 0;
+  bool known = false;
+  bool estimate = false; // 'estimate "..."' in the catalog: outputs must say so
+  uint32_t source = 0;   // interned source or estimate text
+};
+
+enum class ModelKind : uint8_t { Gpu, System, Nic, Switch, NvSwitch, Optic, Cable };
+const char *modelKindName(ModelKind k);
+
+// Media classes in order of reach; the media pass takes the first that fits.
+enum class Media : uint8_t { None, DAC, ACC, AOC, MMF, SMF, DCI, Count };
+const char *mediaName(Media m);
+Media mediaFromName(std::string_view s);
+
+struct PortGroup {
+  uint32_t name = 0;
+  uint32_t count = 0;        // native ports (cage ports), before breakout
+  double speed = 0;          // b/s per native port
+  uint32_t lanes = 0;
+  uint32_t form = 0;         // interned form factor: "OSFP", "QSFP112", ...
+  uint32_t portsPerCage = 1; // logical ports sharing one cage (twin-port OSFP = 2)
+  bool cpo = false;          // co-packaged optics: fibre attaches directly, no transceiver
+  uint32_t breakoutMask = 1; // bit k set: a 1:2^k breakout is allowed
+  SourceRange loc;
+};
+
+struct Model {
+  uint32_t name = 0;
+  ModelKind kind = ModelKind::System;
+  uint32_t vendor = 0, sku = 0, description = 0;
+  Figure power;          // device: whole-box power; optic: per transceiver
+  Figure latency;        // switch port-to-port, NIC latency
+  Figure reach;          // optic/cable maximum length
+  Figure price;          // optional, USD per unit
+  Figure lasers;         // optic: lasers per transceiver (CPO what-if)
+  uint32_t gpus = 0;     // system: GPUs in the box
+  uint32_t gpuModel = None;
+  uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
+  uint32_t rackUnits = 0;
+  // optic/cable
+  Media media = Media::None;
+  double speed = 0;         // b/s per logical port served
+  uint32_t form = 0;
+  uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
+  bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
+  std::vector<PortGroup> ports;
+  SourceRange loc;
+};
+
+// A port group as laid out on one device (after breakout).
+struct GroupLayout {
+  uint32_t offset = 0; // first port of the group, relative to the device's first port
+  uint32_t count = 0;  // logical ports
+  uint32_t breakout = 1;
+  double speed = 0;    // b/s per logical port
+  uint32_t lanes = 0;
+  uint32_t portsPerCage = 1; // logical ports per cage (after breakout)
+};
+struct Layout {
+  uint32_t model = 0;
+  std::vector<GroupLayout> groups;
+  uint32_t ports = 0;
+};
+
+// One element of the instance tree: a template instance, an array element or a device.
+struct NameNode {
+  uint32_t parent = None;
+  uint32_t name = 0;   // interned
+  int64_t index = -1;  // -1: not an array element
+};
+
+enum class Role : uint8_t { Compute, Storage, Management, Switch };
+const char *roleName(Role r);
+
+enum class GroupKind : uint8_t { NvLink, Rail, Su, Pod, Plane, Other };
+GroupKind groupKindFromName(std::string_view s);
+const char *groupKindName(GroupKind k);
+
+struct Group {
+  GroupKind kind = GroupKind::Other;
+  uint32_t kindName = 0;
+  uint32_t node = None;           // its name
+  uint32_t begin = 0, end = 0;    // devices [begin, end) when contiguous, else members
+  bool contiguous = true;
+  std::vector<uint32_t> members;  // device ids when not contiguous
+  SourceRange loc;
+};
+
+struct Building {
+  uint32_t name = 0;
+  double hallDistance = 50; // m, default route between two halls of the building
+  SourceRange loc;
+};
+struct Hall {
+  uint32_t name = 0, building = 0;
+  double rowPitch = 3.0, rackWidth = 0.6, trayDrop = 2.0; // m
+  uint32_t rackUnits = 48;
+  SourceRange loc;
+};
+struct Rack {
+  uint32_t hall = 0;
+  int64_t row = 0, pos = 0;
+  uint32_t usedU = 0;
+  SourceRange loc; // first place statement
+};
+struct Span {
+  uint32_t a = 0, b = 0; // buildings
+  double length = 0;     // m
+  SourceRange loc;
+};
+
+enum class PolicyKind : uint8_t { Power, Oversubscription, Latency, NvLink, RailOptimized };
+struct Policy {
+  PolicyKind kind;
+  uint32_t scope = 0;     // power: "rack", "hall" or "building"; oversubscription: tier name
+  double max = 0;         // SI value (W, ratio, s, GPUs)
+  SourceRange loc;
+};
+
+struct Options {
+  double defaultCableLength = 10; // m, for links without placement or length
+  double cableSlack = 1.0;        // m, added to every routed length
+  double pue = 1.25;              // energy report: facility power / IT power
+  double gpuNicLatency = 0;       // s, added at both ends of a path (NIC model latency wins)
+  SourceRange defaultCableLengthLoc;
+};
+
+enum LinkFlags : uint8_t {
+  LinkLengthExplicit = 1,
+  LinkLengthAssumed = 2,
+  LinkInterBuilding = 4,
+};
+
+// What the validation passes measured; backends read it, never recompute it.
+struct TierStats {
+  uint32_t switches = 0;
+  double downBandwidth = 0, upBandwidth = 0; // b/s, sums over the tier
+  double maxOversubscription = 0;            // worst switch: down / up
+  uint32_t worstSwitch = None;
+};
+struct Metrics {
+  static constexpr unsigned MaxTier = 5;
+  TierStats tiers[MaxTier];      // [0] unused; 1 leaf, 2 spine, 3 core, 4 super
+  uint32_t topTier = 0;
+  uint64_t gpus = 0;
+  uint64_t systems = 0;
+  uint32_t nvlinkDomains = 0, largestNvlinkDomain = 0;
+  double worstLatency = 0;       // s, GPU to GPU over the switch tiers
+  uint32_t worstHops = 0;        // switches on that path
+  double worstFibre = 0;         // m of cable on that path
+  double bisection = 0;          // b/s
+  uint64_t transceivers = 0, cpoPorts = 0;
+  bool usesEstimates = false;    // a figure behind the energy budget is an estimate
+};
+
+class Fabric {
+public:
+  StringPool strings;
+  std::string name;
+  SourceRange loc;
+
+  std::vector<Model> models;
+  std::vector<Layout> layouts;
+  std::vector<NameNode> nodes;
+
+  // Devices (parallel arrays).
+  std::vector<uint32_t> devModel, devLayout, devNode, devPortBase, devRack;
+  std::vector<uint8_t> devTier; // 0: end system; 1 leaf; 2 spine; 3 core; 255 unknown
+  std::vector<Role> devRole;
+  std::vector<uint16_t> devU;   // lowest rack unit (1-based), 0 = unplaced in a rack
+  std::vector<SourceLoc> devLoc;
+  std::vector<uint32_t> devCursorBase; // next-free-port cursors, one per port group
+
+  // Ports.
+  std::vector<uint32_t> portDevice, portLink;
+  std::vector<uint32_t> cursors;
+
+  // Links.
+  std::vector<uint32_t> linkA, linkB; // ports
+  std::vector<float> linkLength;      // m
+  std::vector<uint8_t> linkFlags;
+  std::vector<Media> linkMediaReq;    // asked for on the link, None = choose
+  std::vector<SourceLoc> linkLoc;
+  // Filled by the media pass.
+  std::vector<Media> linkMedia;
+  std::vector<uint32_t> linkCable;             // cable/fibre model, None = none in the catalog
+  std::vector<uint32_t> linkOpticA, linkOpticB; // transceiver model per end, None = no transceiver
+  std::vector<uint8_t> linkXcvrA, linkXcvrB;   // transceivers counted at this end (a cage counts once)
+
+  std::vector<Group> groups;
+  std::vector<Building> buildings;
+  std::vector<Hall> halls;
+  std::vector<Rack> racks;
+  std::vector<Span> spans;
+  std::vector<Policy> policies;
+  Options options;
+
+  // Filled by the passes.
+  std::vector<float> devPower;       // W, the device itself
+  std::vector<float> devOpticPower;  // W, transceivers plugged into its cages
+  Metrics metrics;
+
+  size_t numDevices() const { return devModel.size(); }
+  size_t numPorts() const { return portDevice.size(); }
+  size_t numLinks() const { return linkA.size(); }
+
+  const Model &modelOf(uint32_t dev) const { return models[devModel[dev]]; }
+  const Layout &layoutOf(uint32_t dev) const { return layouts[devLayout[dev]]; }
+  // Port group index of a port, and its index within the group.
+  uint32_t portGroup(uint32_t port, uint32_t *indexInGroup = nullptr) const;
+  double portSpeed(uint32_t port) const;
+  uint32_t otherEnd(uint32_t link, uint32_t port) const {
+    return linkA[link] == port ? linkB[link] : linkA[link];
+  }
+
+  // Names, composed from the instance tree.
+  void appendNodeName(uint32_t node, std::string &out) const;
+  std::string nodeName(uint32_t node) const;
+  std::string deviceName(uint32_t dev) const { return nodeName(devNode[dev]); }
+  // "leaf[3]/p[17]": the device name and the port's group and index.
+  std::string portName(uint32_t port) const;
+  void appendPortName(uint32_t port, std::string &out) const;
+
+  // The building of a device, None when unplaced.
+  uint32_t buildingOf(uint32_t dev) const {
+    return devRack[dev] == None ? None : halls[racks[devRack[dev]].hall].building;
+  }
+  uint32_t gpusOf(uint32_t dev) const { return modelOf(dev).gpus; }
+  std::string rackName(uint32_t rack) const;
+};
+
+} // namespace fabc::ir

@@ -1,0 +1,307 @@
+// Physical passes: tiers, route lengths, media choice, transceivers, power.
+#include "diag/Diag.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace fabc::passes {
+using ir::None;
+
+void inferTiers(ir::Fabric &F) {
+  // Sweep k = 1..4: an untiered switch next to a device of tier k-1 gets tier k.
+  for (uint8_t k = 1; k <= 4; ++k) {
+    bool any = false;
+    for (size_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      for (int side = 0; side < 2; ++side) {
+        uint32_t s = side ? b : a, o = side ? a : b;
+        if (F.devTier[s] == 255 && F.devTier[o] == k - 1) {
+          F.devTier[s] = k;
+          any = true;
+        }
+      }
+    }
+    if (!any)
+      break;
+  }
+}
+
+namespace {
+// Horizontal distance from a rack to its hall's entry (row 0, rack 0).
+double toEntry(const ir::Fabric &F, const ir::Rack &r) {
+  const ir::Hall &h = F.halls[r.hall];
+  return double(r.row) * h.rowPitch + double(r.pos) * h.rackWidth;
+}
+} // namespace
+
+void computeLengths(ir::Fabric &F, DiagEngine &diags) {
+  std::map<std::pair<uint32_t, uint32_t>, double> span;
+  for (const ir::Span &s : F.spans) {
+    span[{s.a, s.b}] = s.length;
+    span[{s.b, s.a}] = s.length;
+  }
+  std::map<std::pair<uint32_t, uint32_t>, bool> missingReported;
+  size_t assumed = 0;
+  SourceLoc firstAssumed;
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    if (F.linkFlags[l] & ir::LinkLengthExplicit)
+      continue;
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    uint32_t ra = F.devRack[a], rb = F.devRack[b];
+    if (ra == None || rb == None) {
+      F.linkLength[l] = float(F.options.defaultCableLength);
+      F.linkFlags[l] |= ir::LinkLengthAssumed;
+      if (!assumed++)
+        firstAssumed = F.linkLoc[l];
+      continue;
+    }
+    const ir::Rack &A = F.racks[ra], &B = F.racks[rb];
+    const ir::Hall &ha = F.halls[A.hall], &hb = F.halls[B.hall];
+    double len;
+    if (ra == rb) {
+      len = 0.5 + std::fabs(double(F.devU[a]) - double(F.devU[b])) * 0.04445;
+    } else if (A.hall == B.hall) {
+      len = std::fabs(double(A.row - B.row)) * ha.rowPitch + std::fabs(double(A.pos - B.pos)) * ha.rackWidth +
+            2 * ha.trayDrop;
+    } else if (ha.building == hb.building) {
+      len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance + ha.trayDrop + hb.trayDrop;
+    } else {
+      auto it = span.find({ha.building, hb.building});
+      if (it == span.end()) {
+        auto key = std::minmax(ha.building, hb.building);
+        if (!missingReported[{key.first, key.second}]) {
+          missingReported[{key.first, key.second}] = true;
+          Diagnostic *d = diags.report(DiagCode::E0052, {F.linkLoc[l], 4},
+                                       "link '{}' -- '{}' joins buildings '{}' and '{}', but no span gives their distance",
+                                       F.portName(F.linkA[l]), F.portName(F.linkB[l]),
+                                       F.strings.str(F.buildings[ha.building].name),
+                                       F.strings.str(F.buildings[hb.building].name));
+          DiagEngine::note(d, {}, fmt::format("declare it: span {} -- {} {{ length = 1.2 km; }}",
+                                              F.strings.str(F.buildings[ha.building].name),
+                                              F.strings.str(F.buildings[hb.building].name)));
+        }
+        continue;
+      }
+      len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance / 2 +
+            F.buildings[hb.building].hallDistance / 2 + it->second + ha.trayDrop + hb.trayDrop;
+      F.linkFlags[l] |= ir::LinkInterBuilding;
+    }
+    F.linkLength[l] = float(len + F.options.cableSlack);
+  }
+  if (assumed) {
+    Diagnostic *d = diags.report(DiagCode::W0101, {firstAssumed, 4},
+                                 "{} link{} without placement or length; assumed {} each", assumed,
+                                 assumed == 1 ? "" : "s", formatQuantity(F.options.defaultCableLength, dims::Length));
+    DiagEngine::note(d, {}, "place both ends in racks, give the link a length, or set option default_cable_length");
+  }
+}
+
+namespace {
+struct MediaKey {
+  double speed;
+  uint32_t formA, formB, cageA, cageB;
+  bool cpoA, cpoB;
+  ir::Media req;
+  bool operator<(const MediaKey &o) const {
+    return std::tie(speed, formA, formB, cageA, cageB, cpoA, cpoB, req) <
+           std::tie(o.speed, o.formA, o.formB, o.cageA, o.cageB, o.cpoA, o.cpoB, o.req);
+  }
+};
+// One way to build a link: a cable assembly, or fibre with a transceiver per pluggable end.
+struct Option {
+  ir::Media media;
+  double reach;
+  uint32_t cable, opticA, opticB;
+};
+
+// The catalog's ways to build a link of this kind, by media class then reach.
+std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
+  std::vector<Option> out;
+  for (size_t mi = 1; mi < size_t(ir::Media::Count); ++mi) {
+    ir::Media m = ir::Media(mi);
+    if (k.req != ir::Media::None && k.req != m)
+      continue;
+    bool copper = m == ir::Media::DAC || m == ir::Media::ACC || m == ir::Media::AOC;
+    if (copper) {
+      if (k.cpoA || k.cpoB)
+        continue;
+      for (uint32_t i = 0; i < F.models.size(); ++i) {
+        const ir::Model &c = F.models[i];
+        if (c.kind != ir::ModelKind::Cable || c.media != m || c.speed != k.speed ||
+            (c.form && (c.form != k.formA || c.form != k.formB)))
+          continue;
+        out.push_back({m, c.reach.known ? c.reach.value : 0, i, None, None});
+      }
+      continue;
+    }
+    if ((k.cpoA || k.cpoB) && m == ir::Media::MMF)
+      continue; // CPO engines drive single-mode fibre
+    // Fibre: every pluggable end needs a transceiver of this class; the optics set the reach.
+    uint32_t fibre = None;
+    for (uint32_t i = 0; i < F.models.size(); ++i)
+      if (F.models[i].kind == ir::ModelKind::Cable && F.models[i].media == m && F.models[i].speed == 0)
+        fibre = i;
+    std::vector<std::pair<uint32_t, double>> candA, candB;
+    for (int side = 0; side < 2; ++side) {
+      bool cpo = side ? k.cpoB : k.cpoA;
+      auto &cand = side ? candB : candA;
+      if (cpo) {
+        double reach = 0;
+        for (const ir::Model &o : F.models)
+          if (o.kind == ir::ModelKind::Optic && o.cpoEngine && o.speed == k.speed && o.reach.known)
+            reach = std::max(reach, o.reach.value);
+        cand.push_back({None, reach ? reach : 500.0});
+        continue;
+      }
+      for (uint32_t i = 0; i < F.models.size(); ++i) {
+        const ir::Model &o = F.models[i];
+        uint32_t form = side ? k.formB : k.formA, cage = side ? k.cageB : k.cageA;
+        if (o.kind == ir::ModelKind::Optic && !o.cpoEngine && o.media == m && o.speed == k.speed &&
+            (!o.form || !form || o.form == form) && o.portsPerUnit == cage)
+          cand.push_back({i, o.reach.known ? o.reach.value : 0});
+      }
+    }
+    for (auto &a : candA)
+      for (auto &b : candB)
+        out.push_back({m, std::min(a.second, b.second), fibre, a.first, b.first});
+  }
+  // Within a class, shorter reach first: the cheapest part that does the job.
+  std::stable_sort(out.begin(), out.end(), [](const Option &x, const Option &y) {
+    return x.media != y.media ? x.media < y.media : x.reach < y.reach;
+  });
+  return out;
+}
+} // namespace
+
+void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
+  size_t n = F.numLinks();
+  F.linkMedia.assign(n, ir::Media::None);
+  F.linkCable.assign(n, None);
+  F.linkOpticA.assign(n, None);
+  F.linkOpticB.assign(n, None);
+  std::map<MediaKey, std::vector<Option>> cache;
+  unsigned reported = 0;
+  for (size_t l = 0; l < n; ++l) {
+    uint32_t pa = F.linkA[l], pb = F.linkB[l];
+    uint32_t da = F.portDevice[pa], db = F.portDevice[pb];
+    uint32_t ga = F.portGroup(pa), gb = F.portGroup(pb);
+    const ir::PortGroup &pga = F.modelOf(da).ports[ga], &pgb = F.modelOf(db).ports[gb];
+    const ir::GroupLayout &la = F.layoutOf(da).groups[ga], &lb = F.layoutOf(db).groups[gb];
+    MediaKey key{la.speed, pga.form, pgb.form, la.portsPerCage, lb.portsPerCage, pga.cpo, pgb.cpo, F.linkMediaReq[l]};
+    auto it = cache.find(key);
+    if (it == cache.end())
+      it = cache.emplace(key, options(F, key)).first;
+    const std::vector<Option> &opts = it->second;
+    double len = F.linkLength[l];
+    const Option *pick = nullptr;
+    for (const Option &o : opts)
+      if (o.reach >= len) {
+        pick = &o;
+        break;
+      }
+    if (!pick) {
+      if (reported++ < 20) {
+        Diagnostic *d = diags.report(DiagCode::E0044, {F.linkLoc[l], 4}, "no {}media reaches {} at {} for '{}' -- '{}'",
+                                     F.linkMediaReq[l] == ir::Media::None ? "" : std::string(ir::mediaName(F.linkMediaReq[l])) + " ",
+                                     formatQuantity(len, dims::Length), formatQuantity(la.speed, dims::Bandwidth),
+                                     F.portName(pa), F.portName(pb));
+        double best = 0;
+        for (const Option &o : opts)
+          best = std::max(best, o.reach);
+        if (opts.empty())
+          DiagEngine::note(d, {}, fmt::format("the catalog has no cable or transceiver for {} {} ports{}",
+                                              formatQuantity(la.speed, dims::Bandwidth), F.strings.str(pga.form),
+                                              F.linkMediaReq[l] == ir::Media::None ? "" : " of that media"));
+        else
+          DiagEngine::note(d, {}, fmt::format("the longest reach available is {}", formatQuantity(best, dims::Length)));
+        if (F.linkFlags[l] & ir::LinkLengthAssumed)
+          DiagEngine::note(d, F.options.defaultCableLengthLoc, "the length is the assumed default_cable_length");
+      }
+      continue;
+    }
+    F.linkMedia[l] = pick->media;
+    F.linkCable[l] = pick->cable;
+    F.linkOpticA[l] = pick->opticA;
+    F.linkOpticB[l] = pick->opticB;
+  }
+}
+
+void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
+  size_t n = F.numLinks();
+  F.linkXcvrA.assign(n, 0);
+  F.linkXcvrB.assign(n, 0);
+  uint64_t total = 0, cpo = 0;
+  unsigned reported = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Layout &lay = F.layoutOf(d);
+    const ir::Model &m = F.modelOf(d);
+    uint32_t base = F.devPortBase[d];
+    for (size_t g = 0; g < lay.groups.size(); ++g) {
+      const ir::GroupLayout &gl = lay.groups[g];
+      bool isCpo = m.ports[g].cpo;
+      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
+        uint32_t owner = None, optic = None;
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t port = base + gl.offset + c + k;
+          uint32_t l = F.portLink[port];
+          if (l == None)
+            continue;
+          if (isCpo) {
+            ++cpo;
+            continue;
+          }
+          uint32_t o = F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l];
+          if (o == None)
+            continue;
+          if (owner == None) {
+            owner = port;
+            optic = o;
+          } else if (o != optic && reported++ < 20) {
+            Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+                                          "'{}' and '{}' share a cage but need different transceivers ({} and {})",
+                                          F.portName(owner), F.portName(port), F.strings.str(F.models[optic].name),
+                                          F.strings.str(F.models[o].name));
+            DiagEngine::note(dg, {F.linkLoc[F.portLink[owner]], 4}, "the cage's first link is here");
+            DiagEngine::note(dg, {}, "give both links the same media and similar lengths");
+          }
+        }
+        if (owner == None)
+          continue;
+        uint32_t l = F.portLink[owner];
+        (F.linkA[l] == owner ? F.linkXcvrA : F.linkXcvrB)[l] = 1;
+        ++total;
+      }
+    }
+  }
+  F.metrics.transceivers = total;
+  F.metrics.cpoPorts = cpo;
+}
+
+void computePower(ir::Fabric &F) {
+  size_t nd = F.numDevices();
+  F.devPower.assign(nd, 0);
+  F.devOpticPower.assign(nd, 0);
+  bool estimates = false;
+  for (uint32_t d = 0; d < nd; ++d) {
+    const ir::Model &m = F.modelOf(d);
+    F.devPower[d] = float(m.power.value);
+    estimates |= m.power.estimate;
+  }
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    for (int side = 0; side < 2; ++side) {
+      uint8_t x = side ? F.linkXcvrB[l] : F.linkXcvrA[l];
+      uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
+      if (!x || o == None)
+        continue;
+      const ir::Model &om = F.models[o];
+      F.devOpticPower[F.portDevice[side ? F.linkB[l] : F.linkA[l]]] += float(om.power.value);
+      estimates |= om.power.estimate || !om.power.known;
+    }
+  }
+  F.metrics.usesEstimates = estimates;
+}
+
+} // namespace fabc::passes

@@ -1,0 +1,289 @@
+// Validation passes: each reads the IR, records what it measured in F.metrics, and
+// reports what breaks a rule or a policy.
+#include "diag/Diag.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+
+namespace fabc::passes {
+using ir::None;
+
+namespace {
+constexpr double kFibreDelay = 4.9e-9; // s per metre, one way (reference/hardware.md)
+
+const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
+  for (const ir::Policy &p : F.policies)
+    if (p.kind == k)
+      return &p;
+  return nullptr;
+}
+SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
+} // namespace
+
+void checkPorts(ir::Fabric &F, DiagEngine &diags) {
+  // A GPU system's first port group carries its GPUs' fabric ports.
+  unsigned reported = 0;
+  uint64_t systems = 0, gpus = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::System)
+      continue;
+    ++systems;
+    gpus += m.gpus;
+    if (!m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
+      continue;
+    const ir::GroupLayout &g = F.layoutOf(d).groups[0];
+    uint32_t free = 0, first = None;
+    for (uint32_t p = 0; p < g.count; ++p)
+      if (F.portLink[F.devPortBase[d] + g.offset + p] == None) {
+        if (!free++)
+          first = F.devPortBase[d] + g.offset + p;
+      }
+    if (free && reported++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::W0100, devRange(F, d), "'{}' has {} unconnected GPU port{} (first: {})",
+                                    F.deviceName(d), free, free == 1 ? "" : "s", F.portName(first));
+      DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
+    }
+  }
+  F.metrics.systems = systems;
+  F.metrics.gpus = gpus;
+}
+
+void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
+  const ir::Policy *pol = findPolicy(F, ir::PolicyKind::NvLink);
+  double max = pol ? pol->max : 576;
+  std::vector<uint8_t> grouped(F.numDevices(), 0);
+  uint32_t domains = 0, largest = 0;
+  for (const ir::Group &g : F.groups) {
+    if (g.kind != ir::GroupKind::NvLink)
+      continue;
+    uint64_t n = 0;
+    auto add = [&](uint32_t d) {
+      n += F.gpusOf(d);
+      grouped[d] = 1;
+    };
+    if (g.contiguous)
+      for (uint32_t d = g.begin; d < g.end; ++d)
+        add(d);
+    else
+      for (uint32_t d : g.members)
+        add(d);
+    ++domains;
+    largest = std::max<uint32_t>(largest, uint32_t(n));
+    if (double(n) > max) {
+      Diagnostic *dg = diags.report(DiagCode::E0046, g.loc, "NVLink domain '{}' has {} GPUs, more than {}",
+                                    F.nodeName(g.node), n, max);
+      if (pol)
+        DiagEngine::note(dg, pol->loc, "the nvlink policy sets the limit");
+      else
+        DiagEngine::note(dg, {}, "NVLink switches join at most 576 GPUs in one domain");
+    }
+  }
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (!grouped[d] && m.kind == ir::ModelKind::System && m.nvlinkDomain) {
+      domains += m.gpus / m.nvlinkDomain;
+      largest = std::max(largest, m.nvlinkDomain);
+    }
+  }
+  F.metrics.nvlinkDomains = domains;
+  F.metrics.largestNvlinkDomain = largest;
+}
+
+void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
+  for (const ir::Policy &p : F.policies) {
+    if (p.kind != ir::PolicyKind::Power)
+      continue;
+    std::string_view per = F.strings.str(p.scope);
+    size_t n = per == "rack" ? F.racks.size() : per == "hall" ? F.halls.size() : F.buildings.size();
+    std::vector<double> sum(n, 0);
+    for (uint32_t d = 0; d < F.numDevices(); ++d) {
+      uint32_t r = F.devRack[d];
+      if (r == None)
+        continue;
+      size_t k = per == "rack" ? r : per == "hall" ? F.racks[r].hall : F.halls[F.racks[r].hall].building;
+      sum[k] += double(F.devPower[d]) + double(F.devOpticPower[d]);
+    }
+    unsigned reported = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (sum[k] <= p.max || reported++ >= 20)
+        continue;
+      std::string name = per == "rack" ? F.rackName(uint32_t(k))
+                         : per == "hall" ? std::string(F.strings.str(F.buildings[F.halls[k].building].name)) + "." +
+                                               std::string(F.strings.str(F.halls[k].name))
+                                         : std::string(F.strings.str(F.buildings[k].name));
+      SourceRange at = per == "rack" ? F.racks[k].loc : per == "hall" ? F.halls[k].loc : F.buildings[k].loc;
+      Diagnostic *dg = diags.report(DiagCode::E0047, at, "{} {} draws {}, over its budget of {}", per, name,
+                                    formatQuantity(sum[k], dims::Power), formatQuantity(p.max, dims::Power));
+      DiagEngine::note(dg, p.loc, "the power policy sets the budget");
+    }
+  }
+}
+
+void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
+  size_t nd = F.numDevices();
+  std::vector<double> down(nd, 0), up(nd, 0);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    uint8_t ta = F.devTier[a], tb = F.devTier[b];
+    if (ta == 255 || tb == 255 || ta == tb)
+      continue;
+    double bw = F.portSpeed(F.linkA[l]);
+    uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
+    up[lo] += bw;
+    down[hi] += bw;
+  }
+  ir::Metrics &M = F.metrics;
+  for (auto &t : M.tiers)
+    t = {};
+  M.topTier = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    uint8_t t = F.devTier[d];
+    if (t == 0 || t == 255 || t >= ir::Metrics::MaxTier)
+      continue;
+    ir::TierStats &ts = M.tiers[t];
+    ++ts.switches;
+    ts.downBandwidth += down[d];
+    ts.upBandwidth += up[d];
+    M.topTier = std::max<uint32_t>(M.topTier, t);
+    if (up[d] > 0) {
+      double r = down[d] / up[d];
+      if (r > ts.maxOversubscription) {
+        ts.maxOversubscription = r;
+        ts.worstSwitch = d;
+      }
+    }
+  }
+  // Bisection: half the narrowest tier's uplink capacity (or the leaves' downlinks
+  // in a single-tier fabric).
+  double bis = M.topTier >= 1 ? M.tiers[1].downBandwidth : 0;
+  for (uint32_t t = 1; t < M.topTier; ++t)
+    bis = std::min(bis, M.tiers[t].upBandwidth);
+  M.bisection = bis / 2;
+  for (const ir::Policy &p : F.policies) {
+    if (p.kind != ir::PolicyKind::Oversubscription)
+      continue;
+    std::string_view tier = F.strings.str(p.scope);
+    uint32_t t = tier == "leaf" ? 1 : tier == "spine" ? 2 : 3;
+    const ir::TierStats &ts = M.tiers[t];
+    if (ts.worstSwitch == None || ts.maxOversubscription <= p.max + 1e-9)
+      continue;
+    uint32_t d = ts.worstSwitch;
+    Diagnostic *dg = diags.report(DiagCode::E0048, devRange(F, d), "{} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",
+                                  tier, F.deviceName(d), ts.maxOversubscription,
+                                  formatQuantity(down[d], dims::Bandwidth), formatQuantity(up[d], dims::Bandwidth), p.max);
+    DiagEngine::note(dg, p.loc, "the oversubscription policy sets the limit");
+  }
+}
+
+void checkLatency(ir::Fabric &F, DiagEngine &diags) {
+  // Worst up-path latency into each device, tier by tier; the worst GPU-to-GPU path
+  // climbs to a top switch and comes down the worst way again.
+  size_t nd = F.numDevices();
+  std::vector<double> upLat(nd, -1), upLen(nd, 0);
+  std::vector<uint32_t> upHops(nd, 0);
+  for (uint32_t d = 0; d < nd; ++d)
+    if (F.devTier[d] == 0 && F.modelOf(d).gpus) {
+      const ir::Model &m = F.modelOf(d);
+      upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
+    }
+  for (uint8_t t = 1; t < ir::Metrics::MaxTier; ++t) {
+    for (size_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      uint32_t lo = F.devTier[a] == t - 1 && F.devTier[b] == t ? a : F.devTier[b] == t - 1 && F.devTier[a] == t ? b : None;
+      if (lo == None || upLat[lo] < 0)
+        continue;
+      uint32_t hi = lo == a ? b : a;
+      const ir::Model &m = F.modelOf(hi);
+      double sw = m.latency.known ? m.latency.value : 0;
+      double lat = upLat[lo] + F.linkLength[l] * kFibreDelay + sw;
+      if (lat > upLat[hi]) {
+        upLat[hi] = lat;
+        upLen[hi] = upLen[lo] + F.linkLength[l];
+        upHops[hi] = upHops[lo] + 1;
+      }
+    }
+  }
+  ir::Metrics &M = F.metrics;
+  M.worstLatency = 0;
+  uint32_t worst = None;
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (F.devTier[d] == 0 || F.devTier[d] == 255 || upLat[d] < 0 || F.devTier[d] != M.topTier)
+      continue;
+    const ir::Model &m = F.modelOf(d);
+    double sw = m.latency.known ? m.latency.value : 0;
+    double path = 2 * upLat[d] - sw; // the top switch is crossed once
+    if (path > M.worstLatency) {
+      M.worstLatency = path;
+      M.worstHops = 2 * upHops[d] - 1;
+      M.worstFibre = 2 * upLen[d];
+      worst = d;
+    }
+  }
+  const ir::Policy *pol = findPolicy(F, ir::PolicyKind::Latency);
+  if (pol && worst != None && M.worstLatency > pol->max) {
+    Diagnostic *dg = diags.report(DiagCode::E0049, pol->loc, "worst-case GPU-to-GPU latency is {}, above the SLO of {}",
+                                  formatQuantity(M.worstLatency, dims::Time), formatQuantity(pol->max, dims::Time));
+    DiagEngine::note(dg, devRange(F, worst),
+                     fmt::format("the path crosses {} switches and {} of cable, through '{}'", M.worstHops,
+                                 formatQuantity(M.worstFibre, dims::Length), F.deviceName(worst)));
+  }
+}
+
+void checkRails(ir::Fabric &F, DiagEngine &diags) {
+  if (!findPolicy(F, ir::PolicyKind::RailOptimized))
+    return;
+  // Rail r is port r of a system's first port group; a rail-optimized leaf serves one rail.
+  std::vector<int32_t> rail(F.numDevices(), -1);
+  unsigned reported = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
+      continue;
+    const ir::GroupLayout &g = F.layoutOf(d).groups[0];
+    for (uint32_t p = 0; p < g.count; ++p) {
+      uint32_t port = F.devPortBase[d] + g.offset + p;
+      uint32_t l = F.portLink[port];
+      if (l == None)
+        continue;
+      uint32_t leaf = F.portDevice[F.otherEnd(l, port)];
+      if (rail[leaf] == -1) {
+        rail[leaf] = int32_t(p);
+      } else if (rail[leaf] != int32_t(p) && rail[leaf] != -2) {
+        if (reported++ < 20) {
+          Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[l], 4}, "leaf '{}' serves rails {} and {}",
+                                        F.deviceName(leaf), rail[leaf], p);
+          DiagEngine::note(dg, {}, fmt::format("'{}' connects its rail {} port here", F.deviceName(d), p));
+        }
+        rail[leaf] = -2;
+      }
+    }
+  }
+}
+
+void checkRedundancy(ir::Fabric &F, DiagEngine &diags) {
+  if (F.metrics.topTier < 2)
+    return;
+  std::vector<uint32_t> ups(F.numDevices(), 0);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    if (F.devTier[a] == 255 || F.devTier[b] == 255 || F.devTier[a] == F.devTier[b])
+      continue;
+    ++ups[F.devTier[a] < F.devTier[b] ? a : b];
+  }
+  unsigned reported = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    uint8_t t = F.devTier[d];
+    if (t == 0 || t == 255 || t >= F.metrics.topTier || ups[d] != 1)
+      continue;
+    if (reported++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::W0103, devRange(F, d), "'{}' has a single uplink", F.deviceName(d));
+      DiagEngine::note(dg, {}, "a second uplink removes the single point of failure");
+    }
+  }
+}
+
+} // namespace fabc::passes
+

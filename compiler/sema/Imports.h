@@ -1,0 +1,36 @@
+#pragma once
+// Loads the main file and everything it imports, in dependency order (imports first).
+// Imports resolve on the search path only (-I dirs, FABC_PATH, the stdlib) and never
+// leave it: absolute paths and '..' are rejected.
+#include "ast/AST.h"
+#include "ast/Parser.h"
+
+#include <string>
+#include <vector>
+
+namespace fabc {
+class DiagEngine;
+class SourceManager;
+
+struct LoadOptions {
+  std::vector<std::string> searchPath; // in order
+  uint64_t maxFileSize = 64ull << 20;
+  ParseLimits parse;
+};
+
+struct LoadedProgram {
+  std::vector<ast::File *> files; // dependency order; the main file last
+  ast::File *main = nullptr;
+  ast::File *defines = nullptr; // -D name=value, as 'param' statements of a "<command line>" file
+};
+
+// Reads a file into text; false (and a diagnostic at `from`) on failure.
+bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std::string &error);
+
+bool loadProgram(const std::string &mainPath, const LoadOptions &opts, SourceManager &sm,
+                 DiagEngine &diags, ast::Context &ctx, LoadedProgram &out);
+// The same, with the main file's text given (stdin, tests).
+bool loadProgramText(const std::string &name, std::string text, const LoadOptions &opts,
+                     SourceManager &sm, DiagEngine &diags, ast::Context &ctx, LoadedProgram &out);
+
+} // namespace fabc

@@ -1,0 +1,94 @@
+// The Fabric language. The only grammar; docs/language.md is its reference.
+// ANTLR types never leave compiler/ast/ (the AST builder).
+grammar Fabric;
+
+file : item* EOF ;
+
+item
+  : importDecl
+  | modelDecl
+  | templateDecl
+  | fabricDecl
+  | stmt
+  ;
+
+importDecl   : 'import' STRING ';' ;
+
+// A hardware model: a GPU, system, NIC, switch, optic or cable.
+modelDecl    : 'model' name=ID ':' kind=ID '{' modelItem* '}' ;
+modelItem    : portDecl | prop ;
+portDecl     : 'port' name=ID '[' expr ']' propBlock ;
+
+prop         : key=ID '=' expr annotation? ';' ;
+annotation   : kind=('source' | 'estimate') STRING ;
+propBlock    : '{' prop* '}' ;
+
+templateDecl : 'template' name=ID '(' (param (',' param)*)? ')' (':' kind=ID)? block ;
+param        : ID ('=' expr)? ;
+
+fabricDecl   : 'fabric' name=ID block ;
+block        : '{' stmt* '}' ;
+
+stmt
+  : 'let' ID '=' expr ';'                                        # letStmt
+  | 'param' ID '=' expr ';'                                      # paramStmt
+  | 'option' ID '=' expr ';'                                     # optionStmt
+  | name=ID arraySpec? ':' model=ID args? propBlock? ';'         # instStmt
+  | 'for' ID 'in' expr '..' expr block                           # forStmt
+  | 'if' expr block ('else' elseBranch)?                         # ifStmt
+  | 'link' path '--' path propBlock? ';'                         # linkStmt
+  | 'group' kind=ID name=ID ('[' expr ']')? '{' (path ';')* '}'  # groupStmt
+  | 'place' path 'in' building=ID ('.' hall=ID)? propBlock? ';'  # placeStmt
+  | 'building' name=ID '{' (prop | hallDecl)* '}'                # buildingStmt
+  | 'span' ID '--' ID propBlock ';'?                             # spanStmt
+  | 'policy' kind=ID propBlock                                   # policyStmt
+  | 'assert' expr (',' STRING)? ';'                              # assertStmt
+  ;
+
+elseBranch   : block | 'if' expr block ('else' elseBranch)? ;
+hallDecl     : 'hall' ID propBlock ;
+arraySpec    : '[' (ID 'in' expr '..')? expr ']' ;
+args         : '(' (arg (',' arg)*)? ')' ;
+arg          : (ID '=')? expr ;
+
+path         : segment ('.' segment)* ;
+segment      : ID ('[' (star='*' | expr) ']')? ;
+
+expr
+  : primary                                                      # primaryExpr
+  | op=('-' | '!') expr                                          # unaryExpr
+  | expr op=('*' | '/' | '%') expr                               # binaryExpr
+  | expr op=('+' | '-') expr                                     # binaryExpr
+  | expr op=('<' | '<=' | '>' | '>=') expr                       # binaryExpr
+  | expr op=('==' | '!=') expr                                   # binaryExpr
+  | expr op='&&' expr                                            # binaryExpr
+  | expr op='||' expr                                            # binaryExpr
+  | <assoc=right> expr '?' expr ':' expr                         # condExpr
+  ;
+
+primary
+  : QUANTITY                                                     # quantityLit
+  | NUMBER                                                       # numberLit
+  | STRING                                                       # stringLit
+  | ('true' | 'false')                                           # boolLit
+  | ID '(' (expr (',' expr)*)? ')'                               # callExpr
+  | ID ('[' expr ']')*                                           # nameExpr
+  | '[' (expr (',' expr)*)? ']'                                  # listExpr
+  | '(' expr ')'                                                 # parenExpr
+  ;
+
+// A number and its unit are one token ("400 Gb/s", "10.2 kW", "5ns"), so that
+// "Gb/s" never parses as a division. Unknown units are rejected in semantic checks.
+QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT ;
+NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
+STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
+ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
+
+fragment DIGITS : [0-9] ('_'? [0-9])* ;
+fragment UNIT   : [a-zA-Z] [a-zA-Z0-9]* ('/' [a-zA-Z]+)? ;
+
+LINE_COMMENT : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT: '/*' .*? '*/' -> skip ;
+WS           : [ \t\r\n]+ -> skip ;
+// Anything else is one bad character, reported by the parser with its location.
+BAD_CHAR     : . ;

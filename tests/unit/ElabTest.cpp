@@ -1,0 +1,91 @@
+// Elaboration into the IR, end to end from source text.
+#include "diag/Diag.h"
+#include "elab/Elaborator.h"
+#include "passes/Passes.h"
+#include "sema/Imports.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabc;
+
+namespace {
+struct Built {
+  SourceManager sm;
+  std::unique_ptr<DiagEngine> diags;
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ok = false;
+};
+
+std::unique_ptr<Built> build(const std::string &text) {
+  auto b = std::make_unique<Built>();
+  b->diags = std::make_unique<DiagEngine>(b->sm);
+  b->diags->setOutput(std::tmpfile());
+  LoadOptions lo;
+  LoadedProgram prog;
+  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
+    return b;
+  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
+  return b;
+}
+
+const char *kModels = R"(
+model SW : switch { power = 500 W; latency = 100 ns; port p[8] { speed = 400 Gb/s; form = "OSFP"; ports_per_cage = 2; } }
+model SRV : system { gpus = 4; power = 2 kW; port nic[2] { speed = 400 Gb/s; form = "OSFP"; } }
+model SR4 : optic { media = "MMF"; speed = 400 Gb/s; form = "OSFP"; reach = 50 m; ports = 1; power = 8 W; }
+model SR4x2 : optic { media = "MMF"; speed = 400 Gb/s; form = "OSFP"; reach = 50 m; ports = 2; power = 15 W; }
+model MMF : cable { media = "MMF"; }
+)";
+} // namespace
+
+TEST(Elab, ArraysTemplatesAndNextFreePorts) {
+  auto b = build(std::string(kModels) + R"(
+template pod(n) : pod {
+  leaf : SW;
+  srv[i in 0..n] : SRV;
+  for i in 0..n { link srv[i].nic[0] -- leaf; link srv[i].nic[1] -- leaf; }
+}
+fabric f { p[2] : pod(2); }
+)");
+  ASSERT_TRUE(b->ok);
+  const ir::Fabric &F = b->F;
+  EXPECT_EQ(F.numDevices(), 6u);
+  EXPECT_EQ(F.numLinks(), 8u);
+  EXPECT_EQ(F.metrics.gpus, 16u);
+  EXPECT_EQ(F.deviceName(3), "p[1].leaf");
+  EXPECT_EQ(F.portName(F.linkB[7]), "p[1].leaf/p[3]");
+  ASSERT_EQ(F.groups.size(), 2u);
+  EXPECT_EQ(F.groups[1].end - F.groups[1].begin, 3u);
+}
+
+TEST(Elab, TwinPortCageCountsOneTransceiver) {
+  auto b = build(std::string(kModels) + R"(
+fabric f { leaf : SW; s : SRV; link s.nic[0] -- leaf.p[0]; link s.nic[1] -- leaf.p[1]; }
+)");
+  ASSERT_TRUE(b->ok);
+  // Two links into one twin-port cage: one SR4x2 at the switch, two SR4 at the server.
+  EXPECT_EQ(b->F.metrics.transceivers, 3u);
+  EXPECT_EQ(b->F.models[b->F.linkOpticA[0]].portsPerUnit, 1u);
+  EXPECT_EQ(b->F.models[b->F.linkOpticB[0]].portsPerUnit, 2u);
+}
+
+TEST(Elab, UnitErrorsAreReported) {
+  auto b = build("fabric f { let x = 2 km + 5 W; }");
+  EXPECT_FALSE(b->ok);
+  ASSERT_EQ(b->diags->all().size(), 1u);
+  EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0025);
+}
+
+TEST(Elab, UnboundedLoopHitsStepLimit) {
+  auto b = build("fabric f { for i in 0..1000000000000 { let x = i; } }");
+  EXPECT_FALSE(b->ok);
+  ASSERT_FALSE(b->diags->all().empty());
+  EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0030);
+}
+
+TEST(Elab, RecursiveTemplateHitsDepthLimit) {
+  auto b = build("template t() { x : t(); } fabric f { a : t(); }");
+  EXPECT_FALSE(b->ok);
+  ASSERT_FALSE(b->diags->all().empty());
+  EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0031);
+}
