@@ -6,6 +6,7 @@
 #include <llvm/ADT/DenseMap.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <map>
 
@@ -89,6 +90,21 @@ struct Entry {
   SourceRange loc;
 };
 
+const char *const kOptionNames = "default_cable_length cable_slack pue nic_latency"
+#define OPTION(N, HELP) " " #N
+#define POLICY(K, PROPS, HELP)
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+    ;
+const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized"
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) ", " #K
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+    ;
+
 struct Abort {}; // thrown to unwind elaboration after a limit; caught in elaborate()
 
 // A resolved path end.
@@ -171,6 +187,9 @@ private:
   void execSpan(const ast::Stmt *s);
   void execPolicy(const ast::Stmt *s);
   void execOption(const ast::Stmt *s);
+  static bool isExtraOption(const std::string &name);
+  bool setting(const ast::Prop &p, ir::Setting &out);
+  void extraPolicy(const ast::Stmt *s, const char *props);
   void execParam(const ast::Stmt *s);
 
   // ---- instance tree ----
@@ -894,8 +913,49 @@ void Elab::execOption(const ast::Stmt *s) {
     propQty(p, dims::None, o.pue);
   else if (s->name == "nic_latency")
     propQty(p, dims::Time, o.gpuNicLatency);
-  else
-    unknownProp(p, "an option", "default_cable_length cable_slack pue nic_latency");
+  else if (isExtraOption(s->name)) {
+    ir::Setting st;
+    if (setting(p, st))
+      F.extraOptions.push_back(std::move(st));
+  } else
+    unknownProp(p, "an option", kOptionNames);
+}
+
+bool Elab::isExtraOption(const std::string &name) {
+#define OPTION(N, HELP) if (name == #N) return true;
+#define POLICY(K, PROPS, HELP)
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  return false;
+}
+
+bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
+  out.name = F.strings.intern(p.key);
+  out.loc = p.value->range;
+  Value v = eval(p.value);
+  switch (v.type) {
+  case Value::Void: return false;
+  case Value::Int: case Value::Real: case Value::Qty:
+    out.type = ir::Setting::Number;
+    out.number = v.asDouble();
+    out.dim = v.dimension();
+    return true;
+  case Value::Str: out.type = ir::Setting::String; out.str = v.s; return true;
+  case Value::ModelRef: out.type = ir::Setting::String; out.str = F.models[v.s].name; return true;
+  case Value::Bool: out.type = ir::Setting::Bool; out.boolean = v.b; return true;
+  case Value::List:
+    out.type = ir::Setting::List;
+    for (const Value &x : *v.list) {
+      if (!x.numeric()) {
+        error(DiagCode::E0026, p.value->range, "'{}' is a list of numbers", p.key);
+        return false;
+      }
+      out.list.push_back(x.asDouble());
+    }
+    return true;
+  }
+  return false;
 }
 
 uint32_t Elab::declare(uint32_t parent, uint32_t name, int64_t index, bool isArray, bool device, SourceRange r) {
@@ -978,6 +1038,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   uint8_t tier = m.kind == ir::ModelKind::Switch ? 255 : 0;
   ir::Role role = m.kind == ir::ModelKind::Switch ? ir::Role::Switch : ir::Role::Compute;
   std::vector<uint32_t> breakouts;
+  uint32_t asn = 0, loopback = 0;
   for (const ast::Prop &p : s->props) {
     if (p.key == "tier" && m.kind == ir::ModelKind::Switch) {
       Value v = eval(p.value);
@@ -1038,8 +1099,21 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
       if (breakouts.empty())
         breakouts.assign(m.ports.size(), 1);
       breakouts[g] = uint32_t(f);
-    } else if (p.key == "asn" || p.key == "loopback") {
-      eval(p.value); // consumed by the addressing pass of the network backends
+    } else if (p.key == "asn") {
+      int64_t v;
+      if (propInt(p, 1, 4294967295LL, v))
+        asn = uint32_t(v);
+    } else if (p.key == "loopback") {
+      uint32_t v;
+      if (propStr(p, v)) {
+        unsigned a, b, c, d;
+        char tail;
+        std::string t(F.strings.str(v));
+        if (std::sscanf(t.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) != 4 || a > 255 || b > 255 || c > 255 || d > 255)
+          error(DiagCode::E0034, p.value->range, "loopback '{}' is not an IPv4 address", t);
+        else
+          loopback = (a << 24) | (b << 16) | (c << 8) | d;
+      }
     } else {
       unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> asn loopback"
                                                                     : "role breakout_<group>");
@@ -1058,6 +1132,8 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   F.devU.push_back(0);
   F.devLoc.push_back(s->nameRange.begin);
   F.devCursorBase.push_back(uint32_t(F.cursors.size()));
+  F.devAsn.push_back(asn);
+  F.devLoopback.push_back(loopback);
   for (const ir::GroupLayout &g : l.groups)
     F.cursors.push_back(g.offset);
   F.portDevice.insert(F.portDevice.end(), l.ports, dev);
@@ -1631,9 +1707,14 @@ void Elab::execPolicy(const ast::Stmt *s) {
   else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = "max"; }
   else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = "max"; }
   else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; }
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
   else {
     Diagnostic *d = error(DiagCode::E0034, s->nameRange, "unknown policy '{}'", k);
-    DiagEngine::note(d, {}, "policies: power, oversubscription, latency, nvlink, rail_optimized");
+    DiagEngine::note(d, {}, kPolicyNames);
     return;
   }
   bool haveMax = pol.kind == ir::PolicyKind::NvLink || pol.kind == ir::PolicyKind::RailOptimized;
@@ -1670,6 +1751,23 @@ void Elab::execPolicy(const ast::Stmt *s) {
     return;
   }
   F.policies.push_back(pol);
+}
+
+void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
+  ir::PolicyBlock pb;
+  pb.kind = F.strings.intern(s->name);
+  pb.loc = s->nameRange;
+  std::string accepted = std::string(" ") + props + " ";
+  for (const ast::Prop &p : s->props) {
+    if (accepted.find(" " + p.key + " ") == std::string::npos) {
+      unknownProp(p, ("the " + s->name + " policy").c_str(), props);
+      continue;
+    }
+    ir::Setting st;
+    if (setting(p, st))
+      pb.props.push_back(std::move(st));
+  }
+  F.extraPolicies.push_back(std::move(pb));
 }
 
 bool Elab::run() {

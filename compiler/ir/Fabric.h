@@ -172,6 +172,29 @@ struct Options {
   SourceRange defaultCableLengthLoc;
 };
 
+// A value of an option or policy property listed in Settings.def.
+struct Setting {
+  enum Type : uint8_t { Number, String, Bool, List } type = Number;
+  uint32_t name = 0;
+  double number = 0;     // SI units
+  Dim dim;
+  uint32_t str = 0;      // interned
+  bool boolean = false;
+  std::vector<double> list;
+  SourceRange loc;       // the value
+};
+struct PolicyBlock {
+  uint32_t kind = 0;
+  std::vector<Setting> props;
+  SourceRange loc;
+  const Setting *get(const StringPool &sp, std::string_view name) const {
+    for (const Setting &s : props)
+      if (sp.str(s.name) == name)
+        return &s;
+    return nullptr;
+  }
+};
+
 enum LinkFlags : uint8_t {
   LinkLengthExplicit = 1,
   LinkLengthAssumed = 2,
@@ -241,6 +264,27 @@ public:
   std::vector<Span> spans;
   std::vector<Policy> policies;
   Options options;
+  std::vector<Setting> extraOptions;     // Settings.def options, as written
+  std::vector<PolicyBlock> extraPolicies; // Settings.def policies, as written
+  const Setting *option(std::string_view name) const {
+    for (const Setting &s : extraOptions)
+      if (strings.str(s.name) == name)
+        return &s;
+    return nullptr;
+  }
+  const PolicyBlock *policyBlock(std::string_view kind) const {
+    for (const PolicyBlock &p : extraPolicies)
+      if (strings.str(p.kind) == kind)
+        return &p;
+    return nullptr;
+  }
+
+  // Addressing, as the design states it (instance properties asn / loopback; 0 = not
+  // given) and as the addressing pass completes it.
+  std::vector<uint32_t> devAsn;
+  std::vector<uint32_t> devLoopback; // IPv4, host byte order
+  std::vector<uint32_t> linkSubnet;  // IPv4 /31 base per link, 0 = unnumbered
+  std::vector<uint64_t> devGuid;     // InfiniBand node GUID, 0 = none
 
   // Filled by the passes.
   std::vector<float> devPower;       // W, the device itself

@@ -17,7 +17,7 @@ struct Built {
   bool ok = false;
 };
 
-std::unique_ptr<Built> build(const std::string &text) {
+std::unique_ptr<Built> build(const std::string &text, ElabOptions eo = {}) {
   auto b = std::make_unique<Built>();
   b->diags = std::make_unique<DiagEngine>(b->sm);
   b->diags->setOutput(std::tmpfile());
@@ -25,7 +25,7 @@ std::unique_ptr<Built> build(const std::string &text) {
   LoadedProgram prog;
   if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
     return b;
-  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
+  b->ok = elaborate(prog, eo, *b->diags, b->F) && runPasses(b->F, *b->diags);
   return b;
 }
 
@@ -77,7 +77,9 @@ TEST(Elab, UnitErrorsAreReported) {
 }
 
 TEST(Elab, UnboundedLoopHitsStepLimit) {
-  auto b = build("fabric f { for i in 0..1000000000000 { let x = i; } }");
+  ElabOptions eo;
+  eo.limits.maxSteps = 100000;
+  auto b = build("fabric f { for i in 0..1000000000000 { let x = i; } }", eo);
   EXPECT_FALSE(b->ok);
   ASSERT_FALSE(b->diags->all().empty());
   EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0030);

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for fabc: installs the build dependencies and the
+# real programs the tests feed fabc's outputs to, builds fabc, and compiles an example.
+# Run as root (or with sudo). Idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+
+BUILD_DEPS=(
+  build-essential cmake ninja-build python3
+  llvm-14-dev llvm-14-tools clang-14 libclang-rt-14-dev
+  libantlr4-runtime-dev antlr4 default-jre-headless
+  libfmt-dev libyaml-cpp-dev uuid-dev libgtest-dev
+)
+# Programs that consume fabc's outputs in the tests (see docs/testing.md).
+VALIDATORS=(
+  frr iproute2 ibsim-utils opensm infiniband-diags graphviz pre-commit git
+  python3-jsonschema libyang2-tools jq time
+)
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null
+# FRR's package starts its daemons; the tests run their own, in network namespaces.
+$SUDO systemctl disable --now frr >/dev/null 2>&1 || true
+
+BUILD_DIR=${BUILD_DIR:-build}
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+ninja -C "$BUILD_DIR"
+
+"$BUILD_DIR/tools/fabc/fabc" build examples/superpod/dgx_h100_superpod.fab -o "$BUILD_DIR/example-out"
