@@ -17,7 +17,7 @@ BUILD_DEPS=(
 # Programs that consume fabc's outputs in the tests (see docs/testing.md).
 VALIDATORS=(
   frr iproute2 ibsim-utils opensm infiniband-diags graphviz pre-commit git
-  python3-jsonschema libyang2-tools jq time
+  python3-jsonschema libyang2-tools jq time chromium fonts-dejavu-core
 )
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
