@@ -69,10 +69,24 @@ public:
         for (size_t t : exp.toList()) {
           if (!list.empty())
             list += " or ";
-          list += t == antlr4::Token::EOF ? std::string("end of file")
-                                          : parser->getVocabulary().getDisplayName(t);
+          std::string name = t == antlr4::Token::EOF ? std::string("end of file")
+                                                     : parser->getVocabulary().getDisplayName(t);
+          if (name == "ID") name = "a name";
+          else if (name == "NUMBER") name = "a number";
+          else if (name == "STRING") name = "a string";
+          else if (name == "QUANTITY") name = "a quantity";
+          list += name;
         }
         msg += ", expected " + list;
+      }
+    }
+    // A missing ';' at the end of a line is reported where it belongs, after the
+    // previous token, as clang does.
+    if (auto *parser = dynamic_cast<antlr4::Parser *>(rec)) {
+      antlr4::Token *prev = parser->getTokenStream()->LT(-1);
+      if (prev && bad && prev->getLine() < bad->getLine() && parser->getExpectedTokens().contains(semicolon_)) {
+        r = {{file_, map_.byte(prev->getStopIndex() + 1)}, 1};
+        msg = "expected ';' after " + tokenDesc(prev);
       }
     }
     Diagnostic *d = diags_.report(DiagCode::E0002, r, msg);
@@ -81,8 +95,10 @@ public:
                              "put the number in parentheses if the word is not a unit");
   }
   unsigned count() const { return count_; }
+  void setSemicolon(size_t t) { semicolon_ = t; }
 
 private:
+  size_t semicolon_ = 0;
   uint32_t file_;
   const OffsetMap &map_;
   DiagEngine &diags_;
@@ -543,6 +559,9 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
   ErrorListener listener(fileId, map, diags);
   parser.removeErrorListeners();
   parser.addErrorListener(&listener);
+  for (size_t t = 0; t <= parser.getVocabulary().getMaxTokenType(); ++t)
+    if (parser.getVocabulary().getLiteralName(t) == "';'")
+      listener.setSemicolon(t);
   // SLL first (fast on valid input); full LL only if SLL fails.
   parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
   parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());

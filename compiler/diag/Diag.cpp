@@ -118,7 +118,8 @@ void DiagEngine::printText(const Diagnostic &d) {
     LineCol lc = sm_.lineCol(r.begin);
     std::string caret;
     for (uint32_t i = 0; i + 1 < lc.col && i < line.size(); ++i)
-      caret += line[i] == '\t' ? '\t' : ' ';
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) // one column per UTF-8 character
+        caret += line[i] == '\t' ? '\t' : ' ';
     caret += '^';
     uint32_t len = r.length;
     if (lc.col - 1 + len > line.size())
