@@ -79,8 +79,9 @@ primary
 
 // A number and its unit are one token ("400 Gb/s", "10.2 kW", "5ns"), so that
 // "Gb/s" never parses as a division. Unknown units are rejected in semantic checks.
-QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT ;
+// NUMBER comes first so that "1e9" (as long as its reading "1 e9") stays a number.
 NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
+QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT ;
 STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
 

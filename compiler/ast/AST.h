@@ -16,7 +16,8 @@ struct Expr {
   SourceRange range;
   std::string text;          // Name/Call: identifier; String: decoded text; Quantity: unit; op text
   double number = 0;         // Number/Quantity value; Bool: 0/1
-  bool isInteger = false;    // Number literal without '.' or exponent
+  bool isInteger = false;    // Number literal without '.' or exponent that fits in 64 bits
+  int64_t integer = 0;       // its exact value
   std::vector<Expr *> kids;  // operands, call arguments, list items, Name: index expressions
   mutable uint32_t sym = UINT32_MAX; // interned `text`, filled on first evaluation
 };

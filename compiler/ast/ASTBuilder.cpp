@@ -6,6 +6,8 @@
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
 
+#include <cerrno>
+#include <climits>
 #include <cstring>
 
 namespace fabc {
@@ -420,6 +422,14 @@ private:
     if (auto *c = dynamic_cast<P::NumberLitContext *>(p)) {
       E *r = ctx_.expr(E::Number, range(p));
       r->number = number(text(c->NUMBER()), &r->isInteger);
+      if (r->isInteger) {
+        std::string digits = text(c->NUMBER());
+        digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
+        errno = 0;
+        unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
+        r->isInteger = errno == 0 && v <= uint64_t(INT64_MAX);
+        r->integer = int64_t(v);
+      }
       r->text = text(c->NUMBER());
       return r;
     }

@@ -516,8 +516,8 @@ Value Elab::eval(const ast::Expr *e) {
   using E = ast::Expr;
   switch (e->kind) {
   case E::Number:
-    if (e->isInteger && e->number < 9.2e18)
-      return Value::integer(int64_t(e->number));
+    if (e->isInteger)
+      return Value::integer(e->integer);
     if (!checkFinite(e->number, e))
       return {};
     return Value::real(e->number);
