@@ -2,6 +2,18 @@
 // ANTLR types never leave compiler/ast/ (the AST builder).
 grammar Fabric;
 
+@lexer::members {
+  static bool fabcUnitIsKeyword(const std::string &t) {
+    size_t i = t.find_last_of("0123456789 \t");
+    std::string unit = i == std::string::npos ? t : t.substr(i + 1);
+    return unit == "source" || unit == "estimate";
+  }
+  // The predicate also sees shorter prefixes of a word ("e" of "estimate"): only a whole word is a unit.
+  static bool fabcWordGoesOn(size_t c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  }
+}
+
 file : item* EOF ;
 
 item
@@ -81,7 +93,8 @@ primary
 // "Gb/s" never parses as a division. Unknown units are rejected in semantic checks.
 // NUMBER comes first so that "1e9" (as long as its reading "1 e9") stays a number.
 NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
-QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT ;
+// `4 estimate "..."` is a number and an annotation: the keywords are never units.
+QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT {!fabcUnitIsKeyword(getText()) && !fabcWordGoesOn(_input->LA(1))}? ;
 STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
 

@@ -357,11 +357,9 @@ int compile(const Options &o, const std::string &input, bool build) {
   }
   diags.finish();
   timer.report();
-  if (ok && !o.quiet && o.format == DiagFormat::Text) {
+  if (ok && build && !o.quiet && o.format == DiagFormat::Text) { // check is silent when clean, like a linter
     const ir::Metrics &M = F.metrics;
-    FILE *to = build ? stdout : stderr;
-    if (build || !o.quiet)
-      fmt::print(to, "fabc: {} '{}': {} GPUs, {} devices, {} links{}{}\n", build ? "built" : "checked", F.name, M.gpus,
+    fmt::print(stdout, "fabc: {} '{}': {} GPUs, {} devices, {} links{}{}\n", build ? "built" : "checked", F.name, M.gpus,
                  F.numDevices(), F.numLinks(), wrote ? fmt::format(" -> {} ({} files)", o.outDir, files.size()) : "",
                  diags.warnings() ? fmt::format(", {} warning{}", diags.warnings(), diags.warnings() == 1 ? "" : "s") : "");
   }
