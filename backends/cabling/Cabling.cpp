@@ -62,8 +62,9 @@ bool emitPlan(BackendContext &ctx) {
     std::string cable = modelName(F, F.linkCable[l]);
     if (cable.empty() && m != ir::Media::None)
       cable = std::string(ir::mediaName(m)) + " fibre";
-    std::string xa = F.linkXcvrA[l] ? modelName(F, F.linkOpticA[l]) : "";
-    std::string xb = F.linkXcvrB[l] ? modelName(F, F.linkOpticB[l]) : "";
+    // The plug in each port; the BOM counts a twin-port transceiver once per cage.
+    std::string xa = modelName(F, F.linkOpticA[l]);
+    std::string xb = modelName(F, F.linkOpticB[l]);
     double order = standardLength(m, len);
     std::string_view devA(a.data(), sa), portA(a.data() + sa + 1, a.size() - sa - 1);
     std::string_view devB(b.data(), sb), portB(b.data() + sb + 1, b.size() - sb - 1);
@@ -197,7 +198,8 @@ BomSummary summarize(const ir::Fabric &F) {
     std::string sku = F.linkCable[l] == None ? (m == ir::Media::None ? "unresolved" : std::string(ir::mediaName(m)) + " fibre")
                                              : std::string(F.strings.str(F.models[F.linkCable[l]].sku ? F.models[F.linkCable[l]].sku
                                                                                                       : F.models[F.linkCable[l]].name));
-    ++s.cables[{sku, m, standardLength(m, F.linkLength[l])}];
+    if (F.linkCableUnits[l])
+      s.cables[{sku, m, standardLength(m, F.linkLength[l])}] += F.linkCableUnits[l];
     for (int side = 0; side < 2; ++side) {
       if (!(side ? F.linkXcvrB[l] : F.linkXcvrA[l]))
         continue;

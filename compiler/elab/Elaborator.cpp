@@ -208,7 +208,7 @@ private:
   void resolveFrom(uint32_t scope, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
                    std::vector<Endpoint> &out, bool first);
   uint32_t findEntryScope(uint32_t scope, uint32_t name);
-  void addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
+  bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
   uint32_t takePort(const Endpoint &e, const ast::Path &p);
 
@@ -1445,7 +1445,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
   return base + cur;
 }
 
-void Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
+bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                    ir::Media media) {
   if (F.numLinks() >= opts_.limits.maxLinks) {
     Diagnostic *d = error(DiagCode::E0030, s->range, "more than {} links", opts_.limits.maxLinks);
@@ -1454,12 +1454,12 @@ void Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   }
   uint32_t pa = takePort(a, s->paths[0]);
   if (pa == None)
-    return;
+    return false;
   F.portLink[pa] = uint32_t(F.numLinks()); // reserve before the other end (same device, same group)
   uint32_t pb = takePort(b, s->paths[1]);
   F.portLink[pa] = None;
   if (pb == None)
-    return;
+    return false;
   double sa = F.portSpeed(pa), sb = F.portSpeed(pb);
   if (sa != sb) {
     Diagnostic *d = error(DiagCode::E0042, s->range, "speed mismatch: '{}' runs at {} but '{}' at {}", F.portName(pa),
@@ -1468,7 +1468,7 @@ void Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
     if (std::fmod(hi, lo) == 0)
       DiagEngine::note(d, {}, fmt::format("break the {} port out 1:{} with breakout_<group> = {} on its instance",
                                           formatQuantity(hi, dims::Bandwidth), hi / lo, hi / lo));
-    return;
+    return false;
   }
   uint32_t id = uint32_t(F.numLinks());
   F.portLink[pa] = id;
@@ -1479,6 +1479,7 @@ void Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   F.linkFlags.push_back(flags);
   F.linkMediaReq.push_back(media);
   F.linkLoc.push_back(s->range.begin);
+  return true;
 }
 
 void Elab::execLink(const ast::Stmt *s) {
@@ -1534,7 +1535,8 @@ void Elab::execLink(const ast::Stmt *s) {
     return;
   }
   for (int64_t i = 0; i < count; ++i)
-    addLink(a[0], b[0], s, length, flags, media);
+    if (!addLink(a[0], b[0], s, length, flags, media))
+      break; // the rest of the count would fail the same way
 }
 
 void Elab::execGroup(const ast::Stmt *s) {

@@ -256,6 +256,7 @@ public:
   std::vector<uint32_t> linkCable;             // cable/fibre model, None = none in the catalog
   std::vector<uint32_t> linkOpticA, linkOpticB; // transceiver model per end, None = no transceiver
   std::vector<uint8_t> linkXcvrA, linkXcvrB;   // transceivers counted at this end (a cage counts once)
+  std::vector<uint8_t> linkCableUnits;         // cables counted for this link (a twin-port DAC serves a cage)
 
   std::vector<Group> groups;
   std::vector<Building> buildings;

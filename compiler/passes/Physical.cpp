@@ -130,8 +130,10 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
         continue;
       for (uint32_t i = 0; i < F.models.size(); ++i) {
         const ir::Model &c = F.models[i];
+        // A copper assembly plugs into whole cages: a twin-port cable needs twin-port cages.
         if (c.kind != ir::ModelKind::Cable || c.media != m || c.speed != k.speed ||
-            (c.form && (c.form != k.formA || c.form != k.formB)))
+            (c.form && (c.form != k.formA || c.form != k.formB)) || c.portsPerUnit != k.cageA ||
+            c.portsPerUnit != k.cageB)
           continue;
         out.push_back({m, c.reach.known ? c.reach.value : 0, i, None, None});
       }
@@ -176,13 +178,71 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
 }
 } // namespace
 
+// The ports of one cage share one plug: a DAC and a transceiver cannot sit in the same
+// twin-port cage. Links chosen per length are raised to the cage's longest-reach media
+// class, until no cage mixes classes (classes only rise, so this ends).
+static void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const std::vector<Option> *> &linkOpts) {
+  unsigned reported = 0;
+  for (int iter = 0; iter < int(ir::Media::Count); ++iter) {
+    bool changed = false;
+    for (uint32_t d = 0; d < F.numDevices(); ++d) {
+      const ir::Layout &lay = F.layoutOf(d);
+      uint32_t base = F.devPortBase[d];
+      for (const ir::GroupLayout &gl : lay.groups) {
+        if (gl.portsPerCage < 2)
+          continue;
+        for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
+          ir::Media top = ir::Media::None;
+          uint32_t topLink = None;
+          for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+            uint32_t l = F.portLink[base + gl.offset + c + k];
+            if (l != None && F.linkMedia[l] > top) {
+              top = F.linkMedia[l];
+              topLink = l;
+            }
+          }
+          for (uint32_t k = 0; k < gl.portsPerCage && top != ir::Media::None; ++k) {
+            uint32_t l = F.portLink[base + gl.offset + c + k];
+            if (l == None || F.linkMedia[l] == ir::Media::None || F.linkMedia[l] >= top)
+              continue;
+            const Option *pick = nullptr;
+            for (const Option &o : *linkOpts[l])
+              if (o.media >= top && o.reach >= F.linkLength[l]) {
+                pick = &o;
+                break;
+              }
+            if (!pick) {
+              if (reported++ < 20) {
+                Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+                                              "'{}' shares a cage with a {} link, but has no {} media of its own",
+                                              F.portName(base + gl.offset + c + k), ir::mediaName(top), ir::mediaName(top));
+                DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's longest link is here");
+              }
+              F.linkMedia[l] = ir::Media::None;
+              continue;
+            }
+            F.linkMedia[l] = pick->media;
+            F.linkCable[l] = pick->cable;
+            F.linkOpticA[l] = pick->opticA;
+            F.linkOpticB[l] = pick->opticB;
+            changed = true;
+          }
+        }
+      }
+    }
+    if (!changed)
+      break;
+  }
+}
+
 void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
   size_t n = F.numLinks();
   F.linkMedia.assign(n, ir::Media::None);
   F.linkCable.assign(n, None);
   F.linkOpticA.assign(n, None);
   F.linkOpticB.assign(n, None);
-  std::map<MediaKey, std::vector<Option>> cache;
+  std::map<MediaKey, std::vector<Option>> cache; // node-based: the vectors never move
+  std::vector<const std::vector<Option> *> linkOpts(n, nullptr);
   unsigned reported = 0;
   for (size_t l = 0; l < n; ++l) {
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
@@ -195,6 +255,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     if (it == cache.end())
       it = cache.emplace(key, options(F, key)).first;
     const std::vector<Option> &opts = it->second;
+    linkOpts[l] = &opts;
     double len = F.linkLength[l];
     const Option *pick = nullptr;
     for (const Option &o : opts)
@@ -227,6 +288,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     F.linkOpticA[l] = pick->opticA;
     F.linkOpticB[l] = pick->opticB;
   }
+  harmonizeCages(F, diags, linkOpts);
 }
 
 void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
@@ -278,6 +340,32 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
   }
   F.metrics.transceivers = total;
   F.metrics.cpoPorts = cpo;
+  // Cables: one per link, except a multi-port copper assembly, counted once per cage
+  // at its A end.
+  F.linkCableUnits.assign(n, 0);
+  for (size_t l = 0; l < n; ++l) {
+    uint32_t c = F.linkCable[l];
+    bool multi = c != None && F.models[c].portsPerUnit > 1 &&
+                 (F.linkMedia[l] == ir::Media::DAC || F.linkMedia[l] == ir::Media::ACC || F.linkMedia[l] == ir::Media::AOC);
+    F.linkCableUnits[l] = F.linkMedia[l] != ir::Media::None && !multi;
+  }
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Layout &lay = F.layoutOf(d);
+    uint32_t base = F.devPortBase[d];
+    for (const ir::GroupLayout &gl : lay.groups)
+      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
+        bool counted = false;
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t port = base + gl.offset + c + k, l = F.portLink[port];
+          if (l == None || F.linkA[l] != port || F.linkCableUnits[l] || F.linkCable[l] == None ||
+              F.models[F.linkCable[l]].portsPerUnit <= 1)
+            continue;
+          if (!counted)
+            F.linkCableUnits[l] = 1;
+          counted = true;
+        }
+      }
+  }
 }
 
 void computePower(ir::Fabric &F) {

@@ -235,30 +235,50 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
 void checkRails(ir::Fabric &F, DiagEngine &diags) {
   if (!findPolicy(F, ir::PolicyKind::RailOptimized))
     return;
-  // Rail r is port r of a system's first port group; a rail-optimized leaf serves one rail.
-  std::vector<int32_t> rail(F.numDevices(), -1);
-  unsigned reported = 0;
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+  // Rail r is port r of a system's first port group. A leaf may serve a rail group
+  // (rails 0-7, say), but then every system on that leaf must bring all of those rails
+  // to it: otherwise same-rail traffic between two systems crosses the spine.
+  // Pass 1: the rails each leaf serves, as a sorted list. Pass 2: per (system, leaf),
+  // the number of rails the system brings must equal the leaf's rail count.
+  size_t nd = F.numDevices();
+  std::vector<std::vector<uint32_t>> leafRails(nd);
+  auto forEachRail = [&](uint32_t d, auto &&fn) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
-      continue;
+      return;
     const ir::GroupLayout &g = F.layoutOf(d).groups[0];
     for (uint32_t p = 0; p < g.count; ++p) {
-      uint32_t port = F.devPortBase[d] + g.offset + p;
-      uint32_t l = F.portLink[port];
-      if (l == None)
-        continue;
-      uint32_t leaf = F.portDevice[F.otherEnd(l, port)];
-      if (rail[leaf] == -1) {
-        rail[leaf] = int32_t(p);
-      } else if (rail[leaf] != int32_t(p) && rail[leaf] != -2) {
-        if (reported++ < 20) {
-          Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[l], 4}, "leaf '{}' serves rails {} and {}",
-                                        F.deviceName(leaf), rail[leaf], p);
-          DiagEngine::note(dg, {}, fmt::format("'{}' connects its rail {} port here", F.deviceName(d), p));
-        }
-        rail[leaf] = -2;
+      uint32_t port = F.devPortBase[d] + g.offset + p, l = F.portLink[port];
+      if (l != None)
+        fn(p, F.portDevice[F.otherEnd(l, port)], l);
+    }
+  };
+  for (uint32_t d = 0; d < nd; ++d)
+    forEachRail(d, [&](uint32_t rail, uint32_t leaf, uint32_t) {
+      std::vector<uint32_t> &r = leafRails[leaf];
+      auto it = std::lower_bound(r.begin(), r.end(), rail);
+      if (it == r.end() || *it != rail)
+        r.insert(it, rail);
+    });
+  unsigned reported = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> mine; // (leaf, first link) per rail of one system
+  for (uint32_t d = 0; d < nd && reported < 20; ++d) {
+    mine.clear();
+    forEachRail(d, [&](uint32_t, uint32_t leaf, uint32_t l) { mine.push_back({leaf, l}); });
+    std::sort(mine.begin(), mine.end());
+    for (size_t i = 0; i < mine.size();) {
+      size_t j = i;
+      while (j < mine.size() && mine[j].first == mine[i].first)
+        ++j;
+      uint32_t leaf = mine[i].first;
+      if (j - i != leafRails[leaf].size() && reported++ < 20) {
+        Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[mine[i].second], 4},
+                                      "'{}' brings {} of the {} rails leaf '{}' serves", F.deviceName(d), j - i,
+                                      leafRails[leaf].size(), F.deviceName(leaf));
+        DiagEngine::note(dg, {}, "wire port r of every system to the leaf (or leaf group) of rail r, so each leaf serves "
+                                 "the same rails for all its systems");
       }
+      i = j;
     }
   }
 }
