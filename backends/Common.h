@@ -41,5 +41,6 @@ bool failOpen(BackendContext &ctx);
 bool runCabling(BackendContext &ctx);
 bool runBom(BackendContext &ctx);
 bool runEnergy(BackendContext &ctx);
+bool runSummary(BackendContext &ctx);
 
 } // namespace fabc

@@ -5,6 +5,8 @@ namespace fabc {
 
 const std::vector<Backend> &backends() {
   static const std::vector<Backend> list = {
+      {"summary", "what the checks measured: tiers, oversubscription, bisection, latency, NVLink domains (summary.json)",
+       runSummary, true},
       {"bom", "bill of materials: devices, transceivers and cables by SKU (bom/bom.csv, bom/bom.json)", runBom, true},
       {"cabling", "cabling plan, one row per cable with ends, racks, media and length (cabling/plan.csv, .json)",
        runCabling, true},
