@@ -196,10 +196,10 @@ bool runEnergy(BackendContext &ctx) {
     double saved = w.before - w.after;
     json->print("    \"{}\": {{\"applies\": {}, \"switch_cages\": {}, \"switch_ports\": {}, \"optics_before_w\": {:.1f}, "
                 "\"optics_after_w\": {:.1f}, \"saved_w\": {:.1f}, \"saved_percent_of_interconnect\": {:.2f}, "
-                "\"saved_percent_of_it\": {:.2f}, \"transceivers_removed\": {}, ",
+                "\"saved_percent_of_it\": {:.2f}, \"transceivers_{}\": {}, ",
                 name, w.applies ? "true" : "false", w.cages, w.ports, w.before, w.after, saved,
                 interconnect > 0 ? 100 * saved / interconnect : 0.0, it > 0 ? 100 * saved / it : 0.0,
-                std::string_view(name) == "all_cpo" ? int64_t(w.cages) : -int64_t(w.cages));
+                std::string_view(name) == "all_cpo" ? "removed" : "added", w.cages);
     if (w.lasersKnown && w.cages)
       json->print("\"lasers_before\": {}, \"lasers_after\": {}, ", w.lasersBefore, w.lasersAfter);
     else
