@@ -86,72 +86,72 @@ bool runEnergy(BackendContext &ctx) {
   }
   // What-ifs, per switch cage: pluggable -> CPO, and CPO -> pluggable.
   WhatIf toCpo, toPluggable;
+  std::map<double, uint32_t> engines; // per port speed: the catalog scan happens once
+  auto engineFor = [&](double speed) {
+    auto it = engines.find(speed);
+    return it != engines.end() ? it->second : engines[speed] = cpoEngine(F, speed);
+  };
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::Switch)
       continue;
-    const ir::Layout &lay = F.layoutOf(d);
-    uint32_t base = F.devPortBase[d];
-    for (size_t g = 0; g < lay.groups.size(); ++g) {
-      const ir::GroupLayout &gl = lay.groups[g];
+    F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
       bool cpo = m.ports[g].cpo;
-      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
-        uint32_t used = 0, optic = None;
-        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t port = base + gl.offset + c + k, l = F.portLink[port];
-          if (l == None)
-            continue;
-          ++used;
-          bool isA = F.linkA[l] == port;
-          if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
-            optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
-        }
-        if (!used)
+      uint32_t used = 0, optic = None;
+      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+        uint32_t port = first + k, l = F.portLink[port];
+        if (l == None)
           continue;
-        uint32_t engine = cpoEngine(F, gl.speed);
-        WhatIf &w = cpo ? toPluggable : toCpo;
-        if (!cpo && optic == None)
-          continue; // copper: no optics either way
-        w.applies = true;
-        if (engine == None) {
-          w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " CPO engine");
-          continue;
-        }
-        const ir::Model &e = F.models[engine];
-        double enginePower = e.power.value * used;
-        uint64_t engineLasers = uint64_t(e.lasers.value * used);
-        w.estimate |= e.power.estimate || !e.power.known;
-        w.lasersKnown &= e.lasers.known;
-        collectEstimate(F, engine, "power", estimates);
-        if (!cpo) {
-          ++w.cages;
-          w.ports += used;
-          const ir::Model &o = F.models[optic];
-          w.before += o.power.value;
-          w.after += enginePower;
-          w.lasersBefore += uint64_t(o.lasers.value);
-          w.lasersAfter += engineLasers;
-          w.lasersKnown &= o.lasers.known;
-          w.estimate |= o.power.estimate || !o.power.known;
-        } else {
-          uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage);
-          if (p == None) {
-            w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " single-mode transceiver");
-            continue;
-          }
-          const ir::Model &o = F.models[p];
-          ++w.cages;
-          w.ports += used;
-          w.before += enginePower;
-          w.after += o.power.value;
-          w.lasersBefore += engineLasers;
-          w.lasersAfter += uint64_t(o.lasers.value);
-          w.lasersKnown &= o.lasers.known;
-          w.estimate |= o.power.estimate || !o.power.known;
-          collectEstimate(F, p, "power", estimates);
-        }
+        ++used;
+        bool isA = F.linkA[l] == port;
+        if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
+          optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
       }
-    }
+      if (!used)
+        return;
+      uint32_t engine = engineFor(gl.speed);
+      WhatIf &w = cpo ? toPluggable : toCpo;
+      if (!cpo && optic == None)
+        return; // copper: no optics either way
+      w.applies = true;
+      if (engine == None) {
+        w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " CPO engine");
+        return;
+      }
+      const ir::Model &e = F.models[engine];
+      double enginePower = e.power.value * used;
+      uint64_t engineLasers = uint64_t(e.lasers.value * used);
+      w.estimate |= e.power.estimate || !e.power.known;
+      w.lasersKnown &= e.lasers.known;
+      collectEstimate(F, engine, "power", estimates);
+      if (!cpo) {
+        ++w.cages;
+        w.ports += used;
+        const ir::Model &o = F.models[optic];
+        w.before += o.power.value;
+        w.after += enginePower;
+        w.lasersBefore += uint64_t(o.lasers.value);
+        w.lasersAfter += engineLasers;
+        w.lasersKnown &= o.lasers.known;
+        w.estimate |= o.power.estimate || !o.power.known;
+        return;
+      }
+      uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage);
+      if (p == None) {
+        w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " single-mode transceiver");
+        return;
+      }
+      const ir::Model &o = F.models[p];
+      ++w.cages;
+      w.ports += used;
+      w.before += enginePower;
+      w.after += o.power.value;
+      w.lasersBefore += engineLasers;
+      w.lasersAfter += uint64_t(o.lasers.value);
+      w.lasersKnown &= o.lasers.known;
+      w.estimate |= o.power.estimate || !o.power.known;
+      collectEstimate(F, p, "power", estimates);
+    });
   }
   for (size_t l = 0; l < F.numLinks(); ++l) {
     if (F.linkXcvrA[l])

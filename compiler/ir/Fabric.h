@@ -305,6 +305,18 @@ public:
     return linkA[link] == port ? linkB[link] : linkA[link];
   }
 
+  // Calls fn(group, groupLayout, firstPort) for every cage of a device: the unit that
+  // holds one transceiver or copper plug (a twin-port OSFP cage is two logical ports).
+  template <typename Fn> void forEachCage(uint32_t dev, Fn &&fn) const {
+    const Layout &l = layouts[devLayout[dev]];
+    uint32_t base = devPortBase[dev];
+    for (uint32_t g = 0; g < l.groups.size(); ++g) {
+      const GroupLayout &gl = l.groups[g];
+      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage)
+        fn(g, gl, base + gl.offset + c);
+    }
+  }
+
   // Names, composed from the instance tree.
   void appendNodeName(uint32_t node, std::string &out) const;
   std::string nodeName(uint32_t node) const;

@@ -185,51 +185,46 @@ static void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<c
   unsigned reported = 0;
   for (int iter = 0; iter < int(ir::Media::Count); ++iter) {
     bool changed = false;
-    for (uint32_t d = 0; d < F.numDevices(); ++d) {
-      const ir::Layout &lay = F.layoutOf(d);
-      uint32_t base = F.devPortBase[d];
-      for (const ir::GroupLayout &gl : lay.groups) {
+    for (uint32_t d = 0; d < F.numDevices(); ++d)
+      F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
         if (gl.portsPerCage < 2)
-          continue;
-        for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
-          ir::Media top = ir::Media::None;
-          uint32_t topLink = None;
-          for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-            uint32_t l = F.portLink[base + gl.offset + c + k];
-            if (l != None && F.linkMedia[l] > top) {
-              top = F.linkMedia[l];
-              topLink = l;
-            }
-          }
-          for (uint32_t k = 0; k < gl.portsPerCage && top != ir::Media::None; ++k) {
-            uint32_t l = F.portLink[base + gl.offset + c + k];
-            if (l == None || F.linkMedia[l] == ir::Media::None || F.linkMedia[l] >= top)
-              continue;
-            const Option *pick = nullptr;
-            for (const Option &o : *linkOpts[l])
-              if (o.media >= top && o.reach >= F.linkLength[l]) {
-                pick = &o;
-                break;
-              }
-            if (!pick) {
-              if (reported++ < 20) {
-                Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
-                                              "'{}' shares a cage with a {} link, but has no {} media of its own",
-                                              F.portName(base + gl.offset + c + k), ir::mediaName(top), ir::mediaName(top));
-                DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's longest link is here");
-              }
-              F.linkMedia[l] = ir::Media::None;
-              continue;
-            }
-            F.linkMedia[l] = pick->media;
-            F.linkCable[l] = pick->cable;
-            F.linkOpticA[l] = pick->opticA;
-            F.linkOpticB[l] = pick->opticB;
-            changed = true;
+          return;
+        ir::Media top = ir::Media::None;
+        uint32_t topLink = None;
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t l = F.portLink[first + k];
+          if (l != None && F.linkMedia[l] > top) {
+            top = F.linkMedia[l];
+            topLink = l;
           }
         }
-      }
-    }
+        for (uint32_t k = 0; k < gl.portsPerCage && top != ir::Media::None; ++k) {
+          uint32_t l = F.portLink[first + k];
+          if (l == None || F.linkMedia[l] == ir::Media::None || F.linkMedia[l] >= top)
+            continue;
+          const Option *pick = nullptr;
+          for (const Option &o : *linkOpts[l])
+            if (o.media >= top && o.reach >= F.linkLength[l]) {
+              pick = &o;
+              break;
+            }
+          if (!pick) {
+            if (reported++ < 20) {
+              Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+                                            "'{}' shares a cage with a {} link, but has no {} media of its own",
+                                            F.portName(first + k), ir::mediaName(top), ir::mediaName(top));
+              DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's longest link is here");
+            }
+            F.linkMedia[l] = ir::Media::None;
+            continue;
+          }
+          F.linkMedia[l] = pick->media;
+          F.linkCable[l] = pick->cable;
+          F.linkOpticA[l] = pick->opticA;
+          F.linkOpticB[l] = pick->opticB;
+          changed = true;
+        }
+      });
     if (!changed)
       break;
   }
@@ -298,45 +293,40 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
   uint64_t total = 0, cpo = 0;
   unsigned reported = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    const ir::Layout &lay = F.layoutOf(d);
     const ir::Model &m = F.modelOf(d);
-    uint32_t base = F.devPortBase[d];
-    for (size_t g = 0; g < lay.groups.size(); ++g) {
-      const ir::GroupLayout &gl = lay.groups[g];
+    F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
       bool isCpo = m.ports[g].cpo;
-      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
-        uint32_t owner = None, optic = None;
-        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t port = base + gl.offset + c + k;
-          uint32_t l = F.portLink[port];
-          if (l == None)
-            continue;
-          if (isCpo) {
-            ++cpo;
-            continue;
-          }
-          uint32_t o = F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l];
-          if (o == None)
-            continue;
-          if (owner == None) {
-            owner = port;
-            optic = o;
-          } else if (o != optic && reported++ < 20) {
-            Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
-                                          "'{}' and '{}' share a cage but need different transceivers ({} and {})",
-                                          F.portName(owner), F.portName(port), F.strings.str(F.models[optic].name),
-                                          F.strings.str(F.models[o].name));
-            DiagEngine::note(dg, {F.linkLoc[F.portLink[owner]], 4}, "the cage's first link is here");
-            DiagEngine::note(dg, {}, "give both links the same media and similar lengths");
-          }
-        }
-        if (owner == None)
+      uint32_t owner = None, optic = None;
+      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+        uint32_t port = first + k;
+        uint32_t l = F.portLink[port];
+        if (l == None)
           continue;
-        uint32_t l = F.portLink[owner];
-        (F.linkA[l] == owner ? F.linkXcvrA : F.linkXcvrB)[l] = 1;
-        ++total;
+        if (isCpo) {
+          ++cpo;
+          continue;
+        }
+        uint32_t o = F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l];
+        if (o == None)
+          continue;
+        if (owner == None) {
+          owner = port;
+          optic = o;
+        } else if (o != optic && reported++ < 20) {
+          Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+                                        "'{}' and '{}' share a cage but need different transceivers ({} and {})",
+                                        F.portName(owner), F.portName(port), F.strings.str(F.models[optic].name),
+                                        F.strings.str(F.models[o].name));
+          DiagEngine::note(dg, {F.linkLoc[F.portLink[owner]], 4}, "the cage's first link is here");
+          DiagEngine::note(dg, {}, "give both links the same media and similar lengths");
+        }
       }
-    }
+      if (owner == None)
+        return;
+      uint32_t l = F.portLink[owner];
+      (F.linkA[l] == owner ? F.linkXcvrA : F.linkXcvrB)[l] = 1;
+      ++total;
+    });
   }
   F.metrics.transceivers = total;
   F.metrics.cpoPorts = cpo;
@@ -349,23 +339,19 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
                  (F.linkMedia[l] == ir::Media::DAC || F.linkMedia[l] == ir::Media::ACC || F.linkMedia[l] == ir::Media::AOC);
     F.linkCableUnits[l] = F.linkMedia[l] != ir::Media::None && !multi;
   }
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    const ir::Layout &lay = F.layoutOf(d);
-    uint32_t base = F.devPortBase[d];
-    for (const ir::GroupLayout &gl : lay.groups)
-      for (uint32_t c = 0; c < gl.count; c += gl.portsPerCage) {
-        bool counted = false;
-        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t port = base + gl.offset + c + k, l = F.portLink[port];
-          if (l == None || F.linkA[l] != port || F.linkCableUnits[l] || F.linkCable[l] == None ||
-              F.models[F.linkCable[l]].portsPerUnit <= 1)
-            continue;
-          if (!counted)
-            F.linkCableUnits[l] = 1;
-          counted = true;
-        }
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
+      bool counted = false;
+      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+        uint32_t port = first + k, l = F.portLink[port];
+        if (l == None || F.linkA[l] != port || F.linkCableUnits[l] || F.linkCable[l] == None ||
+            F.models[F.linkCable[l]].portsPerUnit <= 1)
+          continue;
+        if (!counted)
+          F.linkCableUnits[l] = 1;
+        counted = true;
       }
-  }
+    });
 }
 
 void computePower(ir::Fabric &F) {
