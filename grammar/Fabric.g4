@@ -45,12 +45,12 @@ stmt
   : 'let' ID '=' expr ';'                                        # letStmt
   | 'param' ID '=' expr ';'                                      # paramStmt
   | 'option' ID '=' expr ';'                                     # optionStmt
-  | name=ID arraySpec? ':' model=ID args? propBlock? ';'         # instStmt
+  | name=ID arraySpec? ':' model=ID args? (propBlock ';'? | ';')  # instStmt
   | 'for' ID 'in' expr '..' expr block                           # forStmt
   | 'if' expr block ('else' elseBranch)?                         # ifStmt
-  | 'link' path '--' path propBlock? ';'                         # linkStmt
+  | 'link' path '--' path (propBlock ';'? | ';')                 # linkStmt
   | 'group' kind=ID name=ID ('[' expr ']')? '{' (path ';')* '}'  # groupStmt
-  | 'place' path 'in' building=ID ('.' hall=ID)? propBlock? ';'  # placeStmt
+  | 'place' path 'in' building=ID ('.' hall=ID)? (propBlock ';'? | ';') # placeStmt
   | 'building' name=ID '{' (prop | hallDecl)* '}'                # buildingStmt
   | 'span' ID '--' ID propBlock ';'?                             # spanStmt
   | 'policy' kind=ID propBlock                                   # policyStmt

@@ -33,7 +33,7 @@ commands:
 
 options:
   -o DIR                     output directory (build; default: fabc-out)
-  --emit=LIST                backends to run, comma-separated, or 'all' (default: bom,cabling,energy)
+  --emit=LIST                backends to run, comma-separated, or 'all' (default: see 'fabc backends')
   -I DIR                     add DIR to the import search path (also FABC_PATH, colon-separated)
   -D NAME=VALUE              override 'param NAME' with a Fabric expression, e.g. -D su=2
   --top NAME                 the fabric to build when a file declares several
@@ -110,8 +110,11 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.werror = true;
     } else if (a.rfind("-Wno-", 0) == 0) {
       std::string code = a.substr(5);
-      if (!findDiag(code))
+      const DiagInfo *info = findDiag(code);
+      if (!info)
         return usageError("unknown diagnostic code '" + code + "' in " + a);
+      if (info->severity == Severity::Error)
+        return usageError("FAB-" + std::string(info->code) + " is an error and cannot be silenced");
       o.disabled.push_back(code);
     } else if (a == "--time-stages") {
       o.timeStages = true;

@@ -164,6 +164,7 @@ private:
   Value eval(const ast::Expr *e);
   Value evalBinary(const ast::Expr *e);
   Value evalCall(const ast::Expr *e);
+  std::string show(const Value &v); // the text str() gives
   Value lookup(const ast::Expr *e);
   bool toInt(const Value &v, const ast::Expr *e, int64_t &out, const char *what);
   bool toBool(const Value &v, const ast::Expr *e, bool &out);
@@ -173,12 +174,13 @@ private:
     error(DiagCode::E0027, e->range, "result is not a finite number");
     return false;
   }
-  void bind(uint32_t s, Value v) { env_.push_back({s, std::move(v)}); }
+  void bind(uint32_t s, Value v) { env_.push_back({s, std::move(v), false}); }
 
   // ---- statements ----
   void execBlock(const ast::Block &b);
   void exec(const ast::Stmt *s);
   void execInst(const ast::Stmt *s);
+  bool checkTarget(const ast::Stmt *s);
   void instantiate(const ast::Stmt *s, int64_t index, bool isArray);
   void execLink(const ast::Stmt *s);
   void execGroup(const ast::Stmt *s);
@@ -223,7 +225,13 @@ private:
   llvm::DenseMap<uint32_t, Value> globals_;
   llvm::DenseMap<uint32_t, std::pair<Value, SourceRange>> defines_;
   llvm::DenseMap<uint32_t, bool> definesUsed_;
-  std::vector<std::pair<uint32_t, Value>> env_;
+  struct Binding {
+    uint32_t sym;
+    Value value;
+    bool used = false; // read at least once: for the unused-parameter warning
+  };
+  std::vector<Binding> env_;
+  llvm::DenseMap<const ast::Template *, std::vector<bool>> paramUsed_; // read by some instance
   size_t barrier_ = 0;
   uint32_t scope_ = None;
   uint32_t depth_ = 0;
@@ -239,6 +247,8 @@ private:
   llvm::DenseMap<EntryKey, uint32_t> hallIndex_;
   llvm::DenseMap<RackKey, uint32_t> rackIndex_;
   std::vector<bool> rackFullReported_;
+  std::vector<std::vector<uint32_t>> rackOccupant_; // per rack, per U: the device there
+  std::vector<SourceLoc> devPlaceLoc_;              // the place statement of each device
   std::vector<uint32_t> linkStmtOf_; // for notes on port reuse: link -> its location
 };
 
@@ -401,6 +411,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (media && k == "reach") figure(p, dims::Length, out.reach);
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure(p, dims::None, out.lasers);
+    else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (out.kind == K::Gpu && (k == "memory" || k == "nvlink_bandwidth")) {
       double unused;
       propQty(p, k == "memory" ? dims::Data : dims::Bandwidth, unused);
@@ -408,7 +419,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? "vendor sku description power price rack_units latency; systems: gpus gpu nvlink_domain"
-                  : media ? "vendor sku description power price media speed form reach ports lasers"
+                  : media ? "vendor sku description power price media speed form reach ports lasers interface"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }
   if (!m.ports.empty() && !device)
@@ -498,8 +509,10 @@ bool Elab::toBool(const Value &v, const ast::Expr *e, bool &out) {
 Value Elab::lookup(const ast::Expr *e) {
   uint32_t s = exprSym(e);
   for (size_t i = env_.size(); i > barrier_; --i)
-    if (env_[i - 1].first == s)
-      return env_[i - 1].second;
+    if (env_[i - 1].sym == s) {
+      env_[i - 1].used = true;
+      return env_[i - 1].value;
+    }
   auto g = globals_.find(s);
   if (g != globals_.end())
     return g->second;
@@ -710,6 +723,24 @@ Value Elab::evalBinary(const ast::Expr *e) {
   return {};
 }
 
+std::string Elab::show(const Value &v) {
+  switch (v.type) {
+  case Value::Int: return std::to_string(v.i);
+  case Value::Real: case Value::Qty: return formatQuantity(v.d, v.dimension());
+  case Value::Str: return std::string(F.strings.str(v.s));
+  case Value::Bool: return v.b ? "true" : "false";
+  case Value::ModelRef: return std::string(F.strings.str(F.models[v.s].name));
+  case Value::List: {
+    std::string r = "[";
+    for (size_t i = 0; i < v.list->size(); ++i)
+      r += (i ? ", " : "") + show((*v.list)[i]);
+    return r + "]";
+  }
+  case Value::Void: break;
+  }
+  return "";
+}
+
 Value Elab::evalCall(const ast::Expr *e) {
   const std::string &f = e->text;
   std::vector<Value> a;
@@ -775,6 +806,10 @@ Value Elab::evalCall(const ast::Expr *e) {
     if (!arity(1, 1) || !num(0))
       return {};
     Value v = a[0];
+    if (v.type == Value::Int && v.i == std::numeric_limits<int64_t>::min()) {
+      error(DiagCode::E0028, e->range, "integer overflow in 'abs'");
+      return {};
+    }
     if (v.type == Value::Int)
       v.i = v.i < 0 ? -v.i : v.i;
     else
@@ -803,12 +838,7 @@ Value Elab::evalCall(const ast::Expr *e) {
   if (f == "str") {
     if (!arity(1, 1))
       return {};
-    const Value &v = a[0];
-    std::string s = v.type == Value::Int ? std::to_string(v.i)
-                    : v.type == Value::Str ? std::string(F.strings.str(v.s))
-                    : v.numeric() ? formatQuantity(v.d, v.dimension())
-                                  : std::string(elab::typeName(v));
-    return Value::str(F.strings.intern(s));
+    return Value::str(F.strings.intern(show(a[0])));
   }
   Diagnostic *d = error(DiagCode::E0020, e->range, "unknown function '{}'", f);
   DiagEngine::note(d, {}, "functions: min max ceil floor round abs log2 sqrt len str");
@@ -883,7 +913,12 @@ void Elab::execParam(const ast::Stmt *s) {
     v = d->second.first;
     definesUsed_[name] = true;
     Value deflt = eval(s->e1); // the default still has to be valid, and fixes the dimension
-    if (deflt.ok() && v.ok() && deflt.numeric() && v.numeric() && deflt.dimension() != v.dimension()) {
+    if (deflt.ok() && v.ok() && (deflt.numeric() != v.numeric() || (!deflt.numeric() && deflt.type != v.type))) {
+      Diagnostic *dg = error(DiagCode::E0026, d->second.second, "-D {} is {}, but the parameter is {}", s->name,
+                             elab::typeName(v), elab::typeName(deflt));
+      DiagEngine::note(dg, s->nameRange, "parameter declared here");
+      v = {};
+    } else if (deflt.ok() && v.ok() && deflt.numeric() && v.numeric() && deflt.dimension() != v.dimension()) {
       Diagnostic *dg = error(DiagCode::E0025, d->second.second, "-D {} is {}, but the parameter is {}", s->name,
                              dimName(v.dimension()), dimName(deflt.dimension()));
       DiagEngine::note(dg, s->nameRange, "parameter declared here");
@@ -1157,6 +1192,8 @@ void Elab::execInst(const ast::Stmt *s) {
       return;
     }
   }
+  if (!checkTarget(s))
+    return;
   if (!isArray) {
     instantiate(s, -1, false);
     return;
@@ -1172,8 +1209,9 @@ void Elab::execInst(const ast::Stmt *s) {
   }
 }
 
-void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
-  uint32_t name = sym(s->name, s->sym);
+// What an instance statement names must exist and fit, checked once per statement
+// (not once per array element).
+bool Elab::checkTarget(const ast::Stmt *s) {
   uint32_t target = sym(s->name2, s->sym2);
   auto mi = modelIndex_.find(target);
   if (mi != modelIndex_.end()) {
@@ -1182,12 +1220,31 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
       Diagnostic *d = error(DiagCode::E0023, s->name2Range, "'{}' is a model of kind {} and cannot be a device",
                             s->name2, ir::modelKindName(m.kind));
       DiagEngine::note(d, m.loc, "declared here");
-      return;
+      return false;
     }
     if (s->hasArgs) {
       error(DiagCode::E0029, s->name2Range, "'{}' is a model and takes no arguments", s->name2);
-      return;
+      return false;
     }
+    return true;
+  }
+  if (!templates_.count(target)) {
+    Diagnostic *d = error(DiagCode::E0022, s->name2Range, "unknown model or template '{}'", s->name2);
+    DiagEngine::note(d, {}, "import the catalog that declares it, for example import \"nvidia/switches.fab\";");
+    return false;
+  }
+  if (!s->props.empty()) {
+    error(DiagCode::E0033, s->props[0].keyRange, "a template instance takes arguments in (...), not properties");
+    return false;
+  }
+  return true;
+}
+
+void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
+  uint32_t name = sym(s->name, s->sym);
+  uint32_t target = sym(s->name2, s->sym2);
+  auto mi = modelIndex_.find(target);
+  if (mi != modelIndex_.end()) {
     uint32_t node = declare(scope_, name, index, isArray, true, s->nameRange);
     if (node == None)
       return;
@@ -1196,17 +1253,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
       nodeDevEnd_[n] = uint32_t(F.numDevices());
     return;
   }
-  auto ti = templates_.find(target);
-  if (ti == templates_.end()) {
-    Diagnostic *d = error(DiagCode::E0022, s->name2Range, "unknown model or template '{}'", s->name2);
-    DiagEngine::note(d, {}, "import the catalog that declares it, for example import \"nvidia/switches.fab\";");
-    return;
-  }
-  const ast::Template *t = ti->second;
-  if (!s->props.empty()) {
-    error(DiagCode::E0033, s->props[0].keyRange, "a template instance takes arguments in (...), not properties");
-    return;
-  }
+  const ast::Template *t = templates_.find(target)->second;
   if (depth_ >= opts_.limits.maxDepth) {
     Diagnostic *d = error(DiagCode::E0031, s->name2Range, "templates nest deeper than {} levels", opts_.limits.maxDepth);
     DiagEngine::note(d, t->range, "in template '" + t->name + "'");
@@ -1270,6 +1317,10 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
   for (const ast::Stmt *b : t->body)
     exec(b);
   --depth_;
+  std::vector<bool> &used = paramUsed_[t];
+  used.resize(t->params.size());
+  for (size_t i = 0; i < t->params.size(); ++i)
+    used[i] = used[i] || env_[mark + i].used;
   env_.resize(mark);
   barrier_ = savedBarrier;
   scope_ = savedScope;
@@ -1560,6 +1611,9 @@ void Elab::execGroup(const ast::Stmt *s) {
           g.members.push_back(d);
     }
   }
+  // A device named twice (n[*] and n[3]) is one member: its GPUs count once.
+  std::sort(g.members.begin(), g.members.end());
+  g.members.erase(std::unique(g.members.begin(), g.members.end()), g.members.end());
   F.groups.push_back(std::move(g));
 }
 
@@ -1670,6 +1724,7 @@ void Elab::execPlace(const ast::Stmt *s) {
     r.loc = s->range;
     F.racks.push_back(r);
     rackFullReported_.push_back(false);
+    rackOccupant_.emplace_back(F.halls[hall].rackUnits + 1, None);
   }
   uint32_t rack = ins.first->second;
   std::vector<Endpoint> eps;
@@ -1678,6 +1733,25 @@ void Elab::execPlace(const ast::Stmt *s) {
     ir::Rack &r = F.racks[rack];
     uint32_t units = std::max(1u, F.modelOf(dev).rackUnits);
     uint32_t at = u ? uint32_t(u) : r.usedU + 1;
+    if (devPlaceLoc_.size() < F.numDevices())
+      devPlaceLoc_.resize(F.numDevices());
+    if (F.devRack[dev] != None) {
+      Diagnostic *d = error(DiagCode::E0055, s->range, "'{}' is already placed, in rack {}", F.deviceName(dev),
+                            F.rackName(F.devRack[dev]));
+      DiagEngine::note(d, {devPlaceLoc_[dev], 5}, "placed here first");
+      return;
+    }
+    std::vector<uint32_t> &occ = rackOccupant_[rack];
+    for (uint32_t k = at; k < at + units && k < occ.size(); ++k)
+      if (occ[k] != None) {
+        Diagnostic *d = error(DiagCode::E0054, s->range, "'{}' at U{}-U{} overlaps '{}' at U{} of rack {}",
+                              F.deviceName(dev), at, at + units - 1, F.deviceName(occ[k]), k, F.rackName(rack));
+        DiagEngine::note(d, {devPlaceLoc_[occ[k]], 5}, "placed here");
+        return;
+      }
+    for (uint32_t k = at; k < at + units && k < occ.size(); ++k)
+      occ[k] = dev;
+    devPlaceLoc_[dev] = s->range.begin;
     F.devRack[dev] = rack;
     F.devU[dev] = uint16_t(at);
     r.usedU = std::max(r.usedU, at + units - 1);
@@ -1745,7 +1819,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
         pol.scope = v;
       }
     } else {
-      unknownProp(p, ("the " + k + " policy").c_str(), accepted);
+      unknownProp(p, ("the " + k + " policy").c_str(), *accepted ? accepted : "no properties");
     }
   }
   if (!haveMax) {
@@ -1775,7 +1849,7 @@ void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
 bool Elab::run() {
   try {
     declareModels();
-    // -D overrides, evaluated first (they may use only literals and globals before them).
+    // -D overrides, evaluated first: literals and catalog names only, no design bindings.
     if (prog_.defines)
       for (const ast::Stmt *s : prog_.defines->topLevel) {
         uint32_t n = sym(s->name, s->sym);
@@ -1822,6 +1896,23 @@ bool Elab::run() {
     inFabric_ = true;
     for (const ast::Stmt *s : fab->body)
       exec(s);
+    // A parameter that no instance of its template reads is a lint (W0104).
+    std::vector<std::pair<const ast::Template *, size_t>> unused;
+    for (auto &kv : paramUsed_)
+      for (size_t i = 0; i < kv.second.size(); ++i)
+        if (!kv.second[i])
+          unused.push_back({kv.first, i});
+    std::sort(unused.begin(), unused.end(), [](auto &a, auto &b) {
+      return a.first->params[a.second].range.begin.offset < b.first->params[b.second].range.begin.offset ||
+             (a.first->params[a.second].range.begin.offset == b.first->params[b.second].range.begin.offset &&
+              a.first->params[a.second].range.begin.file < b.first->params[b.second].range.begin.file);
+    });
+    for (auto &u : unused) {
+      const ast::Param &p = u.first->params[u.second];
+      Diagnostic *d = diags_.report(DiagCode::W0104, p.range, "parameter '{}' of template '{}' is never used", p.name,
+                                    u.first->name);
+      DiagEngine::note(d, {}, "remove it, or use it in the template's body");
+    }
     for (auto &kv : defines_)
       if (!definesUsed_.count(kv.first)) {
         Diagnostic *d = diags_.report(DiagCode::E0020, kv.second.second, "-D {}: no 'param' of that name",

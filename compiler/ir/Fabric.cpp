@@ -1,6 +1,7 @@
 #include "ir/Fabric.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/SmallVector.h>
 
 namespace fabc::ir {
 
@@ -66,11 +67,11 @@ double Fabric::portSpeed(uint32_t port) const {
 }
 
 void Fabric::appendNodeName(uint32_t node, std::string &out) const {
-  // Collect the chain root-first; depth is small (the template nesting).
-  uint32_t chain[64];
-  unsigned n = 0;
-  for (uint32_t c = node; c != None && n < 64; c = nodes[c].parent)
-    chain[n++] = c;
+  // Collect the chain root-first; it is as deep as the template nesting.
+  llvm::SmallVector<uint32_t, 16> chain;
+  for (uint32_t c = node; c != None; c = nodes[c].parent)
+    chain.push_back(c);
+  size_t n = chain.size();
   bool first = true;
   while (n--) {
     const NameNode &nn = nodes[chain[n]];

@@ -90,6 +90,7 @@ struct Model {
   uint32_t form = 0;
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
+  uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
   std::vector<PortGroup> ports;
   SourceRange loc;
 };
@@ -267,10 +268,11 @@ public:
   Options options;
   std::vector<Setting> extraOptions;     // Settings.def options, as written
   std::vector<PolicyBlock> extraPolicies; // Settings.def policies, as written
+  // The last assignment wins, as for the core options.
   const Setting *option(std::string_view name) const {
-    for (const Setting &s : extraOptions)
-      if (strings.str(s.name) == name)
-        return &s;
+    for (size_t i = extraOptions.size(); i-- > 0;)
+      if (strings.str(extraOptions[i].name) == name)
+        return &extraOptions[i];
     return nullptr;
   }
   const PolicyBlock *policyBlock(std::string_view kind) const {

@@ -86,7 +86,7 @@ std::string formatQuantity(double v, const Dim &d) {
   if (d == dims::Time) return pick({{1e-12, "ps"}, {1e-9, "ns"}, {1e-6, "us"}, {1e-3, "ms"}, {1, "s"}});
   if (d == dims::Bandwidth) return pick({{1, "b/s"}, {1e9, "Gb/s"}, {1e12, "Tb/s"}, {1e15, "Pb/s"}});
   if (d == dims::Energy) return pick({{3600, "Wh"}, {3.6e6, "kWh"}, {3.6e9, "MWh"}, {3.6e12, "GWh"}});
-  if (d == dims::Money) return fmt::format("{:g} USD", v);
+  if (d == dims::Money) return fmt::format("{:.2f} USD", v);
   if (d == dims::Data) return pick({{1, "b"}, {8e9, "GB"}, {8e12, "TB"}});
   if (d.none()) return fmt::format("{:g}", v);
   return fmt::format("{:g} {}", v, dimName(d));

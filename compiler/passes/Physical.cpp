@@ -11,21 +11,19 @@ namespace fabc::passes {
 using ir::None;
 
 void inferTiers(ir::Fabric &F) {
-  // Sweep k = 1..4: an untiered switch next to a device of tier k-1 gets tier k.
+  // Sweep k = 1..4: an untiered switch next to a device of tier k-1 gets tier k. A
+  // sweep may assign nothing (the leaves' tier was given) and the next still can.
   for (uint8_t k = 1; k <= 4; ++k) {
-    bool any = false;
+    if (std::find(F.devTier.begin(), F.devTier.end(), 255) == F.devTier.end())
+      break;
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       for (int side = 0; side < 2; ++side) {
         uint32_t s = side ? b : a, o = side ? a : b;
-        if (F.devTier[s] == 255 && F.devTier[o] == k - 1) {
+        if (F.devTier[s] == 255 && F.devTier[o] == k - 1)
           F.devTier[s] = k;
-          any = true;
-        }
       }
     }
-    if (!any)
-      break;
   }
 }
 
@@ -166,9 +164,20 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
           cand.push_back({i, o.reach.known ? o.reach.value : 0});
       }
     }
+    // The two ends must speak the same optical interface (an FR4 cannot talk to a DR4):
+    // the same `interface` where the catalog gives one, else the same reach class.
+    auto compatible = [&](uint32_t x, uint32_t y) {
+      if (x == None || y == None)
+        return true; // a CPO engine end
+      const ir::Model &a = F.models[x], &b = F.models[y];
+      if (a.interface && b.interface)
+        return a.interface == b.interface;
+      return a.reach.value == b.reach.value;
+    };
     for (auto &a : candA)
       for (auto &b : candB)
-        out.push_back({m, std::min(a.second, b.second), fibre, a.first, b.first});
+        if (compatible(a.first, b.first))
+          out.push_back({m, std::min(a.second, b.second), fibre, a.first, b.first});
   }
   // Within a class, shorter reach first: the cheapest part that does the job.
   std::stable_sort(out.begin(), out.end(), [](const Option &x, const Option &y) {
@@ -179,45 +188,93 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
 } // namespace
 
 // The ports of one cage share one plug: a DAC and a transceiver cannot sit in the same
-// twin-port cage. Links chosen per length are raised to the cage's longest-reach media
-// class, until no cage mixes classes (classes only rise, so this ends).
+// twin-port cage, a twin-port transceiver is one model for both ports, and a twin-port
+// copper assembly joins two whole cages. Links chosen per length are raised to what
+// the cage's most demanding link needs, until every cage agrees. Requirements only
+// rise, so this ends; each round is linear in ports.
+namespace {
+bool isAssembly(ir::Media m) { return m == ir::Media::DAC || m == ir::Media::ACC || m == ir::Media::AOC; }
+
+// The first port of the cage that holds `port`.
+uint32_t cageOf(const ir::Fabric &F, uint32_t port) {
+  uint32_t idx = 0;
+  uint32_t g = F.portGroup(port, &idx);
+  return port - idx % F.layoutOf(F.portDevice[port]).groups[g].portsPerCage;
+}
+} // namespace
+
 static void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const std::vector<Option> *> &linkOpts) {
   unsigned reported = 0;
-  for (int iter = 0; iter < int(ir::Media::Count); ++iter) {
+  auto endOptic = [&](uint32_t l, uint32_t port) { return F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l]; };
+  auto reachOf = [&](uint32_t optic) { return optic == None ? 0.0 : F.models[optic].reach.value; };
+  for (int iter = 0; iter < 2 * int(ir::Media::Count); ++iter) {
     bool changed = false;
     for (uint32_t d = 0; d < F.numDevices(); ++d)
       F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
         if (gl.portsPerCage < 2)
           return;
+        // The cage's requirement: the highest media class, and at that class the
+        // transceiver (at this end) of longest reach.
         ir::Media top = ir::Media::None;
-        uint32_t topLink = None;
+        uint32_t topLink = None, topOptic = None, remoteCage = None;
+        bool oneRemoteCage = true;
         for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t l = F.portLink[first + k];
-          if (l != None && F.linkMedia[l] > top) {
+          uint32_t port = first + k, l = F.portLink[port];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
+            continue;
+          uint32_t rc = cageOf(F, F.otherEnd(l, port));
+          if (remoteCage != None && rc != remoteCage)
+            oneRemoteCage = false;
+          remoteCage = rc;
+          uint32_t o = endOptic(l, port);
+          if (F.linkMedia[l] > top || (F.linkMedia[l] == top && reachOf(o) > reachOf(topOptic))) {
             top = F.linkMedia[l];
             topLink = l;
+            topOptic = o;
           }
         }
-        for (uint32_t k = 0; k < gl.portsPerCage && top != ir::Media::None; ++k) {
-          uint32_t l = F.portLink[first + k];
-          if (l == None || F.linkMedia[l] == ir::Media::None || F.linkMedia[l] >= top)
+        if (top == ir::Media::None)
+          return;
+        bool splitAssembly = isAssembly(top) && !oneRemoteCage;
+        ir::Media need = splitAssembly ? ir::Media::MMF : top; // a copper assembly cannot fan out
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t port = first + k, l = F.portLink[port];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
             continue;
+          bool ok = F.linkMedia[l] == need && !(topOptic != None && F.linkMedia[l] == top && endOptic(l, port) != topOptic);
+          if (ok && !splitAssembly)
+            continue;
+          if (ok && splitAssembly && !isAssembly(F.linkMedia[l]))
+            continue;
+          bool isA = F.linkA[l] == port;
           const Option *pick = nullptr;
-          for (const Option &o : *linkOpts[l])
-            if (o.media >= top && o.reach >= F.linkLength[l]) {
-              pick = &o;
-              break;
-            }
+          for (const Option &o : *linkOpts[l]) {
+            if (o.media < need || o.reach < F.linkLength[l] || (splitAssembly && isAssembly(o.media)))
+              continue;
+            if (o.media == top && topOptic != None && (isA ? o.opticA : o.opticB) != topOptic)
+              continue;
+            pick = &o;
+            break;
+          }
           if (!pick) {
             if (reported++ < 20) {
               Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
-                                            "'{}' shares a cage with a {} link, but has no {} media of its own",
-                                            F.portName(first + k), ir::mediaName(top), ir::mediaName(top));
-              DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's longest link is here");
+                                            "'{}' shares a cage with a {} link{}, but has no such media of its own",
+                                            F.portName(port), ir::mediaName(need),
+                                            topOptic != None && need == top
+                                                ? " on " + std::string(F.strings.str(F.models[topOptic].name))
+                                                : std::string());
+              DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's most demanding link is here");
+              if (splitAssembly)
+                DiagEngine::note(dg, {}, "a twin-port copper cable joins two whole cages; these ports go to different cages");
             }
-            F.linkMedia[l] = ir::Media::None;
+            F.linkMedia[l] = ir::Media::None; // reported: no plug, no transceivers
+            F.linkCable[l] = F.linkOpticA[l] = F.linkOpticB[l] = None;
             continue;
           }
+          if (pick->media == F.linkMedia[l] && pick->cable == F.linkCable[l] && pick->opticA == F.linkOpticA[l] &&
+              pick->opticB == F.linkOpticB[l])
+            continue;
           F.linkMedia[l] = pick->media;
           F.linkCable[l] = pick->cable;
           F.linkOpticA[l] = pick->opticA;
@@ -268,8 +325,9 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
         for (const Option &o : opts)
           best = std::max(best, o.reach);
         if (opts.empty())
-          DiagEngine::note(d, {}, fmt::format("the catalog has no cable or transceiver for {} {} ports{}",
-                                              formatQuantity(la.speed, dims::Bandwidth), F.strings.str(pga.form),
+          DiagEngine::note(d, {}, fmt::format("the catalog has no cable or transceiver for {}{} ports{}",
+                                              formatQuantity(la.speed, dims::Bandwidth),
+                                              pga.form ? " " + std::string(F.strings.str(pga.form)) : std::string(),
                                               F.linkMediaReq[l] == ir::Media::None ? "" : " of that media"));
         else
           DiagEngine::note(d, {}, fmt::format("the longest reach available is {}", formatQuantity(best, dims::Length)));

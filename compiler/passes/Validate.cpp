@@ -227,8 +227,9 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
     Diagnostic *dg = diags.report(DiagCode::E0049, pol->loc, "worst-case GPU-to-GPU latency is {}, above the SLO of {}",
                                   formatQuantity(M.worstLatency, dims::Time), formatQuantity(pol->max, dims::Time));
     DiagEngine::note(dg, devRange(F, worst),
-                     fmt::format("the path crosses {} switches and {} of cable, through '{}'", M.worstHops,
-                                 formatQuantity(M.worstFibre, dims::Length), F.deviceName(worst)));
+                     fmt::format("the path crosses {} switch{} and {} of cable, through '{}'", M.worstHops,
+                                 M.worstHops == 1 ? "" : "es", formatQuantity(M.worstFibre, dims::Length),
+                                 F.deviceName(worst)));
   }
 }
 
