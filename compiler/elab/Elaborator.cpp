@@ -4,6 +4,7 @@
 #include "sema/Imports.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
 
 #include <cmath>
 #include <cstdio>
@@ -181,6 +182,7 @@ private:
   void exec(const ast::Stmt *s);
   void execInst(const ast::Stmt *s);
   bool checkTarget(const ast::Stmt *s);
+  uint32_t targetModel(const ast::Stmt *s);
   void instantiate(const ast::Stmt *s, int64_t index, bool isArray);
   void execLink(const ast::Stmt *s);
   void execGroup(const ast::Stmt *s);
@@ -206,9 +208,9 @@ private:
   uint32_t declare(uint32_t parent, uint32_t name, int64_t index, bool isArray, bool device, SourceRange r);
   uint32_t createDevice(uint32_t node, uint32_t model, const ast::Stmt *s);
   uint32_t layoutFor(uint32_t model, const std::vector<uint32_t> &breakouts);
-  void resolvePath(const ast::Path &p, bool allowPort, bool allowStar, std::vector<Endpoint> &out);
+  void resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out);
   void resolveFrom(uint32_t scope, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
-                   std::vector<Endpoint> &out, bool first);
+                   llvm::SmallVectorImpl<Endpoint> &out, bool first);
   uint32_t findEntryScope(uint32_t scope, uint32_t name);
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
@@ -1211,11 +1213,29 @@ void Elab::execInst(const ast::Stmt *s) {
 
 // What an instance statement names must exist and fit, checked once per statement
 // (not once per array element).
-bool Elab::checkTarget(const ast::Stmt *s) {
+// The model an instance names: a model, or a binding holding one (a template parameter
+// `leaf_model = QM9700`); None if it names a template or nothing.
+uint32_t Elab::targetModel(const ast::Stmt *s) {
   uint32_t target = sym(s->name2, s->sym2);
   auto mi = modelIndex_.find(target);
-  if (mi != modelIndex_.end()) {
-    const ir::Model &m = F.models[mi->second];
+  if (mi != modelIndex_.end())
+    return mi->second;
+  if (templates_.count(target))
+    return None;
+  for (size_t i = env_.size(); i > barrier_; --i)
+    if (env_[i - 1].sym == target) {
+      env_[i - 1].used = true;
+      return env_[i - 1].value.type == Value::ModelRef ? env_[i - 1].value.s : None;
+    }
+  auto g = globals_.find(target);
+  return g != globals_.end() && g->second.type == Value::ModelRef ? g->second.s : None;
+}
+
+bool Elab::checkTarget(const ast::Stmt *s) {
+  uint32_t target = sym(s->name2, s->sym2);
+  uint32_t model = targetModel(s);
+  if (model != None) {
+    const ir::Model &m = F.models[model];
     if (m.kind == ir::ModelKind::Optic || m.kind == ir::ModelKind::Cable || m.kind == ir::ModelKind::Gpu) {
       Diagnostic *d = error(DiagCode::E0023, s->name2Range, "'{}' is a model of kind {} and cannot be a device",
                             s->name2, ir::modelKindName(m.kind));
@@ -1243,12 +1263,12 @@ bool Elab::checkTarget(const ast::Stmt *s) {
 void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
   uint32_t name = sym(s->name, s->sym);
   uint32_t target = sym(s->name2, s->sym2);
-  auto mi = modelIndex_.find(target);
-  if (mi != modelIndex_.end()) {
+  uint32_t model = targetModel(s);
+  if (model != None) {
     uint32_t node = declare(scope_, name, index, isArray, true, s->nameRange);
     if (node == None)
       return;
-    createDevice(node, mi->second, s);
+    createDevice(node, model, s);
     for (uint32_t n = scope_; n != None; n = F.nodes[n].parent)
       nodeDevEnd_[n] = uint32_t(F.numDevices());
     return;
@@ -1345,7 +1365,7 @@ uint32_t Elab::findEntryScope(uint32_t scope, uint32_t name) {
   }
 }
 
-void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, std::vector<Endpoint> &out) {
+void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out) {
   uint32_t first = sym(p.segs[0].name, p.segs[0].sym);
   uint32_t sc = findEntryScope(scope_, first);
   if (sc == None) {
@@ -1356,7 +1376,7 @@ void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, std::
 }
 
 void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
-                       std::vector<Endpoint> &out, bool first) {
+                       llvm::SmallVectorImpl<Endpoint> &out, bool first) {
   const ast::Segment &seg = p.segs[i];
   uint32_t name = sym(seg.name, seg.sym);
   auto it = entries_.find(EntryKey{scope, name});
@@ -1533,26 +1553,25 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   return true;
 }
 
+// One link, or a wiring pattern when a path has [*]: "mesh" (the default) joins every
+// matched A to every matched B; "pairwise" joins the i-th A to the i-th B.
 void Elab::execLink(const ast::Stmt *s) {
-  std::vector<Endpoint> a, b;
-  resolvePath(s->paths[0], true, false, a);
-  resolvePath(s->paths[1], true, false, b);
-  if (a.size() != 1 || b.size() != 1)
+  llvm::SmallVector<Endpoint, 1> a, b; // one endpoint each, without a heap allocation
+  resolvePath(s->paths[0], true, true, a);
+  resolvePath(s->paths[1], true, true, b);
+  if (a.empty() || b.empty())
     return;
-  for (const Endpoint *e : {&a[0], &b[0]})
-    if (e->device == None) {
-      error(DiagCode::E0035, s->paths[e == &a[0] ? 0 : 1].range, "'{}' is a template instance, not a device",
-            F.nodeName(e->node));
-      return;
-    }
-  if (a[0].device == b[0].device) {
-    error(DiagCode::E0045, s->range, "link connects '{}' to itself", F.deviceName(a[0].device));
-    return;
-  }
+  for (size_t side = 0; side < 2; ++side)
+    for (const Endpoint &e : side ? b : a)
+      if (e.device == None) {
+        error(DiagCode::E0035, s->paths[side].range, "'{}' is a template instance, not a device", F.nodeName(e.node));
+        return;
+      }
   int64_t count = 1;
   float length = 0;
   uint8_t flags = 0;
   ir::Media media = ir::Media::None;
+  bool pairwise = false;
   for (const ast::Prop &p : s->props) {
     if (p.key == "count") {
       if (!propInt(p, 1, 1 << 16, count))
@@ -1577,17 +1596,53 @@ void Elab::execLink(const ast::Stmt *s) {
         DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI");
         return;
       }
+    } else if (p.key == "pattern") {
+      uint32_t v;
+      if (!propStr(p, v))
+        return;
+      std::string_view t = F.strings.str(v);
+      if (t != "mesh" && t != "pairwise") {
+        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown wiring pattern '{}'", t);
+        DiagEngine::note(d, {}, "patterns: \"mesh\" (every A to every B), \"pairwise\" (A[i] to B[i])");
+        return;
+      }
+      pairwise = t == "pairwise";
     } else {
-      unknownProp(p, "a link", "count length media");
+      unknownProp(p, "a link", "count length media pattern");
     }
   }
-  if (count > 1 && (a[0].port >= 0 || b[0].port >= 0)) {
-    error(DiagCode::E0034, s->range, "a link with count > 1 takes the next free ports: omit the port indices");
+  // A named port can carry one link: an end used by several (count, or a mesh to many
+  // far ends) must take the next free ports instead.
+  bool reuseA = count > 1 || (!pairwise && b.size() > 1), reuseB = count > 1 || (!pairwise && a.size() > 1);
+  if ((reuseA && a[0].port >= 0) || (reuseB && b[0].port >= 0)) {
+    error(DiagCode::E0034, s->range, "a link with count > 1 or [*] takes the next free ports: omit the port indices");
     return;
   }
-  for (int64_t i = 0; i < count; ++i)
-    if (!addLink(a[0], b[0], s, length, flags, media))
-      break; // the rest of the count would fail the same way
+  if (pairwise && a.size() != b.size()) {
+    error(DiagCode::E0034, s->range, "a pairwise pattern needs as many ends on each side, not {} and {}", a.size(),
+          b.size());
+    return;
+  }
+  auto join = [&](const Endpoint &x, const Endpoint &y) {
+    if (x.device == y.device) {
+      error(DiagCode::E0045, s->range, "link connects '{}' to itself", F.deviceName(x.device));
+      return false;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      if (!addLink(x, y, s, length, flags, media))
+        return false; // the rest of the count would fail the same way
+    return true;
+  };
+  if (pairwise) {
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!join(a[i], b[i]))
+        return;
+    return;
+  }
+  for (const Endpoint &x : a)
+    for (const Endpoint &y : b)
+      if (!join(x, y))
+        return;
 }
 
 void Elab::execGroup(const ast::Stmt *s) {
@@ -1601,7 +1656,7 @@ void Elab::execGroup(const ast::Stmt *s) {
   g.contiguous = false;
   g.loc = s->nameRange;
   for (const ast::Path &p : s->paths) {
-    std::vector<Endpoint> eps;
+    llvm::SmallVector<Endpoint, 4> eps;
     resolvePath(p, false, true, eps);
     for (const Endpoint &e : eps) {
       if (e.device != None)
@@ -1727,7 +1782,7 @@ void Elab::execPlace(const ast::Stmt *s) {
     rackOccupant_.emplace_back(F.halls[hall].rackUnits + 1, None);
   }
   uint32_t rack = ins.first->second;
-  std::vector<Endpoint> eps;
+  llvm::SmallVector<Endpoint, 4> eps;
   resolvePath(s->paths[0], false, true, eps);
   auto put = [&](uint32_t dev) {
     ir::Rack &r = F.racks[rack];
