@@ -89,7 +89,7 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
     }
     F.linkLength[l] = float(len + F.options.cableSlack);
   }
-  if (assumed) {
+  if (assumed && !F.options.defaultCableLengthLoc.begin.valid()) { // an explicit option is the designer's choice
     Diagnostic *d = diags.report(DiagCode::W0101, {firstAssumed, 4},
                                  "{} link{} without placement or length; assumed {} each", assumed,
                                  assumed == 1 ? "" : "s", formatQuantity(F.options.defaultCableLength, dims::Length));
