@@ -1,0 +1,171 @@
+// The energy budget's computation, shared by the energy backend and the report.
+#include "backends/energy/EnergyModel.h"
+
+#include <map>
+
+namespace fabc {
+namespace {
+using ir::None;
+
+// The CPO optical engine for a port speed, None if the catalog has none.
+uint32_t cpoEngine(const ir::Fabric &F, double speed) {
+  for (uint32_t i = 0; i < F.models.size(); ++i)
+    if (F.models[i].kind == ir::ModelKind::Optic && F.models[i].cpoEngine && F.models[i].speed == speed)
+      return i;
+  return None;
+}
+
+// A pluggable single-mode transceiver for a cage, for the CPO-to-pluggable what-if.
+uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts) {
+  uint32_t best = None;
+  for (uint32_t i = 0; i < F.models.size(); ++i) {
+    const ir::Model &m = F.models[i];
+    if (m.kind == ir::ModelKind::Optic && !m.cpoEngine && m.media == ir::Media::SMF && m.speed == speed &&
+        m.portsPerUnit == cagePorts && (best == None || m.reach.value < F.models[best].reach.value))
+      best = i;
+  }
+  return best;
+}
+
+void collectEstimate(const ir::Fabric &F, uint32_t m, const char *what, std::set<std::pair<uint32_t, std::string>> &out) {
+  if (m == None)
+    return;
+  const ir::Model &x = F.models[m];
+  const ir::Figure &f = std::string_view(what) == "latency" ? x.latency : x.power;
+  if (f.estimate || !f.known)
+    out.insert({m, what});
+}
+
+PowerCategory categoryOf(const ir::Fabric &F, uint32_t d) {
+  switch (F.modelOf(d).kind) {
+  case ir::ModelKind::Switch: return PowerCategory::Switches;
+  case ir::ModelKind::Nic: return PowerCategory::Nics;
+  case ir::ModelKind::NvSwitch: return PowerCategory::NvlinkSwitches;
+  default: return F.devRole[d] == ir::Role::Compute ? PowerCategory::GpuSystems : PowerCategory::ManagementSystems;
+  }
+}
+
+void add(PowerBucket &b, PowerCategory c, double device, double optics) {
+  b.byCategory[size_t(c)] += device;
+  b.byCategory[size_t(PowerCategory::Optics)] += optics;
+  b.devices += device;
+  b.optics += optics;
+}
+
+} // namespace
+
+const char *powerCategoryKey(PowerCategory c) {
+  static const char *keys[] = {"gpu_systems", "management_systems", "switches", "nvlink_switches", "nics", "optics"};
+  return keys[size_t(c)];
+}
+const char *powerCategoryLabel(PowerCategory c) {
+  static const char *labels[] = {"GPU systems", "Other systems", "Switches", "NVLink switches", "NICs", "Optics"};
+  return labels[size_t(c)];
+}
+
+const ir::Figure &estimatedFigure(const ir::Fabric &F, const std::pair<uint32_t, std::string> &e) {
+  const ir::Model &m = F.models[e.first];
+  return e.second == "latency" ? m.latency : m.power;
+}
+
+EnergyModel computeEnergy(const ir::Fabric &F) {
+  EnergyModel E;
+  E.racks.resize(F.racks.size());
+  E.buildings.resize(F.buildings.size());
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    double p = F.devPower[d], o = F.devOpticPower[d];
+    PowerCategory c = categoryOf(F, d);
+    collectEstimate(F, F.devModel[d], "power", E.estimates);
+    uint8_t t = F.devTier[d];
+    add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o);
+    add(E.all, c, p, o);
+    if (F.devRack[d] == None) {
+      add(E.unplaced, c, p, o);
+    } else {
+      add(E.racks[F.devRack[d]], c, p, o);
+      add(E.buildings[F.buildingOf(d)], c, p, o);
+    }
+  }
+  // What-ifs, per switch cage: pluggable -> CPO, and CPO -> pluggable.
+  std::map<double, uint32_t> engines; // per port speed: the catalog scan happens once
+  auto engineFor = [&](double speed) {
+    auto it = engines.find(speed);
+    return it != engines.end() ? it->second : engines[speed] = cpoEngine(F, speed);
+  };
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::Switch)
+      continue;
+    F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
+      bool cpo = m.ports[g].cpo;
+      uint32_t used = 0, optic = None;
+      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+        uint32_t port = first + k, l = F.portLink[port];
+        if (l == None)
+          continue;
+        ++used;
+        bool isA = F.linkA[l] == port;
+        if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
+          optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
+      }
+      if (!used)
+        return;
+      uint32_t engine = engineFor(gl.speed);
+      WhatIf &w = cpo ? E.toPluggable : E.toCpo;
+      if (!cpo && optic == None)
+        return; // copper: no optics either way
+      w.applies = true;
+      if (engine == None) {
+        w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " CPO engine");
+        return;
+      }
+      const ir::Model &e = F.models[engine];
+      double enginePower = e.power.value * used;
+      uint64_t engineLasers = uint64_t(e.lasers.value * used);
+      w.estimate |= e.power.estimate || !e.power.known;
+      w.lasersKnown &= e.lasers.known;
+      collectEstimate(F, engine, "power", E.estimates);
+      if (!cpo) {
+        ++w.cages;
+        w.ports += used;
+        const ir::Model &o = F.models[optic];
+        w.before += o.power.value;
+        w.after += enginePower;
+        w.lasersBefore += uint64_t(o.lasers.value);
+        w.lasersAfter += engineLasers;
+        w.lasersKnown &= o.lasers.known;
+        w.estimate |= o.power.estimate || !o.power.known;
+        return;
+      }
+      uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage);
+      if (p == None) {
+        w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " single-mode transceiver");
+        return;
+      }
+      const ir::Model &o = F.models[p];
+      ++w.cages;
+      w.ports += used;
+      w.before += enginePower;
+      w.after += o.power.value;
+      w.lasersBefore += engineLasers;
+      w.lasersAfter += uint64_t(o.lasers.value);
+      w.lasersKnown &= o.lasers.known;
+      w.estimate |= o.power.estimate || !o.power.known;
+      collectEstimate(F, p, "power", E.estimates);
+    });
+  }
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    if (F.linkXcvrA[l])
+      collectEstimate(F, F.linkOpticA[l], "power", E.estimates);
+    if (F.linkXcvrB[l])
+      collectEstimate(F, F.linkOpticB[l], "power", E.estimates);
+  }
+  for (const PowerBucket &b : E.tiers)
+    E.it += b.total();
+  E.interconnect = E.all[PowerCategory::Switches] + E.all[PowerCategory::Optics] + E.all[PowerCategory::Nics] +
+                   E.all[PowerCategory::NvlinkSwitches];
+  E.pue = F.options.pue;
+  return E;
+}
+
+} // namespace fabc

@@ -1,0 +1,58 @@
+#pragma once
+// The energy budget, computed once from the IR: power per tier, per building and rack,
+// by category, and the pluggable-vs-CPO what-ifs. The energy backend writes it, the
+// report draws it: both read this, so their figures cannot disagree.
+#include "ir/Fabric.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fabc {
+
+enum class PowerCategory : uint8_t { GpuSystems, ManagementSystems, Switches, NvlinkSwitches, Nics, Optics, Count };
+// JSON key ("gpu_systems", ...) and label ("GPU systems", ...).
+const char *powerCategoryKey(PowerCategory c);
+const char *powerCategoryLabel(PowerCategory c);
+
+struct PowerBucket {
+  double byCategory[size_t(PowerCategory::Count)] = {};
+  double devices = 0, optics = 0; // W; optics: transceivers in the devices' cages
+  double total() const { return devices + optics; }
+  double operator[](PowerCategory c) const { return byCategory[size_t(c)]; }
+};
+
+struct WhatIf {
+  bool applies = false;
+  uint64_t cages = 0, ports = 0, lasersBefore = 0, lasersAfter = 0;
+  double before = 0, after = 0; // W of switch-side optics
+  bool lasersKnown = true, estimate = false;
+  std::set<std::string> missing; // speeds without a catalog part
+  double saved() const { return before - after; }
+};
+
+struct EnergyModel {
+  static constexpr unsigned Untiered = 5;
+  PowerBucket tiers[6]; // 0 systems, 1..4 switch tiers, 5 untiered
+  PowerBucket all, unplaced;
+  std::vector<PowerBucket> racks, buildings;
+  WhatIf toCpo, toPluggable; // every switch cage to CPO, every CPO port to pluggable
+  // (model, property) of every figure behind the budget that is an estimate or missing.
+  std::set<std::pair<uint32_t, std::string>> estimates;
+  double it = 0;           // W, IT power
+  double interconnect = 0; // W: switches, NVLink switches, NICs, optics
+  double pue = 1;
+  double facility() const { return it * pue; }
+  double annualMWh() const { return it * pue * 8760 / 1e6; }
+  // Percent of the interconnect and IT power a what-if saves (0 when there is none).
+  double savedPercentOfInterconnect(const WhatIf &w) const { return interconnect > 0 ? 100 * w.saved() / interconnect : 0.0; }
+  double savedPercentOfIt(const WhatIf &w) const { return it > 0 ? 100 * w.saved() / it : 0.0; }
+};
+
+EnergyModel computeEnergy(const ir::Fabric &F);
+
+// The estimate behind an entry of EnergyModel::estimates.
+const ir::Figure &estimatedFigure(const ir::Fabric &F, const std::pair<uint32_t, std::string> &e);
+
+} // namespace fabc
