@@ -209,6 +209,13 @@ struct TierStats {
   double maxOversubscription = 0;            // worst switch: down / up
   uint32_t worstSwitch = None;
 };
+// One worst-case GPU-to-GPU path of a kind (checkLatency).
+struct PathStats {
+  double latency = 0;  // s; 0: the fabric has no such path
+  uint32_t hops = 0;   // switches crossed
+  double fibre = 0;    // m of cable
+  uint32_t via = None; // the switch where the path turns
+};
 struct Metrics {
   static constexpr unsigned MaxTier = 5;
   TierStats tiers[MaxTier];      // [0] unused; 1 leaf, 2 spine, 3 core, 4 super
@@ -219,6 +226,12 @@ struct Metrics {
   double worstLatency = 0;       // s, GPU to GPU over the switch tiers
   uint32_t worstHops = 0;        // switches on that path
   double worstFibre = 0;         // m of cable on that path
+  // Pods are the design's pod groups, else its su groups (podKind says which), else the
+  // whole fabric is one pod (podKind Other, pods 0). podPath turns at a switch that
+  // serves one pod's GPUs only; crossBuildingPath joins GPUs in two buildings.
+  GroupKind podKind = GroupKind::Other;
+  uint32_t pods = 0;
+  PathStats podPath, crossBuildingPath;
   double bisection = 0;          // b/s
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
