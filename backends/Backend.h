@@ -70,6 +70,7 @@ struct BackendContext {
   OutputDir &out;
   DiagEngine &diags;
   const BuildInfo &info;
+  const SourceManager *sources = nullptr; // the design's source text, to quote diagnostics (report)
 };
 
 struct Backend {

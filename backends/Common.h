@@ -31,6 +31,7 @@ struct BomSummary {
   std::map<uint32_t, XcvrCount> transceivers; // optic model -> counts
   std::map<CableKey, uint64_t> cables;
   uint64_t xcvrTotal = 0, xcvrSwitch = 0, xcvrCompute = 0;
+  double transceiversPerGpu() const { return gpus ? double(xcvrTotal) / double(gpus) : 0.0; }
 };
 BomSummary summarize(const ir::Fabric &F);
 
@@ -42,5 +43,6 @@ bool runCabling(BackendContext &ctx);
 bool runBom(BackendContext &ctx);
 bool runEnergy(BackendContext &ctx);
 bool runSummary(BackendContext &ctx);
+bool runReport(BackendContext &ctx);
 
 } // namespace fabc

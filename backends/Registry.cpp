@@ -12,6 +12,9 @@ const std::vector<Backend> &backends() {
        runCabling, true},
       {"energy", "energy budget per tier, rack and building, and the pluggable-vs-CPO what-if (energy/energy.json, .csv)",
        runEnergy, true},
+      {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
+                 "(report/index.html)",
+       runReport, false},
   };
   return list;
 }

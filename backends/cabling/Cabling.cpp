@@ -134,7 +134,7 @@ bool emitBom(BackendContext &ctx) {
   json->print("}},\n    \"transceivers\": {{\"total\": {}, \"switch\": {}, \"compute_system\": {}, \"other\": {}}},\n",
               s.xcvrTotal, s.xcvrSwitch, s.xcvrCompute, s.xcvrTotal - s.xcvrSwitch - s.xcvrCompute);
   json->print("    \"cpo_ports\": {},\n    \"transceivers_per_gpu\": {:.3f},\n    \"cable_length_m\": {:.1f}\n  }},\n",
-              F.metrics.cpoPorts, s.gpus ? double(s.xcvrTotal) / double(s.gpus) : 0.0, s.totalLength);
+              F.metrics.cpoPorts, s.transceiversPerGpu(), s.totalLength);
   json->print("  \"devices\": [");
   first = true;
   for (const auto &kv : s.devices) {

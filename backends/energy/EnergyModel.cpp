@@ -45,9 +45,11 @@ PowerCategory categoryOf(const ir::Fabric &F, uint32_t d) {
   }
 }
 
-void add(PowerBucket &b, PowerCategory c, double device, double optics) {
+void add(PowerBucket &b, PowerCategory c, double device, double optics, bool deviceEst, bool opticsEst) {
   b.byCategory[size_t(c)] += device;
   b.byCategory[size_t(PowerCategory::Optics)] += optics;
+  b.estimated[size_t(c)] |= deviceEst;
+  b.estimated[size_t(PowerCategory::Optics)] |= opticsEst;
   b.devices += device;
   b.optics += optics;
 }
@@ -72,18 +74,29 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   EnergyModel E;
   E.racks.resize(F.racks.size());
   E.buildings.resize(F.buildings.size());
+  // Devices whose cages hold a transceiver with an estimated (or missing) power figure.
+  std::vector<uint8_t> opticEst(F.numDevices(), 0);
+  for (size_t l = 0; l < F.numLinks(); ++l)
+    for (int side = 0; side < 2; ++side) {
+      uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
+      if ((side ? F.linkXcvrB[l] : F.linkXcvrA[l]) && o != None &&
+          (F.models[o].power.estimate || !F.models[o].power.known))
+        opticEst[F.portDevice[side ? F.linkB[l] : F.linkA[l]]] = 1;
+    }
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     double p = F.devPower[d], o = F.devOpticPower[d];
     PowerCategory c = categoryOf(F, d);
+    const ir::Figure &pf = F.modelOf(d).power;
+    bool pe = pf.estimate || !pf.known, oe = opticEst[d];
     collectEstimate(F, F.devModel[d], "power", E.estimates);
     uint8_t t = F.devTier[d];
-    add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o);
-    add(E.all, c, p, o);
+    add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o, pe, oe);
+    add(E.all, c, p, o, pe, oe);
     if (F.devRack[d] == None) {
-      add(E.unplaced, c, p, o);
+      add(E.unplaced, c, p, o, pe, oe);
     } else {
-      add(E.racks[F.devRack[d]], c, p, o);
-      add(E.buildings[F.buildingOf(d)], c, p, o);
+      add(E.racks[F.devRack[d]], c, p, o, pe, oe);
+      add(E.buildings[F.buildingOf(d)], c, p, o, pe, oe);
     }
   }
   // What-ifs, per switch cage: pluggable -> CPO, and CPO -> pluggable.

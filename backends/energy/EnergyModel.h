@@ -18,9 +18,17 @@ const char *powerCategoryLabel(PowerCategory c);
 
 struct PowerBucket {
   double byCategory[size_t(PowerCategory::Count)] = {};
+  bool estimated[size_t(PowerCategory::Count)] = {}; // a figure behind the category is an estimate or missing
   double devices = 0, optics = 0; // W; optics: transceivers in the devices' cages
   double total() const { return devices + optics; }
   double operator[](PowerCategory c) const { return byCategory[size_t(c)]; }
+  bool estimate(PowerCategory c) const { return estimated[size_t(c)]; }
+  bool anyEstimate() const {
+    for (bool e : estimated)
+      if (e)
+        return true;
+    return false;
+  }
 };
 
 struct WhatIf {
@@ -44,7 +52,9 @@ struct EnergyModel {
   double interconnect = 0; // W: switches, NVLink switches, NICs, optics
   double pue = 1;
   double facility() const { return it * pue; }
-  double annualMWh() const { return it * pue * 8760 / 1e6; }
+  double annualMWh() const { return annualMWh(it); }
+  // Facility energy over a year for `watts` of IT power, at the design's PUE.
+  double annualMWh(double watts) const { return watts * pue * 8760 / 1e6; }
   // Percent of the interconnect and IT power a what-if saves (0 when there is none).
   double savedPercentOfInterconnect(const WhatIf &w) const { return interconnect > 0 ? 100 * w.saved() / interconnect : 0.0; }
   double savedPercentOfIt(const WhatIf &w) const { return it > 0 ? 100 * w.saved() / it : 0.0; }

@@ -338,7 +338,7 @@ int compile(const Options &o, const std::string &input, bool build) {
       seen.push_back(name);
       const Backend *b = findBackend(name);
       timer(b->name);
-      BackendContext bc{F, out, diags, info};
+      BackendContext bc{F, out, diags, info, &sm};
       if (!b->run(bc) || diags.hasErrors()) {
         ok = false;
         break;

@@ -209,6 +209,8 @@ struct TierStats {
   double maxOversubscription = 0;            // worst switch: down / up
   uint32_t worstSwitch = None;
 };
+// Light in fibre, one way (reference/hardware.md: 4.9 us/km): the latency pass's figure.
+constexpr double FibreDelayPerMetre = 4.9e-9; // s/m
 // One worst-case GPU-to-GPU path of a kind (checkLatency).
 struct PathStats {
   double latency = 0;  // s; 0: the fabric has no such path

@@ -11,7 +11,7 @@ namespace fabc::passes {
 using ir::None;
 
 namespace {
-constexpr double kFibreDelay = 4.9e-9; // s per metre, one way (reference/hardware.md)
+constexpr double kFibreDelay = ir::FibreDelayPerMetre;
 
 const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
   for (const ir::Policy &p : F.policies)

@@ -1,0 +1,740 @@
+// The design report (report/index.html): one self-contained HTML page an architect or
+// a buyer reads instead of the JSON: summary, latency, energy with the CPO what-if,
+// BOM, the topology drawn tier by tier, and every diagnostic with its source line.
+//
+// No script, no external resource: the charts and the drawing are inline SVG written
+// here. Its figures come from the same functions as the JSON outputs (summarize(),
+// computeEnergy(), the passes' Metrics), and every key figure carries
+// data-json="FILE:PATH" data-value="..." so a test can check it against bom.json and
+// energy.json. Every string from the design or the catalog is escaped. The page's size
+// does not grow with the fabric: tables are per model and SKU, the drawing is capped.
+#include "backends/Common.h"
+#include "backends/energy/EnergyModel.h"
+#include "backends/report/ReportKit.h"
+#include "diag/Diag.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace fabc {
+namespace {
+using namespace report;
+using ir::None;
+
+const char *kCss = R"CSS(
+:root{--ink:#0f172a;--ink2:#334155;--muted:#64748b;--line:#e2e8f0;--soft:#f8fafc;--accent:#2563eb;--est:#b45309;--warn:#b45309;--err:#b91c1c}
+*{box-sizing:border-box}
+html{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:#fff}
+code,pre,.mono{font-family:ui-monospace,"SFMono-Regular","DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12.5px}
+header.top{background:#0f172a;color:#e2e8f0;padding:26px 0 20px}
+header.top .wrap,main,footer{max-width:1240px;margin:0 auto;padding-left:40px;padding-right:40px}
+header.top .eyebrow{text-transform:uppercase;letter-spacing:.12em;font-size:11px;color:#94a3b8}
+header.top h1{margin:4px 0 6px;font-size:30px;color:#fff;font-weight:650;letter-spacing:-.01em}
+header.top .meta{color:#cbd5e1;font-size:13px}
+header.top .meta code{color:#fff}
+nav.toc{border-bottom:1px solid var(--line);background:var(--soft)}
+nav.toc ul{max-width:1240px;margin:0 auto;padding:8px 40px;list-style:none;display:flex;gap:22px;flex-wrap:wrap}
+nav.toc a{color:var(--ink2);text-decoration:none;font-weight:550;font-size:13px}
+nav.toc a:hover{color:var(--accent)}
+main{padding-top:4px;padding-bottom:32px}
+section{margin-top:30px}
+h2{font-size:20px;margin:0 0 14px;padding-bottom:6px;border-bottom:2px solid var(--ink);font-weight:650}
+h3{font-size:15px;margin:22px 0 8px;color:var(--ink2);font-weight:650}
+p{margin:6px 0 10px}
+.lead{color:var(--ink2);max-width:900px}
+.callout{margin-top:14px;border-left:4px solid #f59e0b;background:#fffbeb;color:#78350f;padding:8px 12px;border-radius:4px;font-size:13px;max-width:900px}
+.callout a{color:#78350f}
+.cards{display:grid;grid-template-columns:repeat(4,1fr);gap:12px;margin:8px 0 6px}
+.card{border:1px solid var(--line);border-radius:8px;padding:11px 14px;background:#fff}
+.card .k{color:var(--muted);font-size:11.5px;text-transform:uppercase;letter-spacing:.05em;font-weight:600}
+.card .v{font-size:23px;font-weight:650;font-variant-numeric:tabular-nums;line-height:1.3;margin-top:2px}
+.card .s{color:var(--muted);font-size:12px}
+.card.hl{border-color:#86efac;background:#f0fdf4}
+table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums;margin:6px 0 8px;font-size:13px}
+th{text-align:left;font-size:11.5px;color:var(--muted);text-transform:uppercase;letter-spacing:.04em;border-bottom:1.5px solid var(--ink2);padding:6px 10px;font-weight:650}
+td{border-bottom:1px solid var(--line);padding:5px 10px;vertical-align:top}
+th.n,td.n{text-align:right;white-space:nowrap}
+tbody tr:nth-child(even){background:var(--soft)}
+td.muted,.muted{color:var(--muted)}
+abbr.est,.est-badge{display:inline-block;margin-left:4px;padding:0 5px;border-radius:3px;background:#fef3c7;color:var(--est);font-size:10.5px;font-weight:700;text-decoration:none;border:1px solid #fcd34d;line-height:16px;vertical-align:1px;letter-spacing:.02em}
+.grid2{display:grid;grid-template-columns:1fr 1fr;gap:22px}
+.grid3{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:18px}
+figure{margin:10px 0 14px}
+figcaption{font-weight:650;color:var(--ink2);font-size:13.5px;margin-bottom:4px}
+ul.legend{list-style:none;margin:2px 0 6px;padding:0;display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12px;color:var(--ink2)}
+ul.legend li{display:flex;align-items:center;gap:6px}
+.swatch{display:inline-block;width:12px;height:12px;border-radius:2px}
+.swatch.hatched{background:repeating-linear-gradient(45deg,#94a3b8 0 3px,#e2e8f0 3px 6px)}
+.swatch.line{height:4px;width:18px;border-radius:2px}
+.swatch.node-switch{background:#fff;border:1.5px solid #0e7490}
+.swatch.node-system{background:#eef2ff;border:1.5px solid #4f46e5}
+.swatch.node-block{background:#fff;border:1.5px solid #334155;box-shadow:2px -2px 0 -0.5px #fff,2px -2px 0 1px #334155}
+svg.plot,svg.topology{width:100%;height:auto;display:block}
+svg text{font-family:system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif}
+svg .grid{stroke:#e2e8f0;stroke-width:1}
+svg .axis{stroke:#475569;stroke-width:1}
+svg .tick{font-size:11px;fill:#64748b}
+svg .label{font-size:12.5px;fill:#1e293b;font-weight:550}
+svg .total{font-size:12.5px;fill:#0f172a;font-weight:650}
+svg .value{font-size:11px;fill:#0f172a;font-weight:600}
+svg .est-mark{fill:#b45309;font-size:11px;font-weight:700}
+svg.topology rect.pod{fill:#f8fafc;stroke:#cbd5e1;stroke-dasharray:4 3}
+svg.topology .pod-label{font-size:11px;fill:#475569;font-weight:600;paint-order:stroke;stroke:#f8fafc;stroke-width:4px}
+svg.topology .links path{fill:none;stroke-opacity:.55;stroke-linecap:round}
+svg.topology .link-count{font-size:10px;fill:#0f172a;paint-order:stroke;stroke:#fff;stroke-width:3px}
+svg.topology .node rect{fill:#fff;stroke:#0e7490;stroke-width:1.5}
+svg.topology .node.system rect{fill:#eef2ff;stroke:#4f46e5}
+svg.topology .node.block rect{stroke:#334155}
+svg.topology .node.system.block rect{stroke:#4338ca}
+svg.topology .node rect.stack{fill:#fff}
+svg.topology .node text{font-size:11px;fill:#0f172a;font-weight:600}
+svg.topology .node text.sub{font-size:10px;fill:#475569;font-weight:500}
+svg.topology .tier{font-size:13px;font-weight:700;fill:#0f172a}
+svg.topology .tier-sub{font-size:11px;fill:#64748b}
+.topo-frame{border:1px solid var(--line);border-radius:8px;padding:10px 12px;background:#fff}
+.whatif{display:grid;grid-template-columns:1fr 1fr;gap:0;border:1px solid var(--line);border-radius:8px;overflow:hidden;margin:8px 0}
+.whatif>div{padding:12px 16px}
+.whatif>div+div{border-left:1px solid var(--line);background:#f0fdf4}
+.whatif h4{margin:0 0 6px;font-size:13px;text-transform:uppercase;letter-spacing:.05em;color:var(--ink2)}
+.whatif table{margin:0}
+.whatif td{border:0;padding:2px 0}
+.savings{display:flex;flex-wrap:wrap;gap:12px;margin:10px 0}
+.note{color:var(--muted);font-size:12.5px}
+.diag{border:1px solid var(--line);border-left:4px solid var(--warn);border-radius:6px;padding:8px 12px;margin:8px 0;background:#fff;break-inside:avoid}
+.diag.error{border-left-color:var(--err)}
+.diag .head{font-weight:600}
+.sev{display:inline-block;text-transform:uppercase;font-size:10.5px;font-weight:700;letter-spacing:.05em;padding:0 6px;border-radius:3px;color:#fff;background:var(--warn);margin-right:6px;vertical-align:1px}
+.diag.error .sev{background:var(--err)}
+.diag .code{color:var(--muted);font-weight:500;margin-left:6px}
+.diag .loc{color:var(--muted);font-size:12px;margin-top:2px}
+pre.src{background:#0f172a;color:#e2e8f0;border-radius:5px;padding:7px 10px;margin:6px 0 4px;overflow-x:auto;white-space:pre;tab-size:8}
+pre.src .ln{color:#64748b;user-select:none}
+pre.src .caret{color:#4ade80;font-weight:700}
+ul.notes{margin:4px 0 0;padding-left:18px;font-size:13px;color:var(--ink2)}
+.ok{color:#15803d;font-weight:600}
+.bad{color:var(--err);font-weight:600}
+footer{color:var(--muted);font-size:12px;border-top:1px solid var(--line);padding-top:12px;padding-bottom:30px}
+@media (max-width:900px){.grid2,.whatif{grid-template-columns:1fr}.cards{grid-template-columns:repeat(2,1fr)}}
+table.narrow{width:auto;min-width:420px}
+@media print{
+  @page{size:A4;margin:14mm 12mm}
+  body{font-size:11.5px}
+  header.top{background:none;color:var(--ink);padding:0 0 8px;border-bottom:2px solid var(--ink)}
+  header.top h1{color:var(--ink)}
+  header.top .meta,header.top .meta code,header.top .eyebrow{color:var(--ink2)}
+  header.top .wrap,main,footer{max-width:none;padding-left:0;padding-right:0}
+  nav.toc{display:none}
+  section{margin-top:18px}
+  h2{break-after:avoid}
+  figure,table,.card,.whatif,.topo-frame{break-inside:avoid}
+  pre.src{background:#f1f5f9;color:#0f172a;white-space:pre-wrap}
+}
+)CSS";
+
+const char *kCategoryColors[] = {"#4f46e5", "#a5b4fc", "#0891b2", "#67e8f9", "#f59e0b", "#e11d48"};
+
+std::string estMark(bool e) {
+  return e ? "<abbr class=\"est\" title=\"rests on catalog estimates (no confirmed vendor figure)\">est.</abbr>" : "";
+}
+
+// Standard order lengths are round: "7 m", "1.5 m", "1.3 km".
+std::string orderLength(double m) { return m >= 1000 ? fmt::format("{:g} km", m / 1000) : fmt::format("{:g} m", m); }
+
+std::string modelLabel(const ir::Fabric &F, uint32_t m) {
+  const ir::Model &x = F.models[m];
+  return std::string(F.strings.str(x.sku ? x.sku : x.name));
+}
+
+// One figure card: label, value (with its JSON key), a line of context.
+std::string card(std::string_view label, std::string_view value, std::string_view attrs, std::string_view sub,
+                 bool estimate = false, bool highlight = false) {
+  return fmt::format("<div class=\"card{}\"><div class=\"k\">{}{}</div><div class=\"v num\"{}>{}</div>{}</div>",
+                     highlight ? " hl" : "", esc(label), estMark(estimate), attrs, esc(value),
+                     sub.empty() ? "" : fmt::format("<div class=\"s\">{}</div>", sub));
+}
+
+struct Page {
+  BackendContext &ctx;
+  const ir::Fabric &F;
+  const ir::Metrics &M;
+  BomSummary bom;
+  EnergyModel E;
+  bool latencyEstimate = false;
+  std::string latencyEstimateNote;
+  uint32_t collapse = 64;
+  OutFile *out = nullptr;
+  std::string buf;
+
+  Page(BackendContext &c) : ctx(c), F(c.F), M(c.F.metrics), bom(summarize(c.F)), E(computeEnergy(c.F)) {}
+  void flush() {
+    out->write(buf);
+    buf.clear();
+  }
+
+  void header();
+  void summary();
+  void latency();
+  void energy();
+  void bomSection();
+  void topologySection();
+  void diagnostics();
+  void footer();
+};
+
+void Page::header() {
+  const char *tiers[] = {"no switch tier", "single-tier", "two-tier", "three-tier", "four-tier"};
+  buf += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
+  // No fetches at all, even by accident: the page is read offline from disk.
+  buf += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "img-src data:\">\n";
+  buf += fmt::format("<meta name=\"generator\" content=\"fabc {}\">\n<title>{} \xE2\x80\x94 fabc design report</title>\n",
+                     esc(ctx.info.version), esc(F.name));
+  buf += "<style>";
+  buf += kCss;
+  buf += "</style>\n</head>\n<body>\n";
+  buf += fmt::format("<header class=\"top\"><div class=\"wrap\"><div class=\"eyebrow\">fabc design report</div>"
+                     "<h1 id=\"fabric-name\">{}</h1><div class=\"meta\">{} \xC2\xB7 {} GPUs \xC2\xB7 {} devices "
+                     "\xC2\xB7 {} links \xC2\xB7 from <code>{}</code> \xC2\xB7 fabc {}</div>",
+                     esc(F.name), tiers[std::min<uint32_t>(M.topTier, 4)], count(M.gpus), count(F.numDevices()),
+                     count(F.numLinks()), esc(ctx.info.input), esc(ctx.info.version));
+  bool anyEstimate = !E.estimates.empty() || latencyEstimate;
+  if (anyEstimate)
+    buf += "<div class=\"callout\" id=\"estimate-callout\">Figures marked <abbr class=\"est\">est.</abbr> rest on catalog "
+           "estimates, not on a confirmed vendor figure: see <a href=\"#estimates\">estimated figures</a>. Counts, "
+           "bandwidths and lengths are exact for the design as written.</div>";
+  buf += "</div></header>\n<nav class=\"toc\"><ul><li><a href=\"#summary\">Summary</a></li><li><a "
+         "href=\"#latency\">Latency</a></li><li><a href=\"#energy\">Energy</a></li><li><a href=\"#bom\">Bill of "
+         "materials</a></li><li><a href=\"#topology\">Topology</a></li><li><a href=\"#diagnostics\">Diagnostics</a></li>"
+         "</ul></nav>\n<main>\n";
+}
+
+void Page::summary() {
+  buf += "<section id=\"summary\"><h2>Summary</h2><div class=\"cards\">";
+  buf += card("GPUs", count(bom.gpus), dataAttrs("bom:summary.gpus", std::to_string(bom.gpus)),
+              fmt::format("in {} systems ({} compute)", count(bom.systems), count(bom.computeSystems)));
+  buf += card("NVLink domains", count(M.nvlinkDomains), "",
+              M.largestNvlinkDomain ? fmt::format("largest: {} GPUs", count(M.largestNvlinkDomain)) : "");
+  std::string perTier;
+  for (uint32_t t = 1; t < ir::Metrics::MaxTier; ++t)
+    if (bom.switchesByTier[t])
+      perTier += fmt::format("{}{} <span{}>{}</span>", perTier.empty() ? "" : " \xC2\xB7 ", tierName(t),
+                             dataAttrs(fmt::format("bom:summary.switches_by_tier.{}", tierName(t)),
+                                       std::to_string(bom.switchesByTier[t])),
+                             count(bom.switchesByTier[t]));
+  buf += card("Switches", count(bom.switches), dataAttrs("bom:summary.switches", std::to_string(bom.switches)), perTier);
+  buf += card("Links", count(F.numLinks()), dataAttrs("bom:summary.links", std::to_string(F.numLinks())),
+              fmt::format("{} of cable", esc(length(bom.totalLength))));
+  buf += card("Bisection bandwidth", bandwidth(M.bisection), " id=\"bisection\"",
+              M.gpus ? fmt::format("{} per GPU", esc(bandwidth(2 * M.bisection / double(M.gpus)))) : "");
+  buf += card("Worst GPU-to-GPU latency", duration(M.worstLatency), " id=\"worst-latency\"",
+              fmt::format("{} switch{}, {} of cable", M.worstHops, M.worstHops == 1 ? "" : "es", esc(length(M.worstFibre))),
+              latencyEstimate);
+  buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)),
+              fmt::format("{} at the facility (PUE {:g})", esc(power(E.facility())), E.pue), !E.estimates.empty());
+  buf += card("Transceivers per GPU", fixed(bom.transceiversPerGpu(), 2),
+              dataAttrs("bom:summary.transceivers_per_gpu", fixed(bom.transceiversPerGpu(), 3)),
+              fmt::format("{} transceivers", count(bom.xcvrTotal)));
+  buf += "</div>\n";
+
+  // Tiers: switches, capacity, oversubscription.
+  buf += "<h3>Switch tiers</h3><table id=\"tiers\"><thead><tr><th>Tier</th><th class=\"n\">Switches</th><th>Models</th>"
+         "<th class=\"n\">Downlink capacity</th><th class=\"n\">Uplink capacity</th><th class=\"n\">Oversubscription "
+         "(worst switch)</th><th>Worst switch</th></tr></thead><tbody>";
+  std::vector<std::map<uint32_t, uint64_t>> models(ir::Metrics::MaxTier);
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (F.devTier[d] >= 1 && F.devTier[d] < ir::Metrics::MaxTier)
+      ++models[F.devTier[d]][F.devModel[d]];
+  for (uint32_t t = M.topTier; t >= 1; --t) {
+    const ir::TierStats &ts = M.tiers[t];
+    std::string ms;
+    for (const auto &kv : models[t])
+      ms += fmt::format("{}{} \xC3\x97 {}", ms.empty() ? "" : ", ", count(kv.second), esc(modelLabel(F, kv.first)));
+    std::string over = ts.upBandwidth > 0 && ts.worstSwitch != None ? fmt::format("{:.2f}:1", ts.maxOversubscription)
+                       : t == M.topTier                             ? "top tier"
+                                                                    : "no uplinks";
+    buf += fmt::format("<tr data-tier=\"{}\"><td>{}</td><td class=\"n\"{}>{}</td><td>{}</td><td class=\"n\">{}</td>"
+                       "<td class=\"n\">{}</td><td class=\"n\" data-oversubscription=\"{:.4f}\">{}</td><td class=\"mono\">{}"
+                       "</td></tr>",
+                       tierName(t), tierName(t),
+                       dataAttrs(fmt::format("bom:summary.switches_by_tier.{}", tierName(t)),
+                                 std::to_string(bom.switchesByTier[t])),
+                       count(ts.switches), ms, esc(bandwidth(ts.downBandwidth)),
+                       ts.upBandwidth > 0 ? esc(bandwidth(ts.upBandwidth)) : "\xE2\x80\x94", ts.maxOversubscription, over,
+                       ts.worstSwitch != None ? esc(F.deviceName(ts.worstSwitch)) : "");
+  }
+  if (!M.topTier)
+    buf += "<tr><td colspan=\"7\" class=\"muted\">The fabric has no switch tiers.</td></tr>";
+  buf += "</tbody></table>";
+  buf += "<p class=\"note\">Oversubscription: a switch's downlink over its uplink bandwidth (1:1 is non-blocking). "
+         "Bisection: half the narrowest tier's capacity.</p>";
+
+  buf += "<h3>Links by tier</h3><table id=\"links-by-tier\" class=\"narrow\"><thead><tr><th>Between</th><th class=\"n\">Links</th>"
+         "</tr></thead><tbody>";
+  for (const auto &kv : bom.linksByTierPair) {
+    std::string key = fmt::format("{}-{}", tierName(kv.first.first), tierName(kv.first.second));
+    buf += fmt::format("<tr><td>{} \xE2\x80\x93 {}</td><td class=\"n num\"{}>{}</td></tr>", tierName(kv.first.first),
+                       tierName(kv.first.second), dataAttrs("bom:summary.cables_by_tier." + key, std::to_string(kv.second)),
+                       count(kv.second));
+  }
+  buf += "</tbody></table></section>\n";
+}
+
+void Page::latency() {
+  buf += "<section id=\"latency\"><h2>Latency</h2><p class=\"lead\">Worst-case GPU-to-GPU paths, one way: switches "
+         "crossed \xC3\x97 their port-to-port latency, plus 4.9 ns per metre of fibre, plus the NIC latency at both ends. "
+         "Each path climbs the worst way to the switch where it turns and comes down the worst way again.</p>";
+  std::string podName = M.podKind == ir::GroupKind::Pod ? "pod"
+                        : M.podKind == ir::GroupKind::Su ? "SU"
+                                                         : "pod";
+  std::string podScope = M.podKind == ir::GroupKind::Other
+                             ? "the design declares no pod or su groups: the whole fabric is one pod"
+                             : fmt::format("{} {} groups; the path turns at a switch serving one {} only", count(M.pods),
+                                           ir::groupKindName(M.podKind), podName);
+  struct Row {
+    std::string id, label, scope;
+    const ir::PathStats *p;
+    double latency;
+    uint32_t hops;
+    double fibre;
+    uint32_t via;
+  };
+  std::vector<Row> rows;
+  rows.push_back({"latency-pod", "Within one " + podName, podScope, &M.podPath, M.podPath.latency, M.podPath.hops,
+                  M.podPath.fibre, M.podPath.via});
+  if (F.buildings.size() > 1)
+    rows.push_back({"latency-cross-building", "Across buildings", "GPUs in two different buildings", &M.crossBuildingPath,
+                    M.crossBuildingPath.latency, M.crossBuildingPath.hops, M.crossBuildingPath.fibre,
+                    M.crossBuildingPath.via});
+  rows.push_back({"latency-worst", "Worst overall", "any two GPUs; the latency policy checks this one", nullptr,
+                  M.worstLatency, M.worstHops, M.worstFibre, None});
+  buf += "<table id=\"latency-table\"><thead><tr><th>Path</th><th class=\"n\">Latency</th><th class=\"n\">Switches</th>"
+         "<th class=\"n\">Cable</th><th class=\"n\">Fibre delay</th><th>Turns at</th><th>Scope</th></tr></thead><tbody>";
+  std::vector<Bar> bars;
+  for (const Row &r : rows) {
+    bool has = r.latency > 0;
+    double fibre = r.fibre * ir::FibreDelayPerMetre;
+    buf += fmt::format("<tr id=\"{}\" data-latency-s=\"{:.6e}\" data-hops=\"{}\" data-fibre-m=\"{:.1f}\"><td>{}</td>"
+                       "<td class=\"n\"><b>{}</b>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+                       "<td class=\"mono\">{}</td><td class=\"muted\">{}</td></tr>",
+                       r.id, r.latency, r.hops, r.fibre, esc(r.label), has ? esc(duration(r.latency)) : "no such path",
+                       has ? estMark(latencyEstimate) : "", has ? std::to_string(r.hops) : "\xE2\x80\x94",
+                       has ? esc(length(r.fibre)) : "\xE2\x80\x94", has ? esc(duration(fibre)) : "\xE2\x80\x94",
+                       r.via != None ? esc(F.deviceName(r.via)) : "", esc(r.scope));
+    if (has) {
+      Bar b;
+      b.label = r.label;
+      b.estimate = latencyEstimate;
+      b.segments.push_back({std::max(0.0, r.latency - fibre), 0, "", "", latencyEstimate});
+      b.segments.push_back({fibre, 1, "", "", false});
+      bars.push_back(b);
+    }
+  }
+  buf += "</tbody></table>";
+  for (const ir::Policy &p : F.policies)
+    if (p.kind == ir::PolicyKind::Latency)
+      buf += fmt::format("<p>Latency SLO: {} \xE2\x80\x94 {}</p>", esc(duration(p.max)),
+                         M.worstLatency <= p.max ? "<span class=\"ok\">met</span>" : "<span class=\"bad\">exceeded</span>");
+  if (latencyEstimate)
+    buf += fmt::format("<p class=\"note\">Switch and NIC latencies are catalog estimates: {}.</p>",
+                       esc(latencyEstimateNote));
+  if (!bars.empty())
+    stackedBars(buf, "latency-chart", "Where the time goes",
+                {{"switches and NICs", "#0891b2"}, {"fibre (4.9 ns/m)", "#eab308"}}, bars, Unit::Time);
+  buf += "</section>\n";
+}
+
+void Page::energy() {
+  buf += "<section id=\"energy\"><h2>Energy</h2><div class=\"cards\">";
+  bool est = !E.estimates.empty();
+  buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)), "devices and their optics", est);
+  buf += card("Facility power", power(E.facility()), dataAttrs("energy:facility_power_w", fixed(E.facility(), 1)),
+              fmt::format("at PUE <span{}>{:g}</span> (option pue)", dataAttrs("energy:pue", fmt::format("{:g}", E.pue)),
+                          E.pue),
+              est);
+  buf += card("Annual energy", number(E.annualMWh(), 0) + " MWh",
+              dataAttrs("energy:annual_energy_mwh", fixed(E.annualMWh(), 1)), "facility, 8,760 h a year", est);
+  buf += card("Interconnect power", power(E.interconnect),
+              dataAttrs("energy:interconnect_power_w", fixed(E.interconnect, 1)),
+              E.it > 0 ? fmt::format("{:.1f} % of IT: switches, NVLink switches, NICs, optics", 100 * E.interconnect / E.it)
+                       : "",
+              est);
+  buf += "</div>\n";
+
+  std::vector<Series> series;
+  for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
+    series.push_back({powerCategoryLabel(PowerCategory(c)), kCategoryColors[c]});
+  auto bar = [&](std::string label, const PowerBucket &b, const std::string &prefix) {
+    Bar r;
+    r.label = std::move(label);
+    for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
+      r.segments.push_back({b.byCategory[c], c,
+                            prefix.empty() ? "" : prefix + ".by_category." + powerCategoryKey(PowerCategory(c)),
+                            fixed(b.byCategory[c], 1), b.estimated[c]});
+    r.totalKey = prefix.empty() ? "" : prefix + ".total_w";
+    r.totalText = fixed(b.total(), 1);
+    r.estimate = b.anyEstimate();
+    return r;
+  };
+  std::vector<Bar> tiers;
+  for (int t = 5; t >= 0; --t)
+    if (E.tiers[t].total())
+      tiers.push_back(bar(t == 0 ? "end systems" : tierName(uint32_t(t)), E.tiers[t],
+                          fmt::format("energy:by_tier.{}", tierName(uint32_t(t)))));
+  stackedBars(buf, "power-by-tier", "Power by tier", series, tiers, Unit::Power);
+  std::vector<Bar> bld;
+  for (size_t b = 0; b < E.buildings.size(); ++b)
+    bld.push_back(bar("building " + std::string(F.strings.str(F.buildings[b].name)), E.buildings[b],
+                      fmt::format("energy:by_building[{}]", b)));
+  if (E.unplaced.total() > 0)
+    bld.push_back(bar("not placed", E.unplaced, ""));
+  stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
+
+  // The what-if, side by side.
+  auto whatIf = [&](const WhatIf &w, const char *key, bool toCpo) {
+    std::string k = std::string("energy:what_if.") + key;
+    const char *from = toCpo ? "Pluggable optics (as designed)" : "Co-packaged optics (as designed)";
+    const char *to = toCpo ? "Co-packaged optics (CPO)" : "Pluggable optics";
+    buf += fmt::format("<h3 id=\"whatif-{}\">What if: {} \xE2\x86\x92 {}</h3>", key, toCpo ? "pluggable" : "CPO",
+                       toCpo ? "CPO" : "pluggable");
+    if (!w.applies) {
+      buf += fmt::format("<p class=\"muted\">{}</p>", toCpo ? "No switch port uses a pluggable transceiver: nothing to move to CPO."
+                                                           : "No switch port uses co-packaged optics.");
+      return;
+    }
+    if (!w.cages) {
+      buf += "<p class=\"muted\">The catalog lacks the parts to price it:";
+      for (const std::string &m : w.missing)
+        buf += " " + esc(m) + ";";
+      buf += "</p>";
+      return;
+    }
+    double after = E.interconnect - w.saved();
+    buf += "<div class=\"whatif\">";
+    auto side = [&](const char *title, double optics, const std::string &opticsKey, double inter, uint64_t lasers,
+                    const std::string &lasersKey, bool xcvrs) {
+      buf += fmt::format("<div><h4>{}</h4><table>", title);
+      buf += fmt::format("<tr><td>Switch-side optics</td><td class=\"n\"><b{}>{}</b>{}</td></tr>",
+                         dataAttrs(opticsKey, fixed(optics, 1)), esc(power(optics)), estMark(w.estimate));
+      buf += fmt::format("<tr><td>Interconnect power</td><td class=\"n\">{}{}</td></tr>", esc(power(inter)),
+                         estMark(est));
+      buf += fmt::format("<tr><td>Switch ports / cages</td><td class=\"n\">{} / {}</td></tr>", count(w.ports),
+                         xcvrs ? count(w.cages) + " transceivers" : "engines, no transceivers");
+      if (w.lasersKnown)
+        buf += fmt::format("<tr><td>Lasers</td><td class=\"n\"{}>{}</td></tr>", dataAttrs(lasersKey, std::to_string(lasers)),
+                           count(lasers));
+      buf += "</table></div>";
+    };
+    side(from, w.before, k + ".optics_before_w", E.interconnect, w.lasersBefore, k + ".lasers_before", toCpo);
+    side(to, w.after, k + ".optics_after_w", after, w.lasersAfter, k + ".lasers_after", !toCpo);
+    buf += "</div><div class=\"cards savings\">";
+    double saved = w.saved();
+    buf += card(saved >= 0 ? "Power saved" : "Power added", power(std::fabs(saved)),
+                dataAttrs(k + ".saved_w", fixed(saved, 1)), fmt::format("{} at the wall: {} MWh a year",
+                                                                        esc(power(std::fabs(saved) * E.pue)),
+                                                                        esc(number(E.annualMWh(std::fabs(saved)), 0))),
+                w.estimate, saved > 0);
+    buf += card("Of interconnect power", fmt::format("{:.2f} %", E.savedPercentOfInterconnect(w)),
+                dataAttrs(k + ".saved_percent_of_interconnect", fixed(E.savedPercentOfInterconnect(w), 2)), "", w.estimate);
+    buf += card("Of IT power", fmt::format("{:.2f} %", E.savedPercentOfIt(w)),
+                dataAttrs(k + ".saved_percent_of_it", fixed(E.savedPercentOfIt(w), 2)), "", w.estimate);
+    int64_t removed = toCpo ? int64_t(w.cages) : -int64_t(w.cages);
+    buf += card(removed >= 0 ? "Transceivers removed" : "Transceivers added", count(uint64_t(std::llabs(removed))),
+                dataAttrs(k + ".transceivers_removed", std::to_string(removed)),
+                w.lasersKnown ? fmt::format("lasers {} \xE2\x86\x92 {}", count(w.lasersBefore), count(w.lasersAfter))
+                              : "laser counts missing in the catalog");
+    buf += "</div>";
+    if (!w.missing.empty()) {
+      buf += "<p class=\"note\">Not priced (no catalog part):";
+      for (const std::string &m : w.missing)
+        buf += " " + esc(m) + ";";
+      buf += "</p>";
+    }
+    std::vector<Bar> cmp;
+    auto interBar = [&](std::string label, double switchOptics) {
+      Bar b;
+      b.label = std::move(label);
+      double otherOptics = E.all[PowerCategory::Optics] - w.before;
+      b.segments.push_back({E.all[PowerCategory::Switches], 2, "", "", E.all.estimate(PowerCategory::Switches)});
+      b.segments.push_back({E.all[PowerCategory::NvlinkSwitches], 3, "", "", E.all.estimate(PowerCategory::NvlinkSwitches)});
+      b.segments.push_back({E.all[PowerCategory::Nics], 4, "", "", E.all.estimate(PowerCategory::Nics)});
+      b.segments.push_back({std::max(0.0, otherOptics), 6, "", "", E.all.estimate(PowerCategory::Optics)});
+      b.segments.push_back({switchOptics, 5, "", "", w.estimate});
+      b.estimate = est;
+      return b;
+    };
+    std::vector<Series> s2 = series;
+    s2[5].label = "Switch-side optics";
+    s2.push_back({"Other optics", "#fda4af"});
+    cmp.push_back(interBar(toCpo ? "as designed" : "as designed", w.before));
+    cmp.push_back(interBar(toCpo ? "all CPO" : "all pluggable", w.after));
+    stackedBars(buf, std::string("whatif-chart-") + key, "Interconnect power, side by side", s2, cmp, Unit::Power);
+  };
+  whatIf(E.toCpo, "all_cpo", true);
+  if (E.toPluggable.applies)
+    whatIf(E.toPluggable, "all_pluggable", false);
+
+  // Estimated figures.
+  buf += "<h3 id=\"estimates\">Estimated figures</h3>";
+  if (E.estimates.empty() && !latencyEstimate) {
+    buf += "<p class=\"muted\">None: every figure behind the budget has a source in the catalog.</p>";
+  } else {
+    buf += "<table id=\"estimates-table\"><thead><tr><th>Model</th><th>Property</th><th class=\"n\">Value</th>"
+           "<th>Catalog note</th></tr></thead><tbody>";
+    size_t i = 0;
+    for (const auto &e : E.estimates) {
+      const ir::Figure &f = estimatedFigure(F, e);
+      const ir::Model &m = F.models[e.first];
+      buf += fmt::format("<tr><td class=\"mono\"{}>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                         fmt::format(" data-json=\"energy:estimated_figures[{}].model\" data-text=\"{}\"", i,
+                                     esc(F.strings.str(m.name))),
+                         esc(F.strings.str(m.name)), esc(e.second), esc(e.second == "latency" ? duration(f.value) : power(f.value)),
+                         esc(f.known ? F.strings.str(f.source) : "no figure in the catalog: counted as 0"));
+      ++i;
+    }
+    buf += "</tbody></table>";
+    if (latencyEstimate)
+      buf += fmt::format("<p class=\"note\">Latency figures rest on estimated switch or NIC latencies ({}).</p>",
+                         esc(latencyEstimateNote));
+  }
+  buf += "</section>\n";
+}
+
+void Page::bomSection() {
+  buf += "<section id=\"bom\"><h2>Bill of materials</h2><div class=\"cards\">";
+  buf += card("Transceivers", count(bom.xcvrTotal), dataAttrs("bom:summary.transceivers.total", std::to_string(bom.xcvrTotal)),
+              fmt::format("<span{}>{}</span> at switches, <span{}>{}</span> at systems",
+                          dataAttrs("bom:summary.transceivers.switch", std::to_string(bom.xcvrSwitch)), count(bom.xcvrSwitch),
+                          dataAttrs("bom:summary.transceivers.compute_system", std::to_string(bom.xcvrCompute)),
+                          count(bom.xcvrCompute)));
+  buf += card("Transceivers per GPU", fixed(bom.transceiversPerGpu(), 2),
+              dataAttrs("bom:summary.transceivers_per_gpu", fixed(bom.transceiversPerGpu(), 3)),
+              "both ends of every optical link");
+  buf += card("CPO ports", count(F.metrics.cpoPorts), dataAttrs("bom:summary.cpo_ports", std::to_string(F.metrics.cpoPorts)),
+              "fibre straight to the switch, no transceiver");
+  buf += card("Cable length", length(bom.totalLength), dataAttrs("bom:summary.cable_length_m", fixed(bom.totalLength, 1)),
+              "routed, before rounding to order lengths");
+  buf += "</div>\n";
+
+  auto powerCell = [&](const ir::Model &m) {
+    if (!m.power.known)
+      return std::string("<td class=\"n muted\">no figure</td>");
+    return fmt::format("<td class=\"n\">{}{}</td>", esc(power(m.power.value)), estMark(m.power.estimate));
+  };
+  buf += "<h3>Devices</h3><table id=\"bom-devices\"><thead><tr><th>SKU</th><th>Model</th><th>Kind</th><th>Vendor</th>"
+         "<th class=\"n\">Count</th><th class=\"n\">Power each</th></tr></thead><tbody>";
+  size_t i = 0;
+  for (const auto &kv : bom.devices) {
+    const ir::Model &m = F.models[kv.first];
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>{}</tr>",
+                       esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::modelKindName(m.kind),
+                       esc(F.strings.str(m.vendor)), dataAttrs(fmt::format("bom:devices[{}].count", i++), std::to_string(kv.second)),
+                       count(kv.second), powerCell(m));
+  }
+  buf += "</tbody></table>";
+
+  buf += "<h3>Transceivers</h3>";
+  if (bom.transceivers.empty()) {
+    buf += "<p class=\"muted\">None: every link is copper or ends at a CPO port.</p>";
+  } else {
+    buf += "<table id=\"bom-transceivers\"><thead><tr><th>SKU</th><th>Model</th><th>Media</th><th class=\"n\">Count</th>"
+           "<th class=\"n\">At switches</th><th class=\"n\">At systems</th><th class=\"n\">Power each</th></tr></thead><tbody>";
+    i = 0;
+    for (const auto &kv : bom.transceivers) {
+      const ir::Model &m = F.models[kv.first];
+      std::string k = fmt::format("bom:transceivers[{}]", i++);
+      buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>"
+                         "<td class=\"n\"{}>{}</td><td class=\"n\"{}>{}</td>{}</tr>",
+                         esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::mediaName(m.media),
+                         dataAttrs(k + ".count", std::to_string(kv.second.total)), count(kv.second.total),
+                         dataAttrs(k + ".at_switch", std::to_string(kv.second.atSwitch)), count(kv.second.atSwitch),
+                         dataAttrs(k + ".at_compute_system", std::to_string(kv.second.atCompute)),
+                         count(kv.second.atCompute), powerCell(m));
+    }
+    buf += "</tbody></table>";
+  }
+
+  buf += "<h3>Cables by order length</h3><table id=\"bom-cables\" class=\"narrow\"><thead><tr><th>SKU</th><th>Media</th>"
+         "<th class=\"n\">Order length</th><th class=\"n\">Count</th></tr></thead><tbody>";
+  i = 0;
+  // Histogram per media: counts per order length, summed over SKUs.
+  std::map<ir::Media, std::map<double, std::pair<uint64_t, std::string>>> hist;
+  for (const auto &kv : bom.cables) {
+    std::string k = fmt::format("bom:cables[{}].count", i++);
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n num\"{}>{}</td></tr>",
+                       esc(kv.first.sku), ir::mediaName(kv.first.media), esc(orderLength(kv.first.length)),
+                       dataAttrs(k, std::to_string(kv.second)), count(kv.second));
+    auto &h = hist[kv.first.media][kv.first.length];
+    h.first += kv.second;
+    h.second += (h.second.empty() ? "" : "+") + k;
+  }
+  buf += "</tbody></table>";
+  buf += "<h3>Cable lengths per media</h3><p class=\"note\">Cables are ordered in standard lengths: each link's "
+         "routed length (with slack) rounded up to the next one.</p><div class=\"grid3\">";
+  for (const auto &mh : hist) {
+    std::vector<Column> cols;
+    uint64_t total = 0;
+    for (const auto &kv : mh.second) {
+      cols.push_back({orderLength(kv.first), double(kv.second.first), kv.second.second, std::to_string(kv.second.first)});
+      total += kv.second.first;
+    }
+    size_t m = size_t(mh.first);
+    columnChart(buf, fmt::format("lengths-{}", mh.first == ir::Media::None ? "none" : ir::mediaName(mh.first)),
+                fmt::format("{} \xC2\xB7 {} cables", mh.first == ir::Media::None ? "unresolved" : ir::mediaName(mh.first),
+                            count(total)),
+                mediaColor(ir::Media(m)), cols, "order length");
+  }
+  buf += "</div></section>\n";
+}
+
+void Page::topologySection() {
+  buf += "<section id=\"topology\"><h2>Topology</h2><p class=\"lead\">The fabric tier by tier, the top tier at the top. "
+         "Lines are bundles of links between the boxes they join, as wide as the log of their count and coloured by "
+         "media.</p><div class=\"topo-frame\">";
+  topology(buf, F, collapse);
+  buf += "</div></section>\n";
+}
+
+// Spaces up to a byte column, one per character (UTF-8), tabs kept so the caret aligns.
+std::string caretLine(std::string_view line, uint32_t col, uint32_t len) {
+  std::string r;
+  for (uint32_t i = 0; i + 1 < col && i < line.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(line[i]);
+    if ((c & 0xC0) == 0x80)
+      continue;
+    r += c == '\t' ? '\t' : ' ';
+  }
+  r += '^';
+  uint32_t chars = 0;
+  for (uint32_t i = col - 1; i < line.size() && i < col - 1 + len; ++i)
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80)
+      ++chars;
+  for (uint32_t i = 1; i < chars; ++i)
+    r += '~';
+  return r;
+}
+
+void Page::diagnostics() {
+  const std::vector<Diagnostic> &all = ctx.diags.all();
+  const SourceManager *sm = ctx.sources;
+  unsigned shown = unsigned(all.size()), total = ctx.diags.errors() + ctx.diags.warnings();
+  buf += fmt::format("<section id=\"diagnostics\" data-diagnostics=\"{}\"><h2>Diagnostics</h2>", shown);
+  if (all.empty()) {
+    buf += "<p class=\"ok\">None: the design compiled without warnings.</p></section>\n";
+    return;
+  }
+  buf += fmt::format("<p class=\"lead\">{} warning{} and {} error{} from the compiler, each with the line it points "
+                     "at. <code>fabc explain CODE</code> says what a code means and how to fix it.</p>",
+                     ctx.diags.warnings(), ctx.diags.warnings() == 1 ? "" : "s", ctx.diags.errors(),
+                     ctx.diags.errors() == 1 ? "" : "s");
+  auto where = [&](SourceRange r) -> std::string {
+    if (!sm || !r.begin.valid())
+      return "";
+    LineCol lc = sm->lineCol(r.begin);
+    return fmt::format("{}:{}:{}", sm->path(r.begin.file), lc.line, lc.col);
+  };
+  auto source = [&](SourceRange r) -> std::string {
+    if (!sm || !r.begin.valid())
+      return "";
+    std::string_view line = sm->lineText(r.begin);
+    if (line.size() > 400)
+      return "";
+    LineCol lc = sm->lineCol(r.begin);
+    std::string ln = std::to_string(lc.line);
+    return fmt::format("<pre class=\"src\"><span class=\"ln\">{} \xE2\x94\x82 </span>{}\n<span class=\"ln\">{} "
+                       "\xE2\x94\x82 </span><span class=\"caret\">{}</span></pre>",
+                       ln, esc(line), std::string(ln.size(), ' '), esc(caretLine(line, lc.col, r.length)));
+  };
+  for (const Diagnostic &d : all) {
+    const DiagInfo &info = diagInfo(d.code);
+    bool err = d.severity == Severity::Error;
+    buf += fmt::format("<div class=\"diag {}\" data-code=\"FAB-{}\"><div class=\"head\"><span class=\"sev\">{}</span>{}"
+                       "<span class=\"code\">[FAB-{}] {}</span></div>",
+                       err ? "error" : "warning", info.code, err ? "error" : "warning", esc(d.message), info.code,
+                       esc(info.summary));
+    std::string w = where(d.range);
+    if (!w.empty())
+      buf += fmt::format("<div class=\"loc mono\">{}</div>", esc(w));
+    buf += source(d.range);
+    if (!d.notes.empty()) {
+      buf += "<ul class=\"notes\">";
+      for (const DiagNote &n : d.notes) {
+        std::string nw = where(n.range);
+        buf += fmt::format("<li>note: {}{}{}</li>", esc(n.message),
+                           nw.empty() ? "" : fmt::format(" <span class=\"muted mono\">({})</span>", esc(nw)), source(n.range));
+      }
+      buf += "</ul>";
+    }
+    buf += "</div>\n";
+  }
+  if (total > shown)
+    buf += fmt::format("<p class=\"note\">{} more not kept (error limit; see --error-limit).</p>", total - shown);
+  buf += "</section>\n";
+}
+
+void Page::footer() {
+  buf += fmt::format("</main>\n<footer>Generated by fabc {} from <code>{}</code>. Catalog figures carry their source in "
+                     "the catalog (stdlib); the ones that are estimates are marked <abbr class=\"est\">est.</abbr> here "
+                     "and listed in energy/energy.json. The same build's bom/bom.json and energy/energy.json hold every "
+                     "figure on this page.</footer>\n</body>\n</html>\n",
+                     esc(ctx.info.version), esc(ctx.info.input));
+}
+
+} // namespace
+
+bool runReport(BackendContext &ctx) {
+  Page p(ctx);
+  const ir::Fabric &F = ctx.F;
+  if (const ir::Setting *s = F.option("report_collapse")) {
+    if (s->type != ir::Setting::Number || !s->dim.none()) {
+      Diagnostic *d = ctx.diags.report(DiagCode::E0026, s->loc, "option report_collapse takes a number of devices");
+      DiagEngine::note(d, {}, "for example: option report_collapse = 128;");
+      return false;
+    }
+    if (s->number < 1 || s->number > 1e9 || s->number != std::floor(s->number)) {
+      Diagnostic *d = ctx.diags.report(DiagCode::E0034, s->loc, "option report_collapse is {:g}; it takes a whole number "
+                                                                "of devices from 1 up",
+                                       s->number);
+      DiagEngine::note(d, {}, "pods of more devices than this are drawn as one block per tier and model");
+      return false;
+    }
+    p.collapse = uint32_t(s->number);
+  }
+  // Latency figures rest on the switches' and GPU systems' latency figures.
+  std::set<std::string> estimated;
+  for (const auto &kv : p.bom.devices) {
+    const ir::Model &m = F.models[kv.first];
+    bool onPath = m.kind == ir::ModelKind::Switch || (m.kind == ir::ModelKind::System && m.gpus);
+    if (!onPath)
+      continue;
+    if (m.latency.estimate || (m.kind == ir::ModelKind::Switch && !m.latency.known))
+      estimated.insert(std::string(F.strings.str(m.name)) + (m.latency.known ? "" : " (no figure: counted as 0)"));
+  }
+  p.latencyEstimate = !estimated.empty();
+  for (const std::string &e : estimated)
+    p.latencyEstimateNote += (p.latencyEstimateNote.empty() ? "" : ", ") + e;
+
+  p.out = ctx.out.open("report/index.html");
+  if (!p.out)
+    return failOpen(ctx);
+  p.header();
+  p.flush();
+  p.summary();
+  p.flush();
+  p.latency();
+  p.flush();
+  p.energy();
+  p.flush();
+  p.bomSection();
+  p.flush();
+  p.topologySection();
+  p.flush();
+  p.diagnostics();
+  p.footer();
+  p.flush();
+  return true;
+}
+
+} // namespace fabc
