@@ -35,19 +35,30 @@ bool runEnergy(BackendContext &ctx) {
     const PowerBucket &b = E.tiers[t];
     if (!b.total())
       continue;
-    json->print("{}\n    \"{}\": {{\"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}, \"by_category\": {}}}",
-                first ? "" : ",", tierName(t), b.devices, b.optics, b.total(), categoriesJson(b));
+    json->print("{}\n    \"{}\": {{\"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}}}", first ? "" : ",",
+                tierName(t), b.devices, b.optics, b.total());
     first = false;
   }
   json->write("\n  },\n  \"by_building\": [");
-  for (size_t b = 0; b < E.buildings.size(); ++b) {
-    const PowerBucket &pb = E.buildings[b];
-    json->print("{}\n    {{\"building\": {}, \"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}, "
-                "\"by_category\": {}}}",
-                b ? "," : "", jsonString(F.strings.str(F.buildings[b].name)), pb.devices, pb.optics, pb.total(),
-                categoriesJson(pb));
-  }
+  for (size_t b = 0; b < E.buildings.size(); ++b)
+    json->print("{}\n    {{\"building\": {}, \"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}}}", b ? "," : "",
+                jsonString(F.strings.str(F.buildings[b].name)), E.buildings[b].devices, E.buildings[b].optics,
+                E.buildings[b].total());
   json->print("{}],\n  \"unplaced_w\": {:.1f},\n", E.buildings.empty() ? "" : "\n  ", E.unplaced.total());
+  // The same tiers and buildings split by category (the report's stacked bars).
+  json->write("  \"by_tier_category\": {");
+  first = true;
+  for (uint32_t t = 0; t < 6; ++t) {
+    if (!E.tiers[t].total())
+      continue;
+    json->print("{}\n    \"{}\": {}", first ? "" : ",", tierName(t), categoriesJson(E.tiers[t]));
+    first = false;
+  }
+  json->write("\n  },\n  \"by_building_category\": [");
+  for (size_t b = 0; b < E.buildings.size(); ++b)
+    json->print("{}\n    {{\"building\": {}, {}", b ? "," : "", jsonString(F.strings.str(F.buildings[b].name)),
+                categoriesJson(E.buildings[b]).substr(1));
+  json->print("{}],\n", E.buildings.empty() ? "" : "\n  ");
   auto whatIf = [&](const char *name, const WhatIf &w) {
     json->print("    \"{}\": {{\"applies\": {}, \"switch_cages\": {}, \"switch_ports\": {}, \"optics_before_w\": {:.1f}, "
                 "\"optics_after_w\": {:.1f}, \"saved_w\": {:.1f}, \"saved_percent_of_interconnect\": {:.2f}, "

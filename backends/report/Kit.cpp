@@ -192,7 +192,7 @@ void columnChart(std::string &out, std::string_view id, std::string_view title, 
     max = std::max(max, c.value);
   std::vector<double> tk = ticks(max);
   double axisMax = tk.back() > 0 ? tk.back() : 1;
-  const double W = 460, L = 48, R = 10, top = 18, plotH = 150;
+  const double W = 380, L = 46, R = 8, top = 18, plotH = 150;
   double plotW = W - L - R, H = top + plotH + 44;
   double slot = cols.empty() ? plotW : plotW / double(cols.size());
   double barW = std::min(48.0, slot * 0.72);

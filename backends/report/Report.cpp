@@ -58,7 +58,7 @@ td{border-bottom:1px solid var(--line);padding:5px 10px;vertical-align:top}
 th.n,td.n{text-align:right;white-space:nowrap}
 tbody tr:nth-child(even){background:var(--soft)}
 td.muted,.muted{color:var(--muted)}
-abbr.est,.est-badge{display:inline-block;margin-left:4px;padding:0 5px;border-radius:3px;background:#fef3c7;color:var(--est);font-size:10.5px;font-weight:700;text-decoration:none;border:1px solid #fcd34d;line-height:16px;vertical-align:1px;letter-spacing:.02em}
+abbr.est,.est-badge{display:inline-block;margin-left:4px;padding:0 5px;border-radius:3px;background:#fef3c7;color:var(--est);font-size:10.5px;font-weight:700;text-decoration:none;border:1px solid #fcd34d;line-height:16px;vertical-align:1px;letter-spacing:.02em;text-transform:none;cursor:help}
 .grid2{display:grid;grid-template-columns:1fr 1fr;gap:22px}
 .grid3{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:18px}
 figure{margin:10px 0 14px}
@@ -227,9 +227,11 @@ void Page::summary() {
   buf += card("Switches", count(bom.switches), dataAttrs("bom:summary.switches", std::to_string(bom.switches)), perTier);
   buf += card("Links", count(F.numLinks()), dataAttrs("bom:summary.links", std::to_string(F.numLinks())),
               fmt::format("{} of cable", esc(length(bom.totalLength))));
-  buf += card("Bisection bandwidth", bandwidth(M.bisection), " id=\"bisection\"",
+  buf += card("Bisection bandwidth", bandwidth(M.bisection),
+              " id=\"bisection\"" + dataAttrs("summary:bisection_gbps", fixed(M.bisection / 1e9, 0)),
               M.gpus ? fmt::format("{} per GPU", esc(bandwidth(2 * M.bisection / double(M.gpus)))) : "");
-  buf += card("Worst GPU-to-GPU latency", duration(M.worstLatency), " id=\"worst-latency\"",
+  buf += card("Worst GPU-to-GPU latency", duration(M.worstLatency),
+              " id=\"worst-latency\"" + dataAttrs("summary:worst_latency_ns", fixed(M.worstLatency * 1e9, 1)),
               fmt::format("{} switch{}, {} of cable", M.worstHops, M.worstHops == 1 ? "" : "es", esc(length(M.worstFibre))),
               latencyEstimate);
   buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)),
@@ -295,21 +297,20 @@ void Page::latency() {
                                            ir::groupKindName(M.podKind), podName);
   struct Row {
     std::string id, label, scope;
-    const ir::PathStats *p;
     double latency;
     uint32_t hops;
     double fibre;
     uint32_t via;
   };
   std::vector<Row> rows;
-  rows.push_back({"latency-pod", "Within one " + podName, podScope, &M.podPath, M.podPath.latency, M.podPath.hops,
+  rows.push_back({"latency-pod", "Within one " + podName, podScope, M.podPath.latency, M.podPath.hops,
                   M.podPath.fibre, M.podPath.via});
   if (F.buildings.size() > 1)
-    rows.push_back({"latency-cross-building", "Across buildings", "GPUs in two different buildings", &M.crossBuildingPath,
+    rows.push_back({"latency-cross-building", "Across buildings", "GPUs in two different buildings",
                     M.crossBuildingPath.latency, M.crossBuildingPath.hops, M.crossBuildingPath.fibre,
                     M.crossBuildingPath.via});
-  rows.push_back({"latency-worst", "Worst overall", "any two GPUs; the latency policy checks this one", nullptr,
-                  M.worstLatency, M.worstHops, M.worstFibre, None});
+  rows.push_back({"latency-worst", "Worst overall", "any two GPUs; the latency policy checks this one",
+                  M.worstLatency, M.worstHops, M.worstFibre, M.worstVia});
   buf += "<table id=\"latency-table\"><thead><tr><th>Path</th><th class=\"n\">Latency</th><th class=\"n\">Switches</th>"
          "<th class=\"n\">Cable</th><th class=\"n\">Fibre delay</th><th>Turns at</th><th>Scope</th></tr></thead><tbody>";
   std::vector<Bar> bars;
@@ -366,12 +367,13 @@ void Page::energy() {
   std::vector<Series> series;
   for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
     series.push_back({powerCategoryLabel(PowerCategory(c)), kCategoryColors[c]});
-  auto bar = [&](std::string label, const PowerBucket &b, const std::string &prefix) {
+  // prefix: the bucket in energy.json (its total_w); catPrefix: its split by category.
+  auto bar = [&](std::string label, const PowerBucket &b, const std::string &prefix, const std::string &catPrefix) {
     Bar r;
     r.label = std::move(label);
     for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
       r.segments.push_back({b.byCategory[c], c,
-                            prefix.empty() ? "" : prefix + ".by_category." + powerCategoryKey(PowerCategory(c)),
+                            catPrefix.empty() ? "" : catPrefix + "." + powerCategoryKey(PowerCategory(c)),
                             fixed(b.byCategory[c], 1), b.estimated[c]});
     r.totalKey = prefix.empty() ? "" : prefix + ".total_w";
     r.totalText = fixed(b.total(), 1);
@@ -382,14 +384,15 @@ void Page::energy() {
   for (int t = 5; t >= 0; --t)
     if (E.tiers[t].total())
       tiers.push_back(bar(t == 0 ? "end systems" : tierName(uint32_t(t)), E.tiers[t],
-                          fmt::format("energy:by_tier.{}", tierName(uint32_t(t)))));
+                          fmt::format("energy:by_tier.{}", tierName(uint32_t(t))),
+                          fmt::format("energy:by_tier_category.{}", tierName(uint32_t(t)))));
   stackedBars(buf, "power-by-tier", "Power by tier", series, tiers, Unit::Power);
   std::vector<Bar> bld;
   for (size_t b = 0; b < E.buildings.size(); ++b)
     bld.push_back(bar("building " + std::string(F.strings.str(F.buildings[b].name)), E.buildings[b],
-                      fmt::format("energy:by_building[{}]", b)));
+                      fmt::format("energy:by_building[{}]", b), fmt::format("energy:by_building_category[{}]", b)));
   if (E.unplaced.total() > 0)
-    bld.push_back(bar("not placed", E.unplaced, ""));
+    bld.push_back(bar("not placed", E.unplaced, "", ""));
   stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
 
   // The what-if, side by side.
@@ -440,9 +443,8 @@ void Page::energy() {
                 dataAttrs(k + ".saved_percent_of_interconnect", fixed(E.savedPercentOfInterconnect(w), 2)), "", w.estimate);
     buf += card("Of IT power", fmt::format("{:.2f} %", E.savedPercentOfIt(w)),
                 dataAttrs(k + ".saved_percent_of_it", fixed(E.savedPercentOfIt(w), 2)), "", w.estimate);
-    int64_t removed = toCpo ? int64_t(w.cages) : -int64_t(w.cages);
-    buf += card(removed >= 0 ? "Transceivers removed" : "Transceivers added", count(uint64_t(std::llabs(removed))),
-                dataAttrs(k + ".transceivers_removed", std::to_string(removed)),
+    buf += card(toCpo ? "Transceivers removed" : "Transceivers added", count(w.cages),
+                dataAttrs(k + (toCpo ? ".transceivers_removed" : ".transceivers_added"), std::to_string(w.cages)),
                 w.lasersKnown ? fmt::format("lasers {} \xE2\x86\x92 {}", count(w.lasersBefore), count(w.lasersAfter))
                               : "laser counts missing in the catalog");
     buf += "</div>";

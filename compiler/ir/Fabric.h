@@ -228,6 +228,7 @@ struct Metrics {
   double worstLatency = 0;       // s, GPU to GPU over the switch tiers
   uint32_t worstHops = 0;        // switches on that path
   double worstFibre = 0;         // m of cable on that path
+  uint32_t worstVia = None;      // the top switch where that path turns
   // Pods are the design's pod groups, else its su groups (podKind says which), else the
   // whole fabric is one pod (podKind Other, pods 0). podPath turns at a switch that
   // serves one pod's GPUs only; crossBuildingPath joins GPUs in two buildings.

@@ -277,6 +277,7 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
     }
   }
   M.worstLatency = 0;
+  M.worstVia = None;
   M.podPath = {};
   M.crossBuildingPath = {};
   uint32_t worst = None;
@@ -300,7 +301,7 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
       M.worstLatency = path;
       M.worstHops = 2 * upHops[d] - 1;
       M.worstFibre = 2 * upLen[d];
-      worst = d;
+      M.worstVia = worst = d;
     }
   }
   const ir::Policy *pol = findPolicy(F, ir::PolicyKind::Latency);

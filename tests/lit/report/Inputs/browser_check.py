@@ -109,16 +109,21 @@ def json_at(doc, path):
     return cur
 
 
+# Units a figure may be shown in, scaled to the unit its JSON key is in.
 UNITS = {"W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "%": 1, "MWh": 1, "m": 1, "km": 1e3}
+UNITS_GBPS = {"Gb/s": 1, "Tb/s": 1e3, "Pb/s": 1e6}
+UNITS_NS = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6}
 
 
-def shown_number(text):
+def shown_number(text, key):
     """The first number in an element's visible text, scaled by its unit; None if none."""
-    m = re.search(r"(-?[\d,]+(?:\.\d+)?)\s*(GW|MWh|MW|kW|W|km|m|%)?(?![A-Za-z])", text.replace("\u00a0", " "))
+    units = UNITS_GBPS if key.endswith("_gbps") else UNITS_NS if key.endswith("_ns") else UNITS
+    alts = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+    m = re.search(r"(-?[\d,]+(?:\.\d+)?)\s*(%s)?(?![A-Za-z])" % alts, text.replace("\u00a0", " "))
     if not m:
         return None
     v = float(m.group(1).replace(",", ""))
-    return v * UNITS.get(m.group(2) or "", 1)
+    return v * units.get(m.group(2) or "", 1)
 
 
 def main():
@@ -128,7 +133,7 @@ def main():
     page = os.path.abspath(os.path.join(outdir, "report", "index.html"))
     url = "file://" + page
     docs = {}
-    for name, rel in (("bom", "bom/bom.json"), ("energy", "energy/energy.json")):
+    for name, rel in (("bom", "bom/bom.json"), ("energy", "energy/energy.json"), ("summary", "summary.json")):
         with open(os.path.join(outdir, rel)) as f:
             docs[name] = json.load(f)
 
@@ -201,7 +206,7 @@ def main():
             if abs(got - want) > 1e-6 * max(1.0, abs(want)):
                 failures.append("%s: page has %r, JSON has %r" % (it["key"], got, want))
             if it.get("shown"):
-                shown = shown_number(it["shown"])
+                shown = shown_number(it["shown"], it["key"])
                 # Shown figures are rounded for reading: 3-4 significant digits.
                 if shown is None or abs(shown - want) > 0.006 * abs(want) + 0.0051:
                     failures.append("%s: shows %r, JSON has %r" % (it["key"], it["shown"].strip(), want))
