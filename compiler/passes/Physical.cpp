@@ -433,6 +433,30 @@ void computePower(ir::Fabric &F) {
       estimates |= om.power.estimate || !om.power.known;
     }
   }
+  // A CPO switch's power figure excludes its optical engines (the catalog's convention):
+  // each used CPO port adds its speed's engine, as the transceiver of a pluggable cage does.
+  std::map<double, uint32_t> engines;
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    for (int side = 0; side < 2; ++side) {
+      uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
+      if (!F.modelOf(dev).ports[F.portGroup(port)].cpo)
+        continue;
+      double speed = F.portSpeed(port);
+      auto it = engines.find(speed);
+      if (it == engines.end()) {
+        uint32_t found = None;
+        for (uint32_t i = 0; i < F.models.size() && found == None; ++i)
+          if (F.models[i].kind == ir::ModelKind::Optic && F.models[i].cpoEngine && F.models[i].speed == speed)
+            found = i;
+        it = engines.emplace(speed, found).first;
+      }
+      if (it->second == None)
+        continue; // no engine in the catalog: the energy what-if names the missing part
+      const ir::Model &e = F.models[it->second];
+      F.devOpticPower[dev] += float(e.power.value);
+      estimates |= e.power.estimate || !e.power.known;
+    }
+  }
   F.metrics.usesEstimates = estimates;
 }
 
