@@ -74,14 +74,25 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   EnergyModel E;
   E.racks.resize(F.racks.size());
   E.buildings.resize(F.buildings.size());
-  // Devices whose cages hold a transceiver with an estimated (or missing) power figure.
+  // Devices whose cages hold a transceiver, or whose CPO ports an optical engine (the
+  // power pass counts both), with an estimated or missing power figure.
   std::vector<uint8_t> opticEst(F.numDevices(), 0);
+  std::map<double, uint32_t> portEngines;
   for (size_t l = 0; l < F.numLinks(); ++l)
     for (int side = 0; side < 2; ++side) {
+      uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
       uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
-      if ((side ? F.linkXcvrB[l] : F.linkXcvrA[l]) && o != None &&
-          (F.models[o].power.estimate || !F.models[o].power.known))
-        opticEst[F.portDevice[side ? F.linkB[l] : F.linkA[l]]] = 1;
+      if (F.modelOf(dev).ports[F.portGroup(port)].cpo) {
+        double speed = F.portSpeed(port);
+        auto it = portEngines.find(speed);
+        if (it == portEngines.end())
+          it = portEngines.emplace(speed, cpoEngine(F, speed)).first;
+        o = it->second;
+      } else if (!(side ? F.linkXcvrB[l] : F.linkXcvrA[l])) {
+        continue;
+      }
+      if (o != None && (F.models[o].power.estimate || !F.models[o].power.known))
+        opticEst[dev] = 1;
     }
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     double p = F.devPower[d], o = F.devOpticPower[d];

@@ -393,7 +393,11 @@ void Page::energy() {
                       fmt::format("energy:by_building[{}]", b), fmt::format("energy:by_building_category[{}]", b)));
   if (E.unplaced.total() > 0)
     bld.push_back(bar("not placed", E.unplaced, "", ""));
-  stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
+  if (F.buildings.empty())
+    buf += "<h3>Power by building</h3><p class=\"muted\" id=\"power-by-building\">The design places nothing in a "
+           "building: see energy/racks.csv once it does.</p>";
+  else
+    stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
 
   // The what-if, side by side.
   auto whatIf = [&](const WhatIf &w, const char *key, bool toCpo) {
@@ -434,10 +438,11 @@ void Page::energy() {
     side(to, w.after, k + ".optics_after_w", after, w.lasersAfter, k + ".lasers_after", !toCpo);
     buf += "</div><div class=\"cards savings\">";
     double saved = w.saved();
-    buf += card(saved >= 0 ? "Power saved" : "Power added", power(std::fabs(saved)),
-                dataAttrs(k + ".saved_w", fixed(saved, 1)), fmt::format("{} at the wall: {} MWh a year",
-                                                                        esc(power(std::fabs(saved) * E.pue)),
-                                                                        esc(number(E.annualMWh(std::fabs(saved)), 0))),
+    buf += card("Power saved", power(saved), dataAttrs(k + ".saved_w", fixed(saved, 1)),
+                saved >= 0 ? fmt::format("{} at the wall: {} MWh a year", esc(power(saved * E.pue)),
+                                         esc(number(E.annualMWh(saved), 0)))
+                           : fmt::format("{} would add {} at the wall: {} MWh a year", to, esc(power(-saved * E.pue)),
+                                         esc(number(E.annualMWh(-saved), 0))),
                 w.estimate, saved > 0);
     buf += card("Of interconnect power", fmt::format("{:.2f} %", E.savedPercentOfInterconnect(w)),
                 dataAttrs(k + ".saved_percent_of_interconnect", fixed(E.savedPercentOfInterconnect(w), 2)), "", w.estimate);
@@ -584,8 +589,8 @@ void Page::bomSection() {
     }
     size_t m = size_t(mh.first);
     columnChart(buf, fmt::format("lengths-{}", mh.first == ir::Media::None ? "none" : ir::mediaName(mh.first)),
-                fmt::format("{} \xC2\xB7 {} cables", mh.first == ir::Media::None ? "unresolved" : ir::mediaName(mh.first),
-                            count(total)),
+                fmt::format("{} \xC2\xB7 {} cable{}", mh.first == ir::Media::None ? "unresolved" : ir::mediaName(mh.first),
+                            count(total), total == 1 ? "" : "s"),
                 mediaColor(ir::Media(m)), cols, "order length");
   }
   buf += "</div></section>\n";
