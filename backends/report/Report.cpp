@@ -100,7 +100,7 @@ svg.topology .tier-sub{font-size:11px;fill:#64748b}
 .whatif h4{margin:0 0 6px;font-size:13px;text-transform:uppercase;letter-spacing:.05em;color:var(--ink2)}
 .whatif table{margin:0}
 .whatif td{border:0;padding:2px 0}
-.savings{display:flex;flex-wrap:wrap;gap:12px;margin:10px 0}
+.savings{margin:10px 0}
 .note{color:var(--muted);font-size:12.5px}
 .diag{border:1px solid var(--line);border-left:4px solid var(--warn);border-radius:6px;padding:8px 12px;margin:8px 0;background:#fff;break-inside:avoid}
 .diag.error{border-left-color:var(--err)}
@@ -129,6 +129,12 @@ table.narrow{width:auto;min-width:420px}
   section{margin-top:18px}
   h2{break-after:avoid}
   figure,table,.card,.whatif,.topo-frame{break-inside:avoid}
+  .cards{grid-template-columns:repeat(4,1fr);gap:8px}
+  .card{padding:7px 9px}
+  .card .v{font-size:17px}
+  .whatif{grid-template-columns:1fr 1fr}
+  th,td{padding:4px 6px}
+  table{font-size:11px}
   pre.src{background:#f1f5f9;color:#0f172a;white-space:pre-wrap}
 }
 )CSS";
@@ -196,10 +202,11 @@ void Page::header() {
   buf += kCss;
   buf += "</style>\n</head>\n<body>\n";
   buf += fmt::format("<header class=\"top\"><div class=\"wrap\"><div class=\"eyebrow\">fabc design report</div>"
-                     "<h1 id=\"fabric-name\">{}</h1><div class=\"meta\">{} \xC2\xB7 {} GPUs \xC2\xB7 {} devices "
-                     "\xC2\xB7 {} links \xC2\xB7 from <code>{}</code> \xC2\xB7 fabc {}</div>",
-                     esc(F.name), tiers[std::min<uint32_t>(M.topTier, 4)], count(M.gpus), count(F.numDevices()),
-                     count(F.numLinks()), esc(ctx.info.input), esc(ctx.info.version));
+                     "<h1 id=\"fabric-name\">{}</h1><div class=\"meta\">{} \xC2\xB7 {} GPU{} \xC2\xB7 {} device{} "
+                     "\xC2\xB7 {} link{} \xC2\xB7 from <code>{}</code> \xC2\xB7 fabc {}</div>",
+                     esc(F.name), tiers[std::min<uint32_t>(M.topTier, 4)], count(M.gpus), M.gpus == 1 ? "" : "s",
+                     count(F.numDevices()), F.numDevices() == 1 ? "" : "s", count(F.numLinks()),
+                     F.numLinks() == 1 ? "" : "s", esc(ctx.info.input), esc(ctx.info.version));
   bool anyEstimate = !E.estimates.empty() || latencyEstimate;
   if (anyEstimate)
     buf += "<div class=\"callout\" id=\"estimate-callout\">Figures marked <abbr class=\"est\">est.</abbr> rest on catalog "

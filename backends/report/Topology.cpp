@@ -54,12 +54,15 @@ std::string modelLabel(const ir::Fabric &F, uint32_t m) {
 }
 // Cuts a label to about `width` px of text `charW` px a character wide (11 px bold: 7).
 std::string fit(const std::string &s, double width, double charW = 7.0) {
-  size_t max = size_t(std::max(2.0, width / charW));
-  if (s.size() <= max)
+  size_t max = size_t(std::max(2.0, width / charW)), chars = 0, cut = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if ((static_cast<unsigned char>(s[i]) & 0xC0) == 0x80)
+      continue; // a UTF-8 continuation byte: same character
+    if (++chars == max)
+      cut = i; // where the ellipsis goes if the label is too long
+  }
+  if (chars <= max)
     return s;
-  size_t cut = max - 1;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80)
-    --cut; // never split a UTF-8 sequence
   return s.substr(0, cut) + "\xE2\x80\xA6";
 }
 } // namespace
@@ -99,8 +102,9 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
     Col agg;
     agg.aggregate = true;
     agg.pod = cols.back().pod;
-    agg.label = cols[MaxCols - 1].label + " \xE2\x80\xA6 " + cols.back().label.substr(cols.back().label.find(' ') + 1) +
-                fmt::format(" ({} more)", hidden);
+    auto bare = [](const std::string &l) { return l.substr(l.find(' ') + 1); }; // "pod p[5]" -> "p[5]"
+    agg.label = fmt::format("{} \xE2\x80\xA6 {}: {} {}s", bare(cols[MaxCols - 1].label), bare(cols.back().label), hidden,
+                            cols.back().label.substr(0, cols.back().label.find(' ')));
     cols.resize(MaxCols - 1);
     cols.push_back(agg);
     for (uint32_t &c : colOf)
@@ -366,7 +370,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
     out += fmt::format("<rect class=\"pod\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"8\"/>", n1(x), n1(y),
                        n1(colW - 6), n1(h));
     podLabels += fmt::format("<text class=\"pod-label\" x=\"{}\" y=\"{}\">{}</text>", n1(x + 8), n1(y + h - 7),
-                             esc(fit(cols[k].label + " \xC2\xB7 " + count(cols[k].devices) + " devices", colW - 16)));
+                             esc(fit(cols[k].aggregate ? cols[k].label : cols[k].label + " \xC2\xB7 " + count(cols[k].devices) + " devices",
+                               colW - 16)));
   }
   // Tier labels.
   for (size_t r = 0; r < rows.size(); ++r) {
