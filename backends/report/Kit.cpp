@@ -109,6 +109,16 @@ std::vector<double> ticks(double max) {
 }
 std::string num(double v) { return fmt::format("{:.1f}", v); }
 
+// An axis label: round ticks read "500 kW", not "500.0 kW".
+std::string tickLabel(double v, Unit u) {
+  std::string s = formatUnit(v, u);
+  size_t dot = s.find('.'), sp = s.find(' ');
+  if (dot != std::string::npos && sp != std::string::npos && dot < sp &&
+      s.find_first_not_of('0', dot + 1) == sp)
+    s.erase(dot, sp - dot);
+  return s;
+}
+
 void hatch(std::string &out, std::string_view id) {
   out += fmt::format("<defs><pattern id=\"{}-est\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
                      "patternTransform=\"rotate(45)\"><rect width=\"2\" height=\"6\" fill=\"#ffffff\" "
@@ -154,7 +164,7 @@ void stackedBars(std::string &out, std::string_view id, std::string_view title, 
     double x = L + plotW * t / axisMax;
     out += fmt::format("<line class=\"grid\" x1=\"{0}\" x2=\"{0}\" y1=\"{1}\" y2=\"{2}\"/>"
                        "<text class=\"tick\" x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>",
-                       num(x), num(top - 4), num(axisY), num(axisY + 16), esc(formatUnit(t, unit)));
+                       num(x), num(top - 4), num(axisY), num(axisY + 16), esc(tickLabel(t, unit)));
   }
   for (size_t i = 0; i < bars.size(); ++i) {
     const Bar &b = bars[i];
