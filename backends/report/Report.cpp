@@ -348,6 +348,15 @@ void Page::latency() {
   if (latencyEstimate)
     buf += fmt::format("<p class=\"note\">Switch and NIC latencies are catalog estimates: {}.</p>",
                        esc(latencyEstimateNote));
+  bool noNic = false;
+  for (const auto &kv : bom.devices) {
+    const ir::Model &m = F.models[kv.first];
+    noNic |= m.kind == ir::ModelKind::System && m.gpus && !m.latency.known;
+  }
+  if (noNic)
+    buf += fmt::format("<p class=\"note\" id=\"nic-latency\">A GPU system model gives no NIC latency: its paths count "
+                       "option nic_latency, {} at each end.</p>",
+                       esc(duration(F.options.gpuNicLatency)));
   if (!bars.empty())
     stackedBars(buf, "latency-chart", "Where the time goes",
                 {{"switches and NICs", "#0891b2"}, {"fibre (4.9 ns/m)", "#eab308"}}, bars, Unit::Time);
