@@ -1,5 +1,6 @@
 // Every backend, by name. The order is the order of --emit=all and of the docs.
 #include "backends/Common.h"
+#include "backends/infiniband/InfiniBand.h"
 
 namespace fabc {
 
@@ -12,6 +13,9 @@ const std::vector<Backend> &backends() {
        runCabling, true},
       {"energy", "energy budget per tier, rack and building, and the pluggable-vs-CPO what-if (energy/energy.json, .csv)",
        runEnergy, true},
+      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root GUIDs, node name map, "
+                     "IBDM expected-cabling topology and IBNL (infiniband/)",
+       runInfiniband, false},
   };
   return list;
 }
