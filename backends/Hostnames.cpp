@@ -19,6 +19,13 @@ static void appendLabel(std::string_view path, std::string &h) {
   }
 }
 
+std::string label(std::string_view path) {
+  std::string h;
+  h.reserve(path.size());
+  appendLabel(path, h);
+  return h;
+}
+
 std::string hostName(const ir::Fabric &F, uint32_t dev) {
   std::string path = F.deviceName(dev), h;
   h.reserve(path.size());

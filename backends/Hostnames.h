@@ -14,6 +14,8 @@ class DiagEngine;
 
 namespace names {
 std::string hostName(const ir::Fabric &F, uint32_t dev);
+// The same rule for any instance path (a group's, say): "nvl72[3]" -> "nvl723".
+std::string label(std::string_view path);
 // "cx[3]" -> "cx3": a port's group and index under the same rule.
 std::string portLabel(const ir::Fabric &F, uint32_t port);
 

@@ -1,6 +1,7 @@
 // Every backend, by name. The order is the order of --emit=all and of the docs.
 #include "backends/Common.h"
 #include "backends/infiniband/InfiniBand.h"
+#include "backends/slurm/Slurm.h"
 
 namespace fabc {
 
@@ -16,6 +17,9 @@ const std::vector<Backend> &backends() {
       {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root GUIDs, node name map, "
                      "IBDM expected-cabling topology and IBNL (infiniband/)",
        runInfiniband, false},
+      {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
+                "topology/block (one block per NVLink domain) (slurm/)",
+       runSlurm, false},
   };
   return list;
 }
