@@ -2,6 +2,7 @@
 #include "backends/Common.h"
 #include "backends/infiniband/InfiniBand.h"
 #include "backends/slurm/Slurm.h"
+#include "backends/dot/Dot.h"
 
 namespace fabc {
 
@@ -20,6 +21,9 @@ const std::vector<Backend> &backends() {
       {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
                 "topology/block (one block per NVLink domain) (slurm/)",
        runSlurm, false},
+      {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
+              "(dot/fabric.dot)",
+       runDot, false},
   };
   return list;
 }
