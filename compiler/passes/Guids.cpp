@@ -166,7 +166,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     Diagnostic *dg = diags.report(DiagCode::E0131, prefix.loc,
                                   "guid_prefix '{}' leaves {} bits ({} GUIDs), but the InfiniBand fabric needs {}",
                                   prefix.text, freeBits, capacity - 1, needed);
-    DiagEngine::note(dg, {}, "shorten the prefix: each hex digit less doubles the space 16 times");
+    DiagEngine::note(dg, {}, "shorten the prefix: each hex digit less multiplies the space by 16");
     for (uint32_t d = 0; d < n; ++d)
       if (!pinned.count(F.devGuid[d]))
         F.devGuid[d] = 0;

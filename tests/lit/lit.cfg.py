@@ -34,11 +34,11 @@ if shutil.which("python3"):
 for tool in ["ibdmsh", "slurmctld", "scontrol"]:
     if shutil.which(tool):
         config.available_features.add(tool)
-# ibsim and slurmctld tests run in a private network namespace (their sockets are per
-# namespace): `unshare -n` needs CAP_SYS_ADMIN.
+# ibsim and slurmctld tests run in private network (their sockets are per namespace) and
+# mount namespaces: `unshare -nm` needs CAP_SYS_ADMIN.
 import subprocess
 try:
-    if subprocess.run(["unshare", "-n", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    if subprocess.run(["unshare", "-n", "-m", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                       timeout=10).returncode == 0:
         config.available_features.add("netns")
 except (OSError, subprocess.TimeoutExpired):
