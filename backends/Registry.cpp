@@ -1,5 +1,8 @@
 // Every backend, by name. The order is the order of --emit=all and of the docs.
 #include "backends/Common.h"
+#include "backends/infiniband/InfiniBand.h"
+#include "backends/slurm/Slurm.h"
+#include "backends/dot/Dot.h"
 
 namespace fabc {
 
@@ -15,6 +18,15 @@ const std::vector<Backend> &backends() {
       {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
                  "(report/index.html)",
        runReport, false},
+      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root GUIDs, node name map, "
+                     "IBDM expected-cabling topology and IBNL (infiniband/)",
+       runInfiniband, false},
+      {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
+                "topology/block (one block per NVLink domain) (slurm/)",
+       runSlurm, false},
+      {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
+              "(dot/fabric.dot)",
+       runDot, false},
   };
   return list;
 }

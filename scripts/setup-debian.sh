@@ -19,11 +19,15 @@ VALIDATORS=(
   frr iproute2 ibsim-utils opensm infiniband-diags graphviz pre-commit git
   python3-jsonschema libyang2-tools jq time chromium fonts-dejavu-core
 )
+# The IBDM library (ibdmsh) parses the InfiniBand expected-cabling file; slurmctld loads topology.conf.
+VALIDATORS+=(ibutils slurmctld slurm-client)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null
 # FRR's package starts its daemons; the tests run their own, in network namespaces.
 $SUDO systemctl disable --now frr >/dev/null 2>&1 || true
+# Likewise slurmctld and munge: the Slurm test runs its own slurmctld, with auth/none.
+$SUDO systemctl disable --now slurmctld munge >/dev/null 2>&1 || true
 
 BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

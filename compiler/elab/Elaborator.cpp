@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 
@@ -414,13 +415,25 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure(p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
+    else if (k == "protocol" && (out.kind == K::Switch || out.kind == K::Nic)) {
+      uint32_t s;
+      if (propStr(p, s)) {
+        std::string_view v = F.strings.str(s);
+        if (v == "ethernet") out.protocol = ir::Protocol::Ethernet;
+        else if (v == "infiniband") out.protocol = ir::Protocol::InfiniBand;
+        else {
+          Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown protocol '{}'", v);
+          DiagEngine::note(d, {}, "protocol is \"ethernet\" or \"infiniband\"");
+        }
+      }
+    }
     else if (out.kind == K::Gpu && (k == "memory" || k == "nvlink_bandwidth")) {
       double unused;
       propQty(p, k == "memory" ? dims::Data : dims::Bandwidth, unused);
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; systems: gpus gpu nvlink_domain"
+                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; systems: gpus gpu nvlink_domain"
                   : media ? "vendor sku description power price media speed form reach ports lasers interface"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }
@@ -1076,6 +1089,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   ir::Role role = m.kind == ir::ModelKind::Switch ? ir::Role::Switch : ir::Role::Compute;
   std::vector<uint32_t> breakouts;
   uint32_t asn = 0, loopback = 0;
+  uint64_t guid = 0;
   for (const ast::Prop &p : s->props) {
     if (p.key == "tier" && m.kind == ir::ModelKind::Switch) {
       Value v = eval(p.value);
@@ -1151,9 +1165,22 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
         else
           loopback = (a << 24) | (b << 16) | (c << 8) | d;
       }
+    } else if (p.key == "guid") {
+      // InfiniBand node GUID, as printed on the device: "0x" and 1 to 16 hex digits.
+      uint32_t v;
+      if (propStr(p, v)) {
+        std::string t(F.strings.str(v));
+        size_t digits = t.size() > 2 ? t.size() - 2 : 0;
+        bool ok = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && digits <= 16 &&
+                  t.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
+        if (ok)
+          guid = std::strtoull(t.c_str() + 2, nullptr, 16);
+        if (!ok || !guid)
+          error(DiagCode::E0034, p.value->range, "guid '{}' is not a non-zero 64-bit hex number such as \"0x0002c90300a1b2c3\"", t);
+      }
     } else {
-      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> asn loopback"
-                                                                    : "role breakout_<group>");
+      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> asn loopback guid"
+                                                                    : "role breakout_<group> guid");
     }
   }
   uint32_t layout = layoutFor(model, breakouts);
@@ -1171,6 +1198,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   F.devCursorBase.push_back(uint32_t(F.cursors.size()));
   F.devAsn.push_back(asn);
   F.devLoopback.push_back(loopback);
+  F.devGuid.push_back(guid);
   for (const ir::GroupLayout &g : l.groups)
     F.cursors.push_back(g.offset);
   F.portDevice.insert(F.portDevice.end(), l.ports, dev);

@@ -1,6 +1,7 @@
 // The order of the passes: physical facts first, then the checks that use them.
 #include "passes/Passes.h"
 #include "diag/Diag.h"
+#include "passes/Guids.h"
 
 namespace fabc {
 bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
@@ -26,6 +27,8 @@ bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const 
   passes::checkLatency(F, diags);
   passes::checkRails(F, diags);
   passes::checkRedundancy(F, diags);
+  stage("guids");
+  passes::assignGuids(F, diags);
   return !diags.hasErrors();
 }
 } // namespace fabc

@@ -29,3 +29,17 @@ for tool in ["dot", "vtysh", "opensm", "ibsim", "ibnetdiscover", "pre-commit", "
         config.available_features.add(tool)
 if shutil.which("python3"):
     config.available_features.add("python3")
+# The IBDM library's shell (ibutils) parses InfiniBand topology files; slurmctld reads
+# topology.conf.
+for tool in ["ibdmsh", "slurmctld", "scontrol"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)
+# ibsim and slurmctld tests run in private network (their sockets are per namespace) and
+# mount namespaces: `unshare -nm` needs CAP_SYS_ADMIN.
+import subprocess
+try:
+    if subprocess.run(["unshare", "-n", "-m", "true"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                      timeout=10).returncode == 0:
+        config.available_features.add("netns")
+except (OSError, subprocess.TimeoutExpired):
+    pass

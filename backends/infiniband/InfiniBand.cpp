@@ -1,0 +1,298 @@
+// The InfiniBand fabric of a design (ir/InfiniBand.h draws its boundary), in the
+// formats of the programs that run one:
+//   infiniband/fabric.net      ibnetdiscover's topology format, which ibsim simulates
+//   infiniband/root_guids.txt  OpenSM's root_guid_file for the ftree routing engine
+//   infiniband/node_name_map   GUID -> name, for OpenSM and infiniband-diags
+//   infiniband/fabric.topo     IBDM topology file, the expected cabling that
+//                              ibdiagnet -t, ibtopodiff and NVIDIA's cable validation
+//                              tool compare the discovered fabric with
+//   infiniband/ibnl/*.ibnl     the IBNL system definitions fabric.topo refers to
+// Formats and conventions: docs/backends.md#infiniband. Everything streams, in device
+// and port order.
+#include "backends/infiniband/InfiniBand.h"
+
+#include "backends/Common.h"
+#include "backends/Hostnames.h"
+#include "diag/Diag.h"
+#include "ir/InfiniBand.h"
+
+#include <llvm/ADT/DenseSet.h>
+
+#include <cctype>
+#include <map>
+
+namespace fabc {
+namespace {
+using ir::None;
+namespace ib = ir::ib;
+
+// NodeDescription is 64 bytes; ibsim keeps 63 and a NUL.
+constexpr size_t MaxDesc = 63;
+
+struct View {
+  explicit View(const ir::Fabric &f) : F(f) {}
+  const ir::Fabric &F;
+  std::vector<uint32_t> switches; // InfiniBand switches, device order
+  std::vector<uint32_t> hcaPorts; // end-system ports on InfiniBand links, port order
+  std::vector<uint32_t> devs;     // every device of the fabric, device order
+  std::vector<uint32_t> nameOf;   // device -> index in names; None outside the fabric
+  std::vector<std::string> names;
+  std::vector<std::string> typeOfLayout; // IBNL system type per layout ("" unused)
+  std::vector<uint64_t> hostGroups;      // per layout: port groups with InfiniBand links (bit mask)
+  uint64_t links = 0;
+  uint32_t topTier = 0;
+  llvm::DenseSet<uint64_t> truncated; // node GUIDs whose description was cut
+  uint32_t firstTruncated = None;
+};
+
+bool isIbPort(const ir::Fabric &F, uint32_t port) {
+  uint32_t l = F.portLink[port];
+  return l != None && ib::isLink(F, l);
+}
+
+// An IBNL name: a letter, then at least one more character, and not one of IBNL's
+// keywords (its lexer takes "SW" or "NODE" as keywords, "S" as nothing).
+std::string ibnlName(std::string s) {
+  static const char *keywords[] = {"SYSTEM", "TOPSYSTEM", "SUBSYSTEM", "NODE", "SW", "CA", "HCA"};
+  if (s.empty() || !std::isalpha((unsigned char)s[0]))
+    s.insert(0, "X");
+  for (const char *k : keywords)
+    if (s == k)
+      s += '_';
+  if (s.size() < 2)
+    s += '_';
+  return s;
+}
+
+// The IBNL system type of a layout: the model's name, and the breakouts that change
+// its port count ("QM9700_px2").
+std::string typeName(const ir::Fabric &F, uint32_t layout) {
+  const ir::Layout &L = F.layouts[layout];
+  const ir::Model &m = F.models[L.model];
+  std::string t(F.strings.str(m.name));
+  for (size_t g = 0; g < L.groups.size(); ++g)
+    if (L.groups[g].breakout > 1)
+      t += fmt::format("_{}x{}", F.strings.str(m.ports[g].name), L.groups[g].breakout);
+  return ibnlName(t);
+}
+
+bool collect(BackendContext &ctx, View &v) {
+  const ir::Fabric &F = ctx.F;
+  std::vector<uint8_t> member(F.numDevices(), 0);
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (ib::isSwitch(F, d)) {
+      v.switches.push_back(d);
+      member[d] = 1;
+      if (F.devTier[d] != 255)
+        v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
+    }
+  if (v.switches.empty()) {
+    Diagnostic *d = ctx.diags.report(DiagCode::E0136, F.loc, "fabric '{}' has no InfiniBand switch", F.name);
+    DiagEngine::note(d, {}, "add protocol = \"infiniband\" to the InfiniBand switch models");
+    return false;
+  }
+  v.hostGroups.assign(F.layouts.size(), 0);
+  unsigned offLeaf = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!ib::isLink(F, l))
+      continue;
+    ++v.links;
+    for (uint32_t p : {F.linkA[l], F.linkB[l]}) {
+      uint32_t d = F.portDevice[p];
+      if (ib::isSwitch(F, d))
+        continue;
+      uint32_t s = F.portDevice[F.otherEnd(l, p)];
+      if (F.devTier[s] != 1 && offLeaf++ < 20) {
+        Diagnostic *dg = ctx.diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
+                                          "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
+                                          F.portName(p), F.deviceName(s), unsigned(F.devTier[s]));
+        DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
+      }
+      member[d] = 1;
+      v.hostGroups[F.devLayout[d]] |= uint64_t(1) << std::min<uint32_t>(F.portGroup(p), 63);
+    }
+  }
+  v.nameOf.assign(F.numDevices(), None);
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!member[d])
+      continue;
+    if (!F.devGuid[d]) // the GUID pass reported why
+      return false;
+    v.nameOf[d] = uint32_t(v.devs.size());
+    v.devs.push_back(d);
+    if (!ib::isSwitch(F, d)) {
+      uint32_t base = F.devPortBase[d];
+      for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
+        if (isIbPort(F, p))
+          v.hcaPorts.push_back(p);
+    }
+  }
+  if (!names::hostNames(F, ctx.diags, v.devs, v.names))
+    return false;
+  v.typeOfLayout.assign(F.layouts.size(), "");
+  for (uint32_t d : v.devs)
+    if (v.typeOfLayout[F.devLayout[d]].empty())
+      v.typeOfLayout[F.devLayout[d]] = typeName(F, F.devLayout[d]);
+  return true;
+}
+
+const std::string &host(const View &v, uint32_t dev) { return v.names[v.nameOf[dev]]; }
+
+// NodeDescription: the host name for a switch, "host port" for an HCA (the way
+// rdma-ndd writes "hostname mlx5_0").
+std::string desc(View &v, uint32_t dev, uint32_t port) {
+  std::string s = host(v, dev);
+  if (port != None)
+    s += ' ' + names::portLabel(v.F, port);
+  if (s.size() > MaxDesc) {
+    if (v.truncated.insert(port == None ? v.F.devGuid[dev] : ib::hcaGuid(v.F, port)).second &&
+        v.firstTruncated == None)
+      v.firstTruncated = dev;
+    s.resize(MaxDesc);
+  }
+  return s;
+}
+
+void emitNet(BackendContext &ctx, View &v, OutFile &o) {
+  const ir::Fabric &F = ctx.F;
+  o.print("# fabc {}: InfiniBand fabric '{}', ibnetdiscover topology format (ibsim reads it)\n", ctx.info.version,
+          F.name);
+  o.print("# {} switches, {} HCAs (one single-port HCA per end-system port), {} links\n\n", v.switches.size(),
+          v.hcaPorts.size(), v.links);
+  for (uint32_t s : v.switches) {
+    uint64_t g = F.devGuid[s];
+    o.print("switchguid=0x{:x}({:x})\nSwitch\t{} \"S-{:016x}\"\t\t# \"{}\"\n", g, g, F.layoutOf(s).ports, g,
+            desc(v, s, None));
+    uint32_t base = F.devPortBase[s];
+    for (uint32_t p = base; p < base + F.layoutOf(s).ports; ++p) {
+      if (!isIbPort(F, p))
+        continue;
+      uint32_t q = F.otherEnd(F.portLink[p], p), e = F.portDevice[q];
+      if (ib::isSwitch(F, e)) {
+        o.print("[{}]\t\"S-{:016x}\"[{}]\t\t# \"{}\"\n", ib::portNumber(F, p), F.devGuid[e], ib::portNumber(F, q),
+                desc(v, e, None));
+      } else {
+        uint64_t h = ib::hcaGuid(F, q);
+        o.print("[{}]\t\"H-{:016x}\"[1]({:x})\t\t# \"{}\"\n", ib::portNumber(F, p), h, h + 1, desc(v, e, q));
+      }
+    }
+    o.write("\n");
+  }
+  for (uint32_t q : v.hcaPorts) {
+    uint64_t h = ib::hcaGuid(F, q);
+    uint32_t p = F.otherEnd(F.portLink[q], q), s = F.portDevice[p];
+    o.print("caguid=0x{:x}\nCa\t1 \"H-{:016x}\"\t\t# \"{}\"\n", h, h, desc(v, F.portDevice[q], q));
+    o.print("[1]({:x})\t\"S-{:016x}\"[{}]\t\t# \"{}\"\n\n", h + 1, F.devGuid[s], ib::portNumber(F, p),
+            desc(v, s, None));
+  }
+}
+
+// ftree's roots: the switches of the highest tier.
+void emitRoots(const View &v, OutFile &o) {
+  for (uint32_t s : v.switches)
+    if (v.F.devTier[s] == v.topTier)
+      o.print("0x{:016x}\n", v.F.devGuid[s]);
+}
+
+void emitNameMap(BackendContext &ctx, View &v, OutFile &o) {
+  const ir::Fabric &F = ctx.F;
+  o.print("# fabc {}: InfiniBand node names of '{}' (node GUID \"NodeDescription\")\n", ctx.info.version, F.name);
+  for (uint32_t s : v.switches)
+    o.print("0x{:016x} \"{}\"\n", F.devGuid[s], desc(v, s, None));
+  for (uint32_t q : v.hcaPorts)
+    o.print("0x{:016x} \"{}\"\n", ib::hcaGuid(F, q), desc(v, F.portDevice[q], q));
+}
+
+// Port names on the system panels of fabric.topo and ibnl/: "P<n>" on a switch (its
+// InfiniBand port number), the design's port ("cx3") on an end system.
+std::string panelPort(const ir::Fabric &F, uint32_t port) {
+  return ib::isSwitch(F, F.portDevice[port]) ? fmt::format("P{}", ib::portNumber(F, port))
+                                              : ibnlName(names::portLabel(F, port));
+}
+
+void emitTopo(BackendContext &ctx, View &v, OutFile &o) {
+  const ir::Fabric &F = ctx.F;
+  o.print("# fabc {}: expected cabling of InfiniBand fabric '{}', IBDM topology file\n", ctx.info.version, F.name);
+  o.write("# (ibdiagnet -t, ibtopodiff -t, cable validation tool). The system types are in ibnl/:\n"
+          "# set IBDM_IBNL_PATH to that directory. Each link is listed once, at its switch end\n"
+          "# (between switches: at the one declared first).\n\n");
+  for (uint32_t s : v.switches) {
+    o.print("{} {}\n", v.typeOfLayout[F.devLayout[s]], host(v, s));
+    uint32_t base = F.devPortBase[s];
+    for (uint32_t p = base; p < base + F.layoutOf(s).ports; ++p) {
+      if (!isIbPort(F, p))
+        continue;
+      uint32_t q = F.otherEnd(F.portLink[p], p), e = F.portDevice[q];
+      if (ib::isSwitch(F, e) && e < s)
+        continue;
+      o.print("   {} -> {} {} {}\n", panelPort(F, p), v.typeOfLayout[F.devLayout[e]], host(v, e), panelPort(F, q));
+    }
+    o.write("\n");
+  }
+}
+
+bool emitIbnl(BackendContext &ctx, View &v) {
+  const ir::Fabric &F = ctx.F;
+  std::map<std::string, uint32_t> types; // sorted: one file per system type, and a device of it
+  for (uint32_t d : v.devs)
+    types.emplace(v.typeOfLayout[F.devLayout[d]], d);
+  for (const auto &kv : types) {
+    OutFile *o = ctx.out.open("infiniband/ibnl/" + kv.first + ".ibnl");
+    if (!o)
+      return failOpen(ctx);
+    uint32_t dev = kv.second, layout = F.devLayout[dev];
+    const ir::Layout &L = F.layouts[layout];
+    const ir::Model &m = F.models[L.model];
+    std::string model = ibnlName(std::string(F.strings.str(m.name)));
+    // IBNL has no comments: the file is the definition only.
+    o->print("TOPSYSTEM {}\n\n", kv.first);
+    if (m.kind == ir::ModelKind::Switch && m.protocol == ir::Protocol::InfiniBand) {
+      o->print("NODE SW {} {} U1\n", L.ports, model);
+      for (uint32_t p = 1; p <= L.ports; ++p)
+        o->print("   {} -> P{}\n", p, p);
+      continue;
+    }
+    // One single-port CA per port of the groups that carry InfiniBand links.
+    uint32_t unit = 0;
+    for (uint32_t g = 0; g < L.groups.size(); ++g) {
+      if (!(v.hostGroups[layout] >> std::min<uint32_t>(g, 63) & 1))
+        continue;
+      uint32_t first = F.devPortBase[dev] + L.groups[g].offset;
+      for (uint32_t i = 0; i < L.groups[g].count; ++i, ++unit)
+        o->print("{}NODE CA 1 {} U{}\n   1 -> {}\n", unit ? "\n" : "", model, unit + 1,
+                 panelPort(F, first + i));
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool runInfiniband(BackendContext &ctx) {
+  View v(ctx.F);
+  if (!collect(ctx, v))
+    return false;
+  OutFile *net = ctx.out.open("infiniband/fabric.net");
+  OutFile *roots = ctx.out.open("infiniband/root_guids.txt");
+  OutFile *map = ctx.out.open("infiniband/node_name_map");
+  OutFile *topo = ctx.out.open("infiniband/fabric.topo");
+  if (!net || !roots || !map || !topo)
+    return failOpen(ctx);
+  emitNet(ctx, v, *net);
+  emitRoots(v, *roots);
+  emitNameMap(ctx, v, *map);
+  emitTopo(ctx, v, *topo);
+  if (!emitIbnl(ctx, v))
+    return false;
+  if (!v.truncated.empty()) {
+    size_t n = v.truncated.size();
+    Diagnostic *d = ctx.diags.report(DiagCode::W0152, {ctx.F.devLoc[v.firstTruncated], 1},
+                                     "{} InfiniBand node description{} longer than {} bytes, cut (first: '{}')", n,
+                                     n == 1 ? " is" : "s are", MaxDesc,
+                                     ctx.F.deviceName(v.firstTruncated));
+    DiagEngine::note(d, {}, "shorter instance names keep the descriptions whole and unique");
+  }
+  return true;
+}
+
+} // namespace fabc

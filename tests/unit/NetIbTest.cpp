@@ -1,0 +1,128 @@
+// InfiniBand GUIDs and the host-name helpers the InfiniBand, Slurm and DOT outputs share.
+#include "backends/Hostnames.h"
+#include "diag/Diag.h"
+#include "elab/Elaborator.h"
+#include "ir/InfiniBand.h"
+#include "passes/Passes.h"
+#include "sema/Imports.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+using namespace fabc;
+
+namespace {
+struct Built {
+  SourceManager sm;
+  std::unique_ptr<DiagEngine> diags;
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ok = false;
+};
+
+std::unique_ptr<Built> build(const std::string &text) {
+  auto b = std::make_unique<Built>();
+  b->diags = std::make_unique<DiagEngine>(b->sm);
+  b->diags->setOutput(std::tmpfile());
+  LoadOptions lo;
+  LoadedProgram prog;
+  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
+    return b;
+  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
+  return b;
+}
+
+// A two-tier fat tree of `leaves` 32-port leaves, 16 hosts of 2 ports on each (one per
+// rail leaf pair), 16 uplinks per leaf spread over `spines` spines.
+std::string fatTree(int leaves, int spines) {
+  return R"(
+model L : switch { protocol = "infiniband"; port p[32] { speed = 400 Gb/s; form = "OSFP"; } }
+model S : switch { protocol = "infiniband"; port p[64] { speed = 400 Gb/s; form = "OSFP"; } }
+model H : system { gpus = 2; port cx[2] { speed = 400 Gb/s; form = "OSFP"; } }
+model AOC : cable { media = "AOC"; speed = 400 Gb/s; form = "OSFP"; reach = 30 m; }
+option default_cable_length = 5 m;
+fabric f {
+  leaf[)" + std::to_string(leaves) + R"(] : L { tier = "leaf"; };
+  spine[)" + std::to_string(spines) + R"(] : S { tier = "spine"; };
+  h[)" + std::to_string(leaves / 2 * 16) + R"(] : H;
+  for i in 0 .. )" + std::to_string(leaves / 2 * 16) + R"( {
+    link h[i].cx[0] -- leaf[2 * floor(i / 16)].p[i % 16];
+    link h[i].cx[1] -- leaf[2 * floor(i / 16) + 1].p[i % 16];
+  }
+  for l in 0 .. )" + std::to_string(leaves) + R"( {
+    for k in 0 .. 16 { link leaf[l].p[16 + k] -- spine[k % )" + std::to_string(spines) + R"(]; }
+  }
+}
+)";
+}
+} // namespace
+
+TEST(Hostnames, HostlistFoldsTrailingNumbers) {
+  using names::hostlist;
+  EXPECT_EQ(hostlist({"n3", "n1", "n2", "n7"}), "n[1-3,7]");
+  EXPECT_EQ(hostlist({"su1-dgx0", "su0-dgx1", "su0-dgx0", "su1-dgx1"}), "su0-dgx[0-1],su1-dgx[0-1]");
+  EXPECT_EQ(hostlist({"mgmt", "n0", "n0"}), "mgmt,n0");
+  EXPECT_EQ(hostlist({"n9", "n10", "n11"}), "n[9-11]");
+  // Zero-padded numbers keep their width and do not mix with unpadded ones.
+  EXPECT_EQ(hostlist({"r01", "r02", "r03", "r4"}), "r4,r[01-03]");
+  EXPECT_EQ(hostlist({}), "");
+}
+
+TEST(Hostnames, RuleAndCollisions) {
+  auto b = build(R"(
+model S : switch { port p[2] { speed = 400 Gb/s; } }
+fabric f { Pod_A[2] : S; x[12] : S; x1[2] : S; }
+)");
+  ASSERT_TRUE(b->ok);
+  EXPECT_EQ(names::hostName(b->F, 1), "pod-a1");
+  std::vector<std::string> out;
+  EXPECT_TRUE(names::hostNames(b->F, *b->diags, {0, 1, 2}, out));
+  // x[11] and x1[1] are both "x11".
+  std::vector<uint32_t> all(b->F.numDevices());
+  for (uint32_t d = 0; d < all.size(); ++d)
+    all[d] = d;
+  EXPECT_FALSE(names::hostNames(b->F, *b->diags, all, out));
+}
+
+TEST(Guids, UniqueDeterministicAndInPrefix) {
+  std::string text = fatTree(16, 8);
+  auto a = build(text), b = build(text);
+  ASSERT_TRUE(a->ok);
+  const ir::Fabric &F = a->F;
+  EXPECT_EQ(F.devGuid, b->F.devGuid); // deterministic
+  std::set<uint64_t> seen;
+  size_t expected = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    ASSERT_NE(F.devGuid[d], 0u) << F.deviceName(d);
+    EXPECT_EQ(F.devGuid[d] >> 40, 0x02fabcu); // the default prefix
+    if (ir::ib::isSwitch(F, d)) {
+      EXPECT_TRUE(seen.insert(F.devGuid[d]).second);
+      ++expected;
+    }
+  }
+  for (uint32_t l = 0; l < F.numLinks(); ++l)
+    for (uint32_t p : {F.linkA[l], F.linkB[l]})
+      if (!ir::ib::isSwitch(F, F.portDevice[p])) {
+        EXPECT_TRUE(seen.insert(ir::ib::hcaGuid(F, p)).second);
+        EXPECT_TRUE(seen.insert(ir::ib::hcaGuid(F, p) + 1).second);
+        expected += 2;
+      }
+  EXPECT_EQ(seen.size(), expected);
+  // Devices in declaration order: the leaves first, GUIDs 1 to 16.
+  EXPECT_EQ(F.devGuid[0], 0x02fabc0000000001u);
+  EXPECT_EQ(F.devGuid[15], 0x02fabc0000000010u);
+}
+
+TEST(Guids, PrefixOverflowIsAnError) {
+  // 8 leaves, 4 spines and 64 hosts need 12 + 64 x 4 = 268 GUIDs; 14 digits leave 8 bits, 255.
+  std::string text = fatTree(8, 4);
+  text.replace(text.find("fabric f {"), 10, "fabric f {\n  policy addressing { guid_prefix = \"0x0002c9000000aa\"; }");
+  auto b = build(text);
+  EXPECT_FALSE(b->ok);
+  bool found = false;
+  for (const Diagnostic &d : b->diags->all())
+    found |= d.code == DiagCode::E0131;
+  EXPECT_TRUE(found);
+}
