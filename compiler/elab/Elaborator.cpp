@@ -414,13 +414,25 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure(p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
+    else if (k == "protocol" && (out.kind == K::Switch || out.kind == K::Nic)) {
+      uint32_t s;
+      if (propStr(p, s)) {
+        std::string_view v = F.strings.str(s);
+        if (v == "ethernet") out.protocol = ir::Protocol::Ethernet;
+        else if (v == "infiniband") out.protocol = ir::Protocol::InfiniBand;
+        else {
+          Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown protocol '{}'", v);
+          DiagEngine::note(d, {}, "protocol is \"ethernet\" or \"infiniband\"");
+        }
+      }
+    }
     else if (out.kind == K::Gpu && (k == "memory" || k == "nvlink_bandwidth")) {
       double unused;
       propQty(p, k == "memory" ? dims::Data : dims::Bandwidth, unused);
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; systems: gpus gpu nvlink_domain"
+                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; systems: gpus gpu nvlink_domain"
                   : media ? "vendor sku description power price media speed form reach ports lasers interface"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }

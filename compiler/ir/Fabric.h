@@ -54,6 +54,10 @@ struct Figure {
 enum class ModelKind : uint8_t { Gpu, System, Nic, Switch, NvSwitch, Optic, Cable };
 const char *modelKindName(ModelKind k);
 
+// The link layer a switch or NIC speaks (model property `protocol`); the switch-config
+// backends generate configurations only for the protocol they target.
+enum class Protocol : uint8_t { Unspecified, Ethernet, InfiniBand };
+
 // Media classes in order of reach; the media pass takes the first that fits.
 enum class Media : uint8_t { None, DAC, ACC, AOC, MMF, SMF, DCI, Count };
 const char *mediaName(Media m);
@@ -91,6 +95,7 @@ struct Model {
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
   uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
+  Protocol protocol = Protocol::Unspecified; // switch / NIC: "ethernet" or "infiniband"
   std::vector<PortGroup> ports;
   SourceRange loc;
 };
