@@ -15,6 +15,11 @@ const std::vector<Backend> &backends() {
       {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
                  "(report/index.html)",
        runReport, false},
+      {"sonic", "SONiC config_db.json per Ethernet switch: ports, interfaces, BGP, RoCE QoS (sonic/HOST/config_db.json)",
+       runSonic, false},
+      {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
+       runFrr, false},
+      {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
   };
   return list;
 }

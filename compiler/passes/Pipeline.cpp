@@ -1,6 +1,8 @@
 // The order of the passes: physical facts first, then the checks that use them.
 #include "passes/Passes.h"
 #include "diag/Diag.h"
+#include "passes/Addressing.h"
+#include "passes/Roce.h"
 
 namespace fabc {
 bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
@@ -26,6 +28,11 @@ bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const 
   passes::checkLatency(F, diags);
   passes::checkRails(F, diags);
   passes::checkRedundancy(F, diags);
+  // Logical passes: cheap (switches and their links only), so they always run and
+  // `fabc check` reports addressing and RoCE problems without a backend asked for.
+  stage("addressing");
+  passes::assignAddresses(F, diags);
+  passes::checkEthernet(F, diags);
   return !diags.hasErrors();
 }
 } // namespace fabc

@@ -29,3 +29,16 @@ for tool in ["dot", "vtysh", "opensm", "ibsim", "ibnetdiscover", "pre-commit", "
         config.available_features.add(tool)
 if shutil.which("python3"):
     config.available_features.add("python3")
+
+# Network namespaces (FRR fabrics brought up in them): root, and a kernel that allows them.
+def _netns_works():
+    import subprocess
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("ip"):
+        return False
+    probe = "fabc-lit-probe-%d" % os.getpid()
+    ok = subprocess.call(["ip", "netns", "add", probe], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    if ok:
+        subprocess.call(["ip", "netns", "del", probe], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return ok
+if _netns_works():
+    config.available_features.add("netns")
