@@ -105,7 +105,8 @@ struct Plan {
   bool perTier = true;
   uint32_t lbBase = 0x0A000000, p2pBase = 0x0AFE0000; // 10.0.0.0/16, 10.254.0.0/16
   unsigned lbLen = 16, p2pLen = 16;
-  SourceRange lbLoc, p2pLoc, policyLoc;
+  SourceRange lbLoc, p2pLoc;
+  SourceRange noteLoc; // the policy for notes, or nothing when there is none
   bool numbered = false;
 };
 
@@ -127,13 +128,13 @@ bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
   }
   // Without a policy, pool diagnostics point at the fabric.
   SourceRange at{F.loc.begin, 1};
-  plan.policyLoc = plan.lbLoc = plan.p2pLoc = at;
+  plan.lbLoc = plan.p2pLoc = at;
   for (AsnPool &p : plan.pools)
     p.loc = at;
   const ir::PolicyBlock *pol = F.policyBlock("addressing");
   if (!pol)
     return ok;
-  plan.policyLoc = pol->loc;
+  plan.noteLoc = pol->loc;
   for (AsnPool &p : plan.pools)
     p.loc = pol->loc;
   plan.lbLoc = plan.p2pLoc = pol->loc;
@@ -261,7 +262,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
                                     "'{}' has asn {}, but '{}' in the same shared-ASN tier has {}", F.deviceName(d),
                                     F.devAsn[d], F.deviceName(g.explicitDev), g.asn);
       DiagEngine::note(dg, devRange(F, g.explicitDev), "the tier's ASN is set here");
-      DiagEngine::note(dg, plan.policyLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
+      DiagEngine::note(dg, plan.noteLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
                                            "use asn_per = \"switch\" for one ASN per switch");
     }
   }
@@ -324,7 +325,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
       continue;
     Diagnostic *dg = diags.report(DiagCode::E0108, {F.linkLoc[l], 4}, "'{}' and '{}' are linked but share ASN {}",
                                   F.deviceName(a), F.deviceName(b), F.devAsn[a]);
-    DiagEngine::note(dg, plan.policyLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
+    DiagEngine::note(dg, plan.noteLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
                                                             "\"tier\"; use asn_per = \"switch\" when they are linked"
                                                           : "give one of them another asn");
   }
