@@ -42,3 +42,14 @@ def _netns_works():
     return ok
 if _netns_works():
     config.available_features.add("netns")
+
+# The system Python, which has Debian's python3-* modules (a pyenv python3 earlier on
+# PATH may not), as %sys_python3; features for the modules validators use.
+_sys_python3 = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3")
+if _sys_python3:
+    import subprocess
+    config.substitutions.append(("%sys_python3", _sys_python3))
+    for _module, _feature in (("jsonschema", "python3-jsonschema"), ("yaml", "python3-yaml")):
+        if subprocess.call([_sys_python3, "-c", "import " + _module], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) == 0:
+            config.available_features.add(_feature)
