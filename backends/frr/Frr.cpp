@@ -52,6 +52,7 @@ bool emitSwitch(BackendContext &ctx, uint32_t d, bool unnumbered) {
   o->print(" !\n address-family ipv4 unicast\n  network {}/32\n  neighbor FABRIC activate\n  maximum-paths {}\n"
            " exit-address-family\nexit\n!\n",
            lo, kMaxPaths);
+  o->close();
   return true;
 }
 

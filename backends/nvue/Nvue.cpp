@@ -156,6 +156,7 @@ bool runNvue(BackendContext &ctx) {
              passes::hostName(F, d), F.deviceName(d), F.name, ctx.info.version);
     o->write(std::string_view(y.c_str(), y.size()));
     o->write("\n");
+    o->close();
   }
   return true;
 }

@@ -233,6 +233,7 @@ bool runSonic(BackendContext &ctx) {
     if (!o)
       return failOpen(ctx);
     db.write(*o);
+    o->close();
   }
   return true;
 }
