@@ -397,8 +397,8 @@ void assignSubnets(ir::Fabric &F, DiagEngine &diags, const Plan &plan) {
   }
   if (needed > capacity) {
     Diagnostic *dg = diags.report(DiagCode::E0102, plan.p2pLoc,
-                                  "point-to-point pool {}/{} holds {} /31s, but {} switch links need one",
-                                  ipv4String(plan.p2pBase), plan.p2pLen, capacity, needed);
+                                  "point-to-point pool {}/{} holds {} /31{}, but {} switch links need one",
+                                  ipv4String(plan.p2pBase), plan.p2pLen, capacity, capacity == 1 ? "" : "s", needed);
     DiagEngine::note(dg, {}, "give policy addressing a larger p2p_pool, or keep option bgp_unnumbered = true");
   }
 }
