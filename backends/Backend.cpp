@@ -13,6 +13,16 @@ OutFile::~OutFile() {
     std::fclose(f_);
 }
 
+void OutFile::close() {
+  if (!f_)
+    return;
+  if (std::fflush(f_) != 0 || std::ferror(f_))
+    failed_ = true;
+  if (std::fclose(f_) != 0)
+    failed_ = true;
+  f_ = nullptr;
+}
+
 static bool makeDirs(const std::string &path, std::string &err) {
   for (size_t i = 1; i <= path.size(); ++i) {
     if (i < path.size() && path[i] != '/')
@@ -51,13 +61,12 @@ OutFile *OutputDir::open(std::string_view rel) {
 
 bool OutputDir::commit() {
   for (auto &f : files_) {
-    if (std::fflush(f->f_) != 0 || std::ferror(f->f_) || f->failed_) {
+    f->close();
+    if (f->failed_) {
       error_ = f->final_ + ": write failed";
       abort();
       return false;
     }
-    std::fclose(f->f_);
-    f->f_ = nullptr;
   }
   for (auto &f : files_)
     if (std::rename(f->tmp_.c_str(), f->final_.c_str()) != 0) {

@@ -24,7 +24,7 @@ public:
   OutFile &operator=(const OutFile &) = delete;
 
   void write(std::string_view s) {
-    if (!s.empty() && std::fwrite(s.data(), 1, s.size(), f_) != s.size())
+    if (!s.empty() && (!f_ || std::fwrite(s.data(), 1, s.size(), f_) != s.size()))
       failed_ = true;
   }
   template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
@@ -33,6 +33,9 @@ public:
     write({b.data(), b.size()});
   }
   const std::string &path() const { return final_; }
+  // Finishes the file early (it is still renamed into place only at commit). Backends
+  // that write one file per switch close each one, to stay under the open-file limit.
+  void close();
 
 private:
   friend class OutputDir;

@@ -44,5 +44,8 @@ bool runBom(BackendContext &ctx);
 bool runEnergy(BackendContext &ctx);
 bool runSummary(BackendContext &ctx);
 bool runReport(BackendContext &ctx);
+bool runSonic(BackendContext &ctx);
+bool runFrr(BackendContext &ctx);
+bool runNvue(BackendContext &ctx);
 
 } // namespace fabc

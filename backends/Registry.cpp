@@ -27,6 +27,11 @@ const std::vector<Backend> &backends() {
       {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
               "(dot/fabric.dot)",
        runDot, false},
+      {"sonic", "SONiC config_db.json per Ethernet switch: ports, interfaces, BGP, RoCE QoS (sonic/HOST/config_db.json)",
+       runSonic, false},
+      {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
+       runFrr, false},
+      {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
   };
   return list;
 }

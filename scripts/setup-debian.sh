@@ -18,6 +18,7 @@ BUILD_DEPS=(
 VALIDATORS=(
   frr iproute2 ibsim-utils opensm infiniband-diags graphviz pre-commit git
   python3-jsonschema libyang2-tools jq time chromium fonts-dejavu-core
+  python3-yaml
 )
 # The IBDM library (ibdmsh) parses the InfiniBand expected-cabling file; slurmctld loads topology.conf.
 VALIDATORS+=(ibutils slurmctld slurm-client)

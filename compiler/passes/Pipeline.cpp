@@ -2,6 +2,8 @@
 #include "passes/Passes.h"
 #include "diag/Diag.h"
 #include "passes/Guids.h"
+#include "passes/Addressing.h"
+#include "passes/Roce.h"
 
 namespace fabc {
 bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
@@ -29,6 +31,11 @@ bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const 
   passes::checkRedundancy(F, diags);
   stage("guids");
   passes::assignGuids(F, diags);
+  // Logical passes: cheap (switches and their links only), so they always run and
+  // `fabc check` reports addressing and RoCE problems without a backend asked for.
+  stage("addressing");
+  passes::assignAddresses(F, diags);
+  passes::checkEthernet(F, diags);
   return !diags.hasErrors();
 }
 } // namespace fabc

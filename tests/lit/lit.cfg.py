@@ -43,3 +43,27 @@ try:
         config.available_features.add("netns")
 except (OSError, subprocess.TimeoutExpired):
     pass
+
+# Network namespaces (FRR fabrics brought up in them): root, and a kernel that allows them.
+def _netns_works():
+    import subprocess
+    if not hasattr(os, "geteuid") or os.geteuid() != 0 or not shutil.which("ip"):
+        return False
+    probe = "fabc-lit-probe-%d" % os.getpid()
+    ok = subprocess.call(["ip", "netns", "add", probe], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0
+    if ok:
+        subprocess.call(["ip", "netns", "del", probe], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return ok
+if _netns_works():
+    config.available_features.add("netns")
+
+# The system Python, which has Debian's python3-* modules (a pyenv python3 earlier on
+# PATH may not), as %sys_python3; features for the modules validators use.
+_sys_python3 = "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else shutil.which("python3")
+if _sys_python3:
+    import subprocess
+    config.substitutions.append(("%sys_python3", _sys_python3))
+    for _module, _feature in (("jsonschema", "python3-jsonschema"), ("yaml", "python3-yaml")):
+        if subprocess.call([_sys_python3, "-c", "import " + _module], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) == 0:
+            config.available_features.add(_feature)

@@ -75,7 +75,10 @@ TEST(Hostnames, RuleAndCollisions) {
 model S : switch { port p[2] { speed = 400 Gb/s; } }
 fabric f { Pod_A[2] : S; x[12] : S; x1[2] : S; }
 )");
-  ASSERT_TRUE(b->ok);
+  // The addressing pass, which always runs, reports the switch hostname collision too.
+  ASSERT_FALSE(b->ok);
+  ASSERT_FALSE(b->diags->all().empty());
+  EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0107);
   EXPECT_EQ(names::hostName(b->F, 1), "pod-a1");
   std::vector<std::string> out;
   EXPECT_TRUE(names::hostNames(b->F, *b->diags, {0, 1, 2}, out));

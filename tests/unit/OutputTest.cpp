@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 using namespace fabc;
@@ -58,4 +59,40 @@ TEST(Csv, QuotesOnlyWhenNeeded) {
   EXPECT_EQ(csvField("leaf[3]"), "leaf[3]");
   EXPECT_EQ(csvField("a,b"), "\"a,b\"");
   EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+}
+
+TEST(OutputDir, ClosedFilesStayPendingAndManyFilesFit) {
+  // One file per switch: each is closed when written, so thousands stay under the
+  // open-file limit; none appears before commit; a write after close fails the build.
+  struct Limit { // a low open-file limit for this test only
+    struct rlimit saved;
+    Limit() {
+      ::getrlimit(RLIMIT_NOFILE, &saved);
+      struct rlimit low = saved;
+      low.rlim_cur = std::min<rlim_t>(saved.rlim_cur, 256);
+      ::setrlimit(RLIMIT_NOFILE, &low);
+    }
+    ~Limit() { ::setrlimit(RLIMIT_NOFILE, &saved); }
+  } limit;
+  std::string dir = tempDir();
+  {
+    OutputDir out(dir);
+    for (int i = 0; i < 3000; ++i) {
+      OutFile *f = out.open("sw/" + std::to_string(i) + ".conf");
+      ASSERT_NE(f, nullptr) << out.error();
+      f->print("switch {}\n", i);
+      f->close();
+    }
+    EXPECT_FALSE(exists(dir + "/sw/0.conf"));
+    ASSERT_TRUE(out.commit()) << out.error();
+  }
+  EXPECT_TRUE(exists(dir + "/sw/2999.conf"));
+  std::string dir2 = tempDir();
+  OutputDir out(dir2);
+  OutFile *f = out.open("late.txt");
+  ASSERT_NE(f, nullptr);
+  f->close();
+  f->write("too late");
+  EXPECT_FALSE(out.commit());
+  EXPECT_FALSE(exists(dir2 + "/late.txt"));
 }

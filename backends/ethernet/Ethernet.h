@@ -1,0 +1,52 @@
+#pragma once
+// Shared by the Ethernet switch-config backends (sonic, frr, nvue): which switches get a
+// configuration, the port naming conventions (docs/backends.md), and each port's peer.
+#include "backends/Backend.h"
+
+#include <string>
+#include <vector>
+
+namespace fabc::eth {
+
+// A switch whose model says protocol = "ethernet".
+bool isEthernetSwitch(const ir::Fabric &F, uint32_t dev);
+
+// The Ethernet switches in device order. Warns (W0120) once per switch model that
+// does not say its protocol, since its switches get no configuration.
+std::vector<uint32_t> ethernetSwitches(BackendContext &ctx, const char *backend);
+
+// Where a logical port sits on its switch.
+struct PortInfo {
+  uint32_t port = 0;      // global port id
+  uint32_t group = 0;     // port group of the model
+  uint32_t cage = 0;      // front-panel cage, 0-based, counted across port groups
+  uint32_t sub = 0;       // logical port within the cage (breakout or twin-port cage)
+  uint32_t perCage = 1;   // logical ports per cage: > 1 means the cage is split
+  uint32_t lanes = 0;     // SerDes lanes of this logical port; 0 = the model does not say
+  uint32_t firstLane = 0; // device-wide index of its first lane
+  double speed = 0;       // b/s
+};
+PortInfo portInfo(const ir::Fabric &F, uint32_t port);
+
+// SONiC: Ethernet<first lane>. Cumulus Linux / FRR: swp<cage+1>, swp<cage+1>s<sub> when split.
+std::string sonicPortName(const PortInfo &p);
+std::string swpName(const PortInfo &p);
+// The parent interface of a split cage (swp<cage+1>).
+std::string swpCageName(const PortInfo &p);
+
+// A connected port of a switch and what is at its other end.
+struct Peer {
+  uint32_t port, link, peerPort, peerDev;
+  bool routed; // the peer is a routed switch: the link carries an eBGP session
+};
+std::vector<Peer> peersOf(const ir::Fabric &F, uint32_t dev);
+
+// "spine0 swp3": the peer's hostname and its port, named the way `style` names ports
+// ('s' SONiC, 'c' Cumulus) when the peer is an Ethernet switch, else fabc's own names.
+std::string peerDescription(const ir::Fabric &F, const Peer &p, char style);
+
+// The address of this end of a numbered link (the A end takes the /31's even address).
+uint32_t localAddress(const ir::Fabric &F, const Peer &p);
+uint32_t peerAddress(const ir::Fabric &F, const Peer &p);
+
+} // namespace fabc::eth

@@ -1,0 +1,450 @@
+// The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
+#include "passes/Addressing.h"
+#include "diag/Diag.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
+#include <llvm/ADT/StringMap.h>
+
+#include <cctype>
+
+namespace fabc::passes {
+using ir::None;
+
+bool isRoutedSwitch(const ir::Fabric &F, uint32_t dev) {
+  const ir::Model &m = F.modelOf(dev);
+  return m.kind == ir::ModelKind::Switch && m.protocol != ir::Protocol::InfiniBand;
+}
+
+bool isRoutedLink(const ir::Fabric &F, uint32_t link) {
+  return isRoutedSwitch(F, F.portDevice[F.linkA[link]]) && isRoutedSwitch(F, F.portDevice[F.linkB[link]]);
+}
+
+std::string hostName(const ir::Fabric &F, uint32_t dev) {
+  std::string path = F.deviceName(dev), h;
+  h.reserve(path.size());
+  for (char c : path) {
+    if (c == '[' || c == ']')
+      continue;
+    h += c == '.' || c == '_' ? '-' : char(std::tolower((unsigned char)c));
+  }
+  return h;
+}
+
+bool bgpUnnumbered(const ir::Fabric &F) {
+  const ir::Setting *s = F.option("bgp_unnumbered");
+  return !s || s->type != ir::Setting::Bool || s->boolean;
+}
+
+uint32_t fabricMtu(const ir::Fabric &F) {
+  const ir::Setting *s = F.option("mtu");
+  if (!s || s->type != ir::Setting::Number)
+    return 9100;
+  double v = s->dim == dims::Data ? s->number / 8 : s->number;
+  return v >= 0 && v < 1e9 ? uint32_t(v) : 0;
+}
+
+std::string ipv4String(uint32_t a) {
+  return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+}
+
+bool parseIpv4(std::string_view s, uint32_t &out) {
+  uint32_t addr = 0;
+  size_t i = 0;
+  for (int part = 0; part < 4; ++part) {
+    if (part && (i >= s.size() || s[i++] != '.'))
+      return false;
+    size_t start = i;
+    uint32_t v = 0;
+    while (i < s.size() && std::isdigit((unsigned char)s[i]) && i - start < 3)
+      v = v * 10 + uint32_t(s[i++] - '0');
+    if (i == start || v > 255)
+      return false;
+    addr = addr << 8 | v;
+  }
+  if (i != s.size())
+    return false;
+  out = addr;
+  return true;
+}
+
+bool parseCidr(std::string_view s, uint32_t &base, unsigned &len) {
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos || slash + 1 >= s.size() || s.size() - slash > 3)
+    return false;
+  unsigned l = 0;
+  for (size_t i = slash + 1; i < s.size(); ++i) {
+    if (!std::isdigit((unsigned char)s[i]))
+      return false;
+    l = l * 10 + unsigned(s[i] - '0');
+  }
+  uint32_t a;
+  if (l > 32 || !parseIpv4(s.substr(0, slash), a))
+    return false;
+  uint32_t mask = l ? ~uint32_t(0) << (32 - l) : 0;
+  if (a & ~mask)
+    return false;
+  base = a;
+  len = l;
+  return true;
+}
+
+namespace {
+
+struct AsnPool {
+  const char *name;
+  uint64_t lo, hi, next;
+  SourceRange loc;
+  uint64_t failed = 0;
+};
+
+struct Plan {
+  AsnPool pools[3] = {{"leaf_asn", 4200000000u, 4200999999u, 0, {}},
+                      {"spine_asn", 4201000000u, 4201999999u, 0, {}},
+                      {"core_asn", 4202000000u, 4202999999u, 0, {}}};
+  bool perTier = true;
+  uint32_t lbBase = 0x0A000000, p2pBase = 0x0AFE0000; // 10.0.0.0/16, 10.254.0.0/16
+  unsigned lbLen = 16, p2pLen = 16;
+  SourceRange lbLoc, p2pLoc;
+  SourceRange noteLoc; // the policy for notes, or nothing when there is none
+  bool numbered = false;
+};
+
+SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
+
+// Reads policy addressing and option bgp_unnumbered; false after E0105.
+bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
+  bool ok = true;
+  auto bad = [&](const ir::Setting &s, std::string msg, std::string fix) {
+    Diagnostic *d = diags.report(DiagCode::E0105, s.loc, "{}", msg);
+    DiagEngine::note(d, {}, std::move(fix));
+    ok = false;
+  };
+  if (const ir::Setting *s = F.option("bgp_unnumbered")) {
+    if (s->type != ir::Setting::Bool)
+      bad(*s, "option bgp_unnumbered must be true or false", "bgp_unnumbered = false numbers every switch link with a /31");
+    else
+      plan.numbered = !s->boolean;
+  }
+  // Without a policy, pool diagnostics point at the fabric.
+  SourceRange at{F.loc.begin, 1};
+  plan.lbLoc = plan.p2pLoc = at;
+  for (AsnPool &p : plan.pools)
+    p.loc = at;
+  const ir::PolicyBlock *pol = F.policyBlock("addressing");
+  if (!pol)
+    return ok;
+  plan.noteLoc = pol->loc;
+  for (AsnPool &p : plan.pools)
+    p.loc = pol->loc;
+  plan.lbLoc = plan.p2pLoc = pol->loc;
+  for (const ir::Setting &s : pol->props) {
+    std::string_view key = F.strings.str(s.name);
+    AsnPool *pool = nullptr;
+    for (AsnPool &p : plan.pools)
+      if (key == p.name)
+        pool = &p;
+    if (pool) {
+      std::vector<double> v = s.type == ir::Setting::List ? s.list : std::vector<double>();
+      if (s.type == ir::Setting::Number && s.dim.none())
+        v = {s.number, s.number};
+      auto isAsn = [](double x) { return x >= 1 && x <= 4294967295.0 && x == double(uint64_t(x)); };
+      if (v.size() != 2 || !isAsn(v[0]) || !isAsn(v[1]) || v[0] > v[1]) {
+        bad(s, fmt::format("'{}' must be a range [first, last] of ASNs", key),
+            "ASNs are 1 to 4294967295; the private 4-byte range is [4200000000, 4294967294] (RFC 6996)");
+        continue;
+      }
+      pool->lo = uint64_t(v[0]);
+      pool->hi = uint64_t(v[1]);
+      pool->loc = s.loc;
+    } else if (key == "asn_per") {
+      std::string_view v = s.type == ir::Setting::String ? F.strings.str(s.str) : "";
+      if (v != "switch" && v != "tier") {
+        bad(s, "asn_per must be \"switch\" or \"tier\"",
+            "\"tier\": the spines of one tier and pod share an ASN (RFC 7938); \"switch\": every switch has its own");
+        continue;
+      }
+      plan.perTier = v == "tier";
+    } else if (key == "loopback_pool" || key == "p2p_pool") {
+      bool lb = key == "loopback_pool";
+      uint32_t base;
+      unsigned len;
+      bool parsed = s.type == ir::Setting::String && parseCidr(F.strings.str(s.str), base, len);
+      if (!parsed || base == 0 || (!lb && len > 31)) {
+        bad(s, fmt::format("'{}' must be an IPv4 prefix \"a.b.c.d/len\"{}", key, lb ? "" : " of at most /31"),
+            "for example \"10.0.0.0/16\"; the host bits must be zero and the prefix must not start at 0.0.0.0");
+        continue;
+      }
+      (lb ? plan.lbBase : plan.p2pBase) = base;
+      (lb ? plan.lbLen : plan.p2pLen) = len;
+      (lb ? plan.lbLoc : plan.p2pLoc) = s.loc;
+    }
+    // guid_prefix belongs to the InfiniBand addressing.
+  }
+  return ok;
+}
+
+// Union-find over device ids, for the pods of a tier.
+struct Components {
+  std::vector<uint32_t> parent;
+  explicit Components(size_t n) : parent(n) {
+    for (size_t i = 0; i < n; ++i)
+      parent[i] = uint32_t(i);
+  }
+  uint32_t find(uint32_t x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void unite(uint32_t a, uint32_t b) {
+    a = find(a);
+    b = find(b);
+    if (a != b)
+      parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+unsigned poolOf(uint8_t tier) { return tier == 2 ? 1 : tier >= 3 && tier != 255 ? 2 : 0; }
+
+void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<uint8_t> &routed) {
+  size_t nd = F.numDevices();
+  // With asn_per = "tier", the switches of tier t >= 2 that are connected through tiers
+  // 1..t (one pod, for t = 2) share an ASN: a path that climbs to tier t+1 and comes
+  // back down into the same pod repeats that ASN, and BGP drops it (no valley paths).
+  std::vector<uint32_t> group(nd, None);
+  struct Group {
+    uint32_t asn = 0, explicitDev = None;
+    uint8_t tier = 0;
+  };
+  std::vector<Group> groups;
+  if (plan.perTier) {
+    for (uint8_t t = 2; t < ir::Metrics::MaxTier; ++t) {
+      bool any = false;
+      for (uint32_t d = 0; d < nd && !any; ++d)
+        any = routed[d] && F.devTier[d] == t;
+      if (!any)
+        continue;
+      Components cc(nd);
+      auto inSet = [&](uint32_t d) { return routed[d] && F.devTier[d] >= 1 && F.devTier[d] <= t; };
+      for (size_t l = 0; l < F.numLinks(); ++l) {
+        uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+        if (inSet(a) && inSet(b))
+          cc.unite(a, b);
+      }
+      llvm::DenseMap<uint32_t, uint32_t> byRoot;
+      for (uint32_t d = 0; d < nd; ++d) {
+        if (!routed[d] || F.devTier[d] != t)
+          continue;
+        auto ins = byRoot.try_emplace(cc.find(d), uint32_t(groups.size()));
+        if (ins.second) {
+          groups.emplace_back();
+          groups.back().tier = t;
+        }
+        group[d] = ins.first->second;
+      }
+    }
+  }
+
+  llvm::DenseSet<uint32_t> used;
+  unsigned conflicts = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (!routed[d] || !F.devAsn[d])
+      continue;
+    used.insert(F.devAsn[d]);
+    if (group[d] == None)
+      continue;
+    Group &g = groups[group[d]];
+    if (!g.asn) {
+      g.asn = F.devAsn[d];
+      g.explicitDev = d;
+    } else if (g.asn != F.devAsn[d] && conflicts++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::E0109, devRange(F, d),
+                                    "'{}' has asn {}, but '{}' in the same shared-ASN tier has {}", F.deviceName(d),
+                                    F.devAsn[d], F.deviceName(g.explicitDev), g.asn);
+      DiagEngine::note(dg, devRange(F, g.explicitDev), "the tier's ASN is set here");
+      DiagEngine::note(dg, plan.noteLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
+                                           "use asn_per = \"switch\" for one ASN per switch");
+    }
+  }
+  for (AsnPool &p : plan.pools)
+    p.next = p.lo;
+  auto alloc = [&](uint8_t tier) -> uint32_t {
+    AsnPool &p = plan.pools[poolOf(tier)];
+    while (p.next <= p.hi && used.count(uint32_t(p.next)))
+      ++p.next;
+    if (p.next > p.hi) {
+      ++p.failed;
+      return 0;
+    }
+    used.insert(uint32_t(p.next));
+    return uint32_t(p.next++);
+  };
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (!routed[d])
+      continue;
+    if (group[d] != None) {
+      Group &g = groups[group[d]];
+      if (!g.asn)
+        g.asn = alloc(g.tier);
+      F.devAsn[d] = g.asn;
+    } else if (!F.devAsn[d]) {
+      F.devAsn[d] = alloc(F.devTier[d]);
+    }
+  }
+  for (const AsnPool &p : plan.pools) {
+    if (!p.failed)
+      continue;
+    Diagnostic *dg = diags.report(DiagCode::E0100, p.loc, "the {} pool [{}, {}] is exhausted: {} more ASN{} needed",
+                                  p.name, p.lo, p.hi, p.failed, p.failed == 1 ? " is" : "s are");
+    DiagEngine::note(dg, {}, fmt::format("set {} = [first, last] in policy addressing to a wider range{}", p.name,
+                                         plan.perTier ? "" : ", or share one ASN per spine tier with asn_per = \"tier\""));
+  }
+
+  // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group.
+  llvm::DenseMap<uint32_t, std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
+  unsigned dups = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (!routed[d] || !F.devAsn[d])
+      continue;
+    uint64_t who = group[d] == None ? d : (uint64_t(1) << 32) | group[d];
+    auto ins = owner.try_emplace(F.devAsn[d], who, d);
+    if (ins.second || ins.first->second.first == who || dups++ >= 20)
+      continue;
+    uint32_t first = ins.first->second.second;
+    Diagnostic *dg = diags.report(DiagCode::E0103, devRange(F, d), "'{}' and '{}' both have ASN {}", F.deviceName(first),
+                                  F.deviceName(d), F.devAsn[d]);
+    DiagEngine::note(dg, devRange(F, first), "the first one is declared here");
+    DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= 2 && F.devTier[d] != 255
+                                 ? "to share one ASN across a spine tier, use asn_per = \"tier\" in policy addressing"
+                                 : "give each its own asn, or drop the asn property to take one from the pool");
+  }
+  unsigned same = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    if (!routed[a] || !routed[b] || !F.devAsn[a] || F.devAsn[a] != F.devAsn[b] || same++ >= 20)
+      continue;
+    Diagnostic *dg = diags.report(DiagCode::E0108, {F.linkLoc[l], 4}, "'{}' and '{}' are linked but share ASN {}",
+                                  F.deviceName(a), F.deviceName(b), F.devAsn[a]);
+    DiagEngine::note(dg, plan.noteLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
+                                                            "\"tier\"; use asn_per = \"switch\" when they are linked"
+                                                          : "give one of them another asn");
+  }
+}
+
+void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const std::vector<uint8_t> &routed) {
+  size_t nd = F.numDevices();
+  uint64_t size = uint64_t(1) << (32 - plan.lbLen);
+  uint64_t p2pSize = uint64_t(1) << (32 - plan.p2pLen);
+  llvm::DenseMap<uint32_t, uint32_t> taken; // address -> device
+  unsigned dups = 0, overlaps = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    uint32_t a = F.devLoopback[d];
+    if (!routed[d] || !a)
+      continue;
+    auto ins = taken.try_emplace(a, d);
+    if (!ins.second && dups++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::E0104, devRange(F, d), "'{}' and '{}' both have loopback {}",
+                                    F.deviceName(ins.first->second), F.deviceName(d), ipv4String(a));
+      DiagEngine::note(dg, devRange(F, ins.first->second), "the first one is declared here");
+    }
+    bool inP2p = plan.numbered && a >= plan.p2pBase && uint64_t(a) < plan.p2pBase + p2pSize;
+    if (inP2p && overlaps++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::E0106, devRange(F, d), "loopback {} of '{}' lies in the point-to-point pool",
+                                    ipv4String(a), F.deviceName(d));
+      DiagEngine::note(dg, plan.p2pLoc, fmt::format("p2p_pool is {}/{}", ipv4String(plan.p2pBase), plan.p2pLen));
+    }
+  }
+  // Network and broadcast addresses of the pool stay free (but a /31 or /32 is all host).
+  uint64_t first = plan.lbBase + (plan.lbLen <= 30 ? 1 : 0);
+  uint64_t last = plan.lbBase + size - 1 - (plan.lbLen <= 30 ? 1 : 0);
+  uint64_t next = first, failed = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (!routed[d] || F.devLoopback[d])
+      continue;
+    while (next <= last && taken.count(uint32_t(next)))
+      ++next;
+    if (next > last) {
+      ++failed;
+      continue;
+    }
+    F.devLoopback[d] = uint32_t(next++);
+  }
+  if (failed) {
+    Diagnostic *dg = diags.report(DiagCode::E0101, plan.lbLoc,
+                                  "loopback pool {}/{} is exhausted: {} more switch{} need{} a loopback",
+                                  ipv4String(plan.lbBase), plan.lbLen, failed, failed == 1 ? "" : "es",
+                                  failed == 1 ? "s" : "");
+    DiagEngine::note(dg, {}, "give policy addressing a larger loopback_pool");
+  }
+}
+
+void assignSubnets(ir::Fabric &F, DiagEngine &diags, const Plan &plan) {
+  uint64_t lbEnd = plan.lbBase + (uint64_t(1) << (32 - plan.lbLen));
+  uint64_t p2pEnd = plan.p2pBase + (uint64_t(1) << (32 - plan.p2pLen));
+  if (plan.lbBase < p2pEnd && plan.p2pBase < lbEnd) {
+    Diagnostic *dg = diags.report(DiagCode::E0106, plan.p2pLoc, "p2p_pool {}/{} overlaps loopback_pool {}/{}",
+                                  ipv4String(plan.p2pBase), plan.p2pLen, ipv4String(plan.lbBase), plan.lbLen);
+    DiagEngine::note(dg, plan.lbLoc, "loopback_pool is set here (default 10.0.0.0/16)");
+    return;
+  }
+  uint64_t capacity = (p2pEnd - plan.p2pBase) / 2, k = 0, needed = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!isRoutedLink(F, l))
+      continue;
+    ++needed;
+    if (k < capacity)
+      F.linkSubnet[l] = uint32_t(plan.p2pBase + 2 * k++);
+  }
+  if (needed > capacity) {
+    Diagnostic *dg = diags.report(DiagCode::E0102, plan.p2pLoc,
+                                  "point-to-point pool {}/{} holds {} /31{}, but {} switch links need one",
+                                  ipv4String(plan.p2pBase), plan.p2pLen, capacity, capacity == 1 ? "" : "s", needed);
+    DiagEngine::note(dg, {}, "give policy addressing a larger p2p_pool, or keep option bgp_unnumbered = true");
+  }
+}
+
+void checkHostnames(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &routed) {
+  llvm::StringMap<uint32_t> seen;
+  unsigned reported = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!routed[d])
+      continue;
+    std::string h = hostName(F, d);
+    bool valid = !h.empty() && h.size() <= 63 && h.front() != '-' && h.back() != '-';
+    if (!valid && reported++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' gives the hostname '{}', which is not a valid "
+                                    "RFC 1123 hostname", F.deviceName(d), h);
+      DiagEngine::note(dg, {}, "hostnames are at most 63 letters, digits and '-', and neither start nor end with '-'");
+      continue;
+    }
+    auto ins = seen.try_emplace(h, d);
+    if (!ins.second && reported++ < 20) {
+      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' and '{}' both get the hostname '{}'",
+                                    F.deviceName(ins.first->second), F.deviceName(d), h);
+      DiagEngine::note(dg, devRange(F, ins.first->second), "the first one is declared here");
+    }
+  }
+}
+
+} // namespace
+
+void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
+  size_t nd = F.numDevices();
+  F.devAsn.resize(nd, 0);
+  F.devLoopback.resize(nd, 0);
+  F.linkSubnet.assign(F.numLinks(), 0);
+  std::vector<uint8_t> routed(nd, 0);
+  bool any = false;
+  for (uint32_t d = 0; d < nd; ++d)
+    any |= routed[d] = isRoutedSwitch(F, d);
+  Plan plan;
+  if (!readPlan(F, diags, plan) || !any)
+    return;
+  assignAsns(F, diags, plan, routed);
+  assignLoopbacks(F, diags, plan, routed);
+  if (plan.numbered)
+    assignSubnets(F, diags, plan);
+  checkHostnames(F, diags, routed);
+}
+
+} // namespace fabc::passes

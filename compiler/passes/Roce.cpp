@@ -1,0 +1,161 @@
+// RoCE and Ethernet lint: the settings every Ethernet switch config must agree on.
+#include "passes/Roce.h"
+#include "diag/Diag.h"
+#include "passes/Addressing.h"
+
+#include <cmath>
+
+namespace fabc::passes {
+namespace {
+
+// Reads policy roce; with `diags`, reports what is wrong (E0110, W0122).
+RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
+  RoceSettings r;
+  const ir::PolicyBlock *pol = F.policyBlock("roce");
+  if (!pol)
+    return r;
+  r.enabled = true;
+  r.loc = pol->loc;
+  auto bad = [&](const ir::Setting &s, std::string msg, const char *fix) {
+    if (!diags)
+      return;
+    Diagnostic *d = diags->report(DiagCode::E0110, s.loc, "{}", msg);
+    DiagEngine::note(d, {}, fix);
+  };
+  // A plain integer in [lo, hi], or false.
+  auto integer = [&](const ir::Setting &s, double lo, double hi, uint32_t &out) {
+    double v = s.number;
+    if (s.type != ir::Setting::Number || !s.dim.none() || v != std::floor(v) || v < lo || v > hi)
+      return false;
+    out = uint32_t(v);
+    return true;
+  };
+  // Bytes: a data size ("150 kB") or a plain number of bytes.
+  auto bytes = [&](const ir::Setting &s, uint64_t &out) {
+    if (s.type != ir::Setting::Number || !(s.dim.none() || s.dim == dims::Data))
+      return false;
+    double v = s.dim.none() ? s.number : s.number / 8;
+    if (!(v >= 0 && v < 1e15))
+      return false;
+    out = uint64_t(std::llround(v));
+    return true;
+  };
+  const ir::Setting *ecnMin = nullptr, *ecnMax = nullptr, *dscp = nullptr, *cnp = nullptr;
+  for (const ir::Setting &s : pol->props) {
+    std::string_view key = F.strings.str(s.name);
+    uint32_t u;
+    uint64_t b;
+    if (key == "pfc_priority") {
+      if (!integer(s, 0, 7, u))
+        bad(s, "pfc_priority must be an 802.1p priority from 0 to 7", "RoCE conventionally uses priority 3");
+      else if (u == RoceSettings::CnpTrafficClass)
+        bad(s, fmt::format("pfc_priority {} is the traffic class of CNPs", u),
+            "congestion notification packets use traffic class 6 (strict priority); pick another priority, usually 3");
+      else
+        r.pfcPriority = u;
+    } else if (key == "dscp" || key == "cnp_dscp") {
+      if (!integer(s, 0, 63, u))
+        bad(s, fmt::format("{} must be a DSCP value from 0 to 63", key),
+            "RoCE data conventionally uses DSCP 26 and CNPs DSCP 48");
+      else
+        (key == "dscp" ? r.dscp : r.cnpDscp) = u, (key == "dscp" ? dscp : cnp) = &s;
+    } else if (key == "ecn") {
+      if (s.type != ir::Setting::Bool)
+        bad(s, "ecn must be true or false", "ecn = true marks the RoCE queue for DCQCN");
+      else
+        r.ecn = s.boolean;
+    } else if (key == "mtu") {
+      uint64_t v;
+      if (!bytes(s, v) || v < 68 || v > 9216)
+        bad(s, "the RoCE mtu must be 68 to 9216 bytes", "for example mtu = 9100 (or 4200 for a 4096-byte RDMA MTU)");
+      else
+        r.mtu = uint32_t(v);
+    } else if (key == "ecn_min" || key == "ecn_max") {
+      if (!bytes(s, b) || b == 0)
+        bad(s, fmt::format("{} must be a positive queue depth", key), "for example ecn_min = 150 kB; ecn_max = 1500 kB;");
+      else
+        (key == "ecn_min" ? r.ecnMin : r.ecnMax) = b, (key == "ecn_min" ? ecnMin : ecnMax) = &s;
+    } else if (key == "ecn_probability") {
+      if (!integer(s, 0, 100, u))
+        bad(s, "ecn_probability must be a percentage from 0 to 100", "the marking probability at ecn_max, usually 100");
+      else
+        r.ecnProbability = u;
+    }
+  }
+  if (dscp && cnp && r.dscp == r.cnpDscp) {
+    bad(*cnp, fmt::format("cnp_dscp {} is the DSCP of RoCE data", r.cnpDscp),
+        "CNPs need their own DSCP so that they reach the strict-priority queue: usually 48");
+    r.cnpDscp = 48;
+  } else if (!cnp && dscp && r.dscp == 48) {
+    bad(*dscp, "dscp 48 is the default DSCP of CNPs", "set cnp_dscp to another value, or mark RoCE with DSCP 26");
+  }
+  if (r.ecnMin > r.ecnMax) {
+    const ir::Setting &at = ecnMin ? *ecnMin : *ecnMax;
+    bad(at, fmt::format("ecn_min ({} B) is above ecn_max ({} B)", r.ecnMin, r.ecnMax),
+        "marking starts at ecn_min and reaches ecn_probability at ecn_max");
+    r.ecnMin = 150000;
+    r.ecnMax = std::max<uint64_t>(r.ecnMax, 1500000);
+  }
+  if (diags && !r.ecn) {
+    Diagnostic *d = diags->report(DiagCode::W0122, pol->loc, "lossless RoCE on priority {} without ECN", r.pfcPriority);
+    DiagEngine::note(d, {}, "without ECN marks, congestion spreads as PFC pauses; set ecn = true");
+  }
+  return r;
+}
+
+SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
+
+} // namespace
+
+RoceSettings roceSettings(const ir::Fabric &F) { return read(F, nullptr); }
+
+void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
+  uint32_t mtu = fabricMtu(F);
+  const ir::Setting *mtuOpt = F.option("mtu");
+  bool mtuOk = true;
+  if (mtuOpt && (mtuOpt->type != ir::Setting::Number || !(mtuOpt->dim.none() || mtuOpt->dim == dims::Data) ||
+                 mtu < 68 || mtu > 9216)) {
+    Diagnostic *d = diags.report(DiagCode::E0114, mtuOpt->loc, "option mtu must be 68 to 9216 bytes");
+    DiagEngine::note(d, {}, "9100 (the default) leaves room for a 9000-byte host MTU plus encapsulation");
+    mtuOk = false;
+  }
+
+  unsigned mixed = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    ir::Protocol pa = F.modelOf(a).protocol, pb = F.modelOf(b).protocol;
+    if (pa == ir::Protocol::Unspecified || pb == ir::Protocol::Unspecified || pa == pb || mixed++ >= 20)
+      continue;
+    uint32_t eth = pa == ir::Protocol::Ethernet ? a : b, ib = eth == a ? b : a;
+    Diagnostic *d = diags.report(DiagCode::E0115, {F.linkLoc[l], 4}, "link joins Ethernet '{}' and InfiniBand '{}'",
+                                 F.deviceName(eth), F.deviceName(ib));
+    DiagEngine::note(d, F.modelOf(ib).loc, "this model says protocol = \"infiniband\"");
+  }
+
+  RoceSettings r = read(F, &diags);
+  if (!r.enabled)
+    return;
+  bool ethernet = false;
+  uint32_t firstEth = ir::None;
+  for (uint32_t d = 0; d < F.numDevices() && !ethernet; ++d)
+    if (F.modelOf(d).kind == ir::ModelKind::Switch && F.modelOf(d).protocol == ir::Protocol::Ethernet)
+      ethernet = true, firstEth = d;
+  if (!ethernet) {
+    Diagnostic *d = diags.report(DiagCode::W0121, r.loc, "policy roce is set, but no switch is an Ethernet switch");
+    DiagEngine::note(d, {}, "add protocol = \"ethernet\" to the switch models that carry RoCE");
+    return;
+  }
+  if (mtuOk && r.mtu && mtu < r.mtu) {
+    const ir::PolicyBlock *pol = F.policyBlock("roce");
+    const ir::Setting *s = pol->get(F.strings, "mtu");
+    Diagnostic *d = diags.report(DiagCode::E0111, s ? s->loc : r.loc,
+                                 "RoCE needs an MTU of {} bytes, but the fabric ports have {}", r.mtu, mtu);
+    if (mtuOpt)
+      DiagEngine::note(d, mtuOpt->loc, "option mtu sets the MTU of every fabric port");
+    else
+      DiagEngine::note(d, devRange(F, firstEth), fmt::format("every fabric port has the default MTU of {} bytes; raise "
+                                                             "it with option mtu", mtu));
+  }
+}
+
+} // namespace fabc::passes

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""Checks the NVUE startup.yaml files fabc wrote under OUTDIR/nvue/*/.
+
+No NVUE is available offline, so this checks the document against the structure
+`nv config save` writes (Cumulus Linux 5.x documentation): a YAML list holding one
+`set` tree; interfaces swpN / swpNsM / lo with the types NVUE uses; a split cage's
+parent carries `link: breakout: {Nx: {}}` and has at most N children; every BGP
+neighbor is a configured interface (unnumbered) or the /31 peer of one (numbered), in
+an existing peer group; router-id is the loopback. Across the fabric: every neighbor's
+far end points back, leaves have distinct ASNs, every switch has the same RoCE mode.
+
+usage: check-startup-yaml.py OUTDIR    (prints one line per switch, exit 1 on error)
+"""
+import ipaddress
+import os
+import re
+import sys
+
+import yaml
+
+errors = []
+
+
+def on(v):
+    return v is True or v == "on"  # YAML 1.1 reads a bare `on` as true
+
+
+def check(host, doc):
+    if not (isinstance(doc, list) and len(doc) == 1 and set(doc[0]) == {"set"}):
+        errors.append(f"{host}: not a list with one 'set' tree")
+        return None
+    s = doc[0]["set"]
+    if s.get("system", {}).get("hostname") != host:
+        errors.append(f"{host}: system hostname is {s.get('system', {}).get('hostname')}")
+    ifs = s.get("interface", {})
+    lo = list(ifs.get("lo", {}).get("ip", {}).get("address", {}))
+    if ifs.get("lo", {}).get("type") != "loopback" or len(lo) != 1:
+        errors.append(f"{host}: lo is not a loopback with one address")
+        return None
+    addrs = {}
+    for name, i in ifs.items():
+        if name == "lo":
+            continue
+        m = re.fullmatch(r"swp([0-9]+)(s([0-9]+))?", name)
+        if not m or i.get("type") != "swp":
+            errors.append(f"{host}: interface {name} is not a swp")
+            continue
+        link = i.get("link", {})
+        if m.group(2):
+            parent = ifs.get(f"swp{m.group(1)}", {}).get("link", {}).get("breakout", {})
+            modes = [int(k[:-1]) for k in parent if re.fullmatch(r"[0-9]+x", k)]
+            if len(modes) != 1 or int(m.group(3)) >= modes[0]:
+                errors.append(f"{host}: {name} without a matching breakout on swp{m.group(1)}")
+        if "breakout" not in link:
+            if not re.fullmatch(r"[0-9.]+G", str(link.get("speed", ""))) or not 552 <= int(link.get("mtu", 0)) <= 9216:
+                errors.append(f"{host}: {name} link speed/mtu {link.get('speed')}/{link.get('mtu')}")
+            if "up" not in link.get("state", {}):
+                errors.append(f"{host}: {name} is not up")
+        for a in i.get("ip", {}).get("address", {}):
+            addrs[name] = ipaddress.ip_interface(a)
+    router = s.get("router", {}).get("bgp", {})
+    bgp = s.get("vrf", {}).get("default", {}).get("router", {}).get("bgp", {})
+    if router.get("router-id") != lo[0].split("/")[0] or not on(router.get("enable")) or not on(bgp.get("enable")):
+        errors.append(f"{host}: router bgp router-id/enable")
+    af = bgp.get("address-family", {}).get("ipv4-unicast", {})
+    if lo[0] not in af.get("network", {}) or af.get("multipaths", {}).get("ebgp") != 64:
+        errors.append(f"{host}: ipv4-unicast does not originate {lo[0]} with 64 eBGP paths")
+    if not on(bgp.get("path-selection", {}).get("multipath", {}).get("aspath-ignore")):
+        errors.append(f"{host}: no multipath aspath-ignore")
+    groups = bgp.get("peer-group", {})
+    neighbors = {}
+    for key, n in bgp.get("neighbor", {}).items():
+        if n.get("peer-group") not in groups or groups[n["peer-group"]].get("remote-as") != "external":
+            errors.append(f"{host}: neighbor {key} not in an external peer group")
+        if n.get("type") == "unnumbered":
+            if key not in ifs:
+                errors.append(f"{host}: unnumbered neighbor {key} is not an interface")
+            local = key
+        else:
+            local = next((i for i, a in addrs.items() if ipaddress.ip_address(key) in a.network), None)
+            if local is None or addrs[local].ip == ipaddress.ip_address(key):
+                errors.append(f"{host}: numbered neighbor {key} is not the /31 peer of an interface")
+        neighbors[local] = (key, n.get("description", ""), n.get("type"))
+    return {"asn": router.get("autonomous-system"), "neighbors": neighbors, "addrs": addrs,
+            "qos": s.get("qos"), "leaf": None}
+
+
+def main():
+    base = os.path.join(sys.argv[1], "nvue")
+    sw = {}
+    for host in sorted(os.listdir(base)):
+        doc = yaml.safe_load(open(os.path.join(base, host, "startup.yaml")))
+        r = check(host, doc)
+        if r:
+            sw[host] = r
+            print(f"{host}: asn {r['asn']}, {len(r['neighbors'])} BGP neighbors, qos {r['qos']}")
+    for host, r in sw.items():
+        for local, (key, desc, kind) in r["neighbors"].items():
+            parts = desc.split()
+            if len(parts) != 2 or parts[0] not in sw:
+                errors.append(f"{host}: neighbor {key} description '{desc}' names no switch")
+                continue
+            peer, port = parts
+            back = sw[peer]["neighbors"].get(port)
+            if not back or back[1] != f"{host} {local}" or back[2] != kind:
+                errors.append(f"{host}: {local} -> {peer} {port}, which does not point back")
+            if sw[peer]["asn"] == r["asn"]:
+                errors.append(f"{host}: neighbor {peer} has the same ASN {r['asn']}")
+    asns = [r["asn"] for h, r in sw.items() if "leaf" in h]
+    if len(asns) != len(set(asns)):
+        errors.append("leaves share ASNs")
+    if len({repr(r["qos"]) for r in sw.values()}) > 1:
+        errors.append("switches differ in qos")
+    for e in errors:
+        print("error: " + e)
+    print(f"checked {len(sw)} switches: {len(errors)} errors")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+// The addressing pass and its helpers, on small fabrics elaborated from source text.
+#include "diag/Diag.h"
+#include "elab/Elaborator.h"
+#include "passes/Addressing.h"
+#include "passes/Passes.h"
+#include "passes/Roce.h"
+#include "sema/Imports.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabc;
+
+namespace {
+struct Built {
+  SourceManager sm;
+  std::unique_ptr<DiagEngine> diags;
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ok = false;
+};
+
+std::unique_ptr<Built> build(const std::string &text) {
+  auto b = std::make_unique<Built>();
+  b->diags = std::make_unique<DiagEngine>(b->sm);
+  b->diags->setOutput(std::tmpfile());
+  LoadOptions lo;
+  LoadedProgram prog;
+  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
+    return b;
+  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
+  return b;
+}
+
+bool has(const Built &b, DiagCode c) {
+  for (const Diagnostic &d : b.diags->all())
+    if (d.code == c)
+      return true;
+  return false;
+}
+
+uint32_t dev(const ir::Fabric &F, const std::string &name) {
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (F.deviceName(d) == name)
+      return d;
+  return ir::None;
+}
+
+const char *kSwitch = R"(
+model SW : switch { protocol = "ethernet"; power = 1 kW; port p[16] { speed = 400 Gb/s; lanes = 4; } }
+model IB : switch { protocol = "infiniband"; power = 1 kW; port p[16] { speed = 400 Gb/s; lanes = 4; } }
+model DAC : cable { media = "DAC"; speed = 400 Gb/s; reach = 3 m; }
+)";
+} // namespace
+
+TEST(Addressing, ParsesAddressesStrictly) {
+  uint32_t a;
+  EXPECT_TRUE(passes::parseIpv4("10.0.0.1", a));
+  EXPECT_EQ(a, 0x0A000001u);
+  EXPECT_EQ(passes::ipv4String(a), "10.0.0.1");
+  for (const char *bad : {"256.0.0.1", "1.2.3", "1.2.3.4.5", "1.2.3.4 ", "", "a.b.c.d", "1..2.3", "1234.1.1.1"})
+    EXPECT_FALSE(passes::parseIpv4(bad, a)) << bad;
+  uint32_t base;
+  unsigned len;
+  EXPECT_TRUE(passes::parseCidr("10.254.0.0/16", base, len));
+  EXPECT_EQ(base, 0x0AFE0000u);
+  EXPECT_EQ(len, 16u);
+  EXPECT_TRUE(passes::parseCidr("0.0.0.0/0", base, len));
+  for (const char *bad : {"10.0.0.1/16", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0", "10.0.0.0/1a", "10.0.0.0/016"})
+    EXPECT_FALSE(passes::parseCidr(bad, base, len)) << bad;
+}
+
+TEST(Addressing, HostnamesFromInstancePaths) {
+  auto b = build(std::string(kSwitch) + R"(
+template pod() : pod { leaf_sw[2] : SW { tier = "leaf"; }; }
+fabric f { Pod[2] : pod(); }
+)");
+  ASSERT_TRUE(b->ok);
+  EXPECT_EQ(passes::hostName(b->F, dev(b->F, "Pod[1].leaf_sw[0]")), "pod1-leaf-sw0");
+}
+
+TEST(Addressing, SpineTiersShareAnAsnPerPodAndInfiniBandIsLeftAlone) {
+  auto b = build(std::string(kSwitch) + R"(
+template pod() : pod {
+  leaf[2] : SW { tier = "leaf"; };
+  spine[2] : SW { tier = "spine"; };
+  for l in 0..2 { for s in 0..2 { link leaf[l] -- spine[s] { length = 1 m; }; } }
+}
+fabric f {
+  pod[2] : pod();
+  core[2] : SW { tier = "core"; };
+  for p in 0..2 { for s in 0..2 { for c in 0..2 { link pod[p].spine[s] -- core[c] { length = 1 m; }; } } }
+  ib : IB { tier = "leaf"; };
+}
+)");
+  ASSERT_TRUE(b->ok);
+  const ir::Fabric &F = b->F;
+  auto asn = [&](const char *n) { return F.devAsn[dev(F, n)]; };
+  EXPECT_EQ(asn("pod[0].leaf[0]"), 4200000000u);
+  EXPECT_EQ(asn("pod[0].leaf[1]"), 4200000001u);
+  EXPECT_EQ(asn("pod[1].leaf[0]"), 4200000002u);
+  EXPECT_EQ(asn("pod[0].spine[0]"), asn("pod[0].spine[1]"));
+  EXPECT_EQ(asn("pod[1].spine[0]"), asn("pod[1].spine[1]"));
+  EXPECT_NE(asn("pod[0].spine[0]"), asn("pod[1].spine[0]"));
+  EXPECT_EQ(asn("core[0]"), 4202000000u);
+  EXPECT_EQ(asn("core[1]"), 4202000000u);
+  EXPECT_EQ(asn("ib"), 0u);
+  EXPECT_EQ(F.devLoopback[dev(F, "ib")], 0u);
+  EXPECT_EQ(passes::ipv4String(F.devLoopback[dev(F, "pod[0].leaf[0]")]), "10.0.0.1");
+  EXPECT_EQ(passes::ipv4String(F.devLoopback[dev(F, "core[1]")]), "10.0.0.10");
+  for (uint32_t l = 0; l < F.numLinks(); ++l)
+    EXPECT_EQ(F.linkSubnet[l], 0u) << "unnumbered by default";
+}
+
+TEST(Addressing, NumberedLinksTakeConsecutiveSlash31s) {
+  auto b = build(std::string(kSwitch) + R"(
+fabric f {
+  option bgp_unnumbered = false;
+  policy addressing { p2p_pool = "192.168.0.0/29"; }
+  a : SW { tier = "leaf"; };
+  b : SW { tier = "spine"; };
+  link a -- b { count = 4; length = 1 m; };
+}
+)");
+  ASSERT_TRUE(b->ok);
+  ASSERT_EQ(b->F.numLinks(), 4u);
+  for (uint32_t l = 0; l < 4; ++l)
+    EXPECT_EQ(b->F.linkSubnet[l], 0xC0A80000u + 2 * l);
+  auto full = build(std::string(kSwitch) + R"(
+fabric f {
+  option bgp_unnumbered = false;
+  policy addressing { p2p_pool = "192.168.0.0/29"; }
+  a : SW { tier = "leaf"; };
+  b : SW { tier = "spine"; };
+  link a -- b { count = 5; length = 1 m; };
+}
+)");
+  EXPECT_FALSE(full->ok);
+  EXPECT_TRUE(has(*full, DiagCode::E0102));
+}
+
+TEST(Addressing, RoceDefaultsAreTheCommonLosslessProfile) {
+  auto b = build(std::string(kSwitch) + "fabric f { policy roce { dscp = 24; } a : SW { tier = \"leaf\"; }; }");
+  ASSERT_TRUE(b->ok);
+  passes::RoceSettings r = passes::roceSettings(b->F);
+  EXPECT_TRUE(r.enabled);
+  EXPECT_EQ(r.pfcPriority, 3u);
+  EXPECT_EQ(r.dscp, 24u);
+  EXPECT_EQ(r.cnpDscp, 48u);
+  EXPECT_TRUE(r.ecn);
+  EXPECT_EQ(r.ecnMin, 150000u);
+  EXPECT_EQ(r.ecnMax, 1500000u);
+}
