@@ -3,6 +3,7 @@
 
 #include "ast/Parser.h"
 #include "backends/Backend.h"
+#include "driver/Commands.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "passes/Passes.h"
@@ -27,7 +28,8 @@ const char *kUsage = R"(usage: fabc <command> [options]
 commands:
   build FILE        check the design and write its outputs (to -o DIR)
   check FILE...     check designs only, for CI and pre-commit (no outputs)
-  explain CODE      describe a diagnostic code, e.g. fabc explain E0042
+  fmt FILE...       print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)
+  explain CODE      describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)
   backends          list the output backends for --emit
   version           print the version
 
@@ -44,6 +46,10 @@ options:
   --error-limit=N            stop after N errors (default 50; 0: no limit)
   --max-devices=N --max-links=N --max-steps=N --max-depth=N
                              elaboration limits (a design past them is an error, never an OOM)
+  --max-file-size=BYTES      largest source file read (default 64 MiB; suffixes K, M, G)
+  -i                         fmt: rewrite the files in place (atomically, only if they change)
+  --check                    fmt: print the files that are not formatted, exit 1 if any
+  --width=N                  fmt: the line width a brace list must fit to stay on one line (default 100)
   --time-stages              print the wall time of each stage and the peak memory to stderr
   -q, --quiet                no summary line
 
@@ -61,6 +67,9 @@ struct Options {
   DiagFormat format = DiagFormat::Text;
   int color = -1; // -1 auto
   bool werror = false, timeStages = false, quiet = false;
+  bool inPlace = false, fmtCheck = false, list = false;
+  unsigned width = 100;
+  uint64_t maxFileSize = 64ull << 20;
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;
   ElabLimits limits;
@@ -117,6 +126,25 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.timeStages = true;
     } else if (a == "-q" || a == "--quiet") {
       o.quiet = true;
+    } else if (a == "-i") {
+      o.inPlace = true;
+    } else if (a == "--check") {
+      o.fmtCheck = true;
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (value("--width", v)) {
+      if (!parseUInt(v, n) || n < 20 || n > 1000)
+        return usageError("--width takes a number from 20 to 1000");
+      o.width = unsigned(n);
+    } else if (value("--max-file-size", v)) {
+      uint64_t mul = 1;
+      if (!v.empty() && (v.back() == 'K' || v.back() == 'M' || v.back() == 'G')) {
+        mul = v.back() == 'K' ? 1ull << 10 : v.back() == 'M' ? 1ull << 20 : 1ull << 30;
+        v.pop_back();
+      }
+      if (!parseUInt(v, n) || n == 0 || n > (uint64_t(UINT32_MAX) / mul))
+        return usageError("--max-file-size takes a size in bytes (K, M, G suffixes) up to 4 GiB");
+      o.maxFileSize = n * mul;
     } else if (value("-o", v)) {
       o.outDir = v;
     } else if (value("--emit", v)) {
@@ -282,6 +310,7 @@ int compile(const Options &o, const std::string &input, bool build) {
   ast::Context ctx;
   LoadOptions lo;
   lo.searchPath = searchPath(o, input);
+  lo.maxFileSize = o.maxFileSize;
   LoadedProgram prog;
   bool ioError = false;
   if (input == "-") {
@@ -409,6 +438,17 @@ int run(int argc, char **argv) {
   }
   if (o.command == "explain")
     return explain(o);
+  if (o.command == "fmt") {
+    FmtRequest r;
+    r.inputs = o.inputs;
+    r.inPlace = o.inPlace;
+    r.check = o.fmtCheck;
+    r.width = o.width;
+    r.maxFileSize = o.maxFileSize;
+    r.format = o.format;
+    r.color = o.color;
+    return fmtCommand(r);
+  }
   if (o.command == "backends") {
     for (const Backend &b : backends())
       fmt::print("{:<10} {}{}\n", b.name, b.description, b.byDefault ? " [default]" : "");
