@@ -3,6 +3,7 @@
 
 #include "ast/Parser.h"
 #include "backends/Backend.h"
+#include "backends/diff/Diff.h"
 #include "driver/Commands.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
@@ -28,6 +29,7 @@ const char *kUsage = R"(usage: fabc <command> [options]
 commands:
   build FILE        check the design and write its outputs (to -o DIR)
   check FILE...     check designs only, for CI and pre-commit (no outputs)
+  diff OLD NEW      compile two revisions and print the recabling plan between them (--format=json)
   fmt FILE...       print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)
   explain CODE      describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)
   backends          list the output backends for --emit
@@ -50,10 +52,13 @@ options:
   -i                         fmt: rewrite the files in place (atomically, only if they change)
   --check                    fmt: print the files that are not formatted, exit 1 if any
   --width=N                  fmt: the line width a brace list must fit to stay on one line (default 100)
+  --format=F                 diff: text (default) or json
+  --exit-code                diff: exit 3 if the designs differ (0 if they do not)
   --time-stages              print the wall time of each stage and the peak memory to stderr
   -q, --quiet                no summary line
 
-exit status: 0 clean, 1 errors in the design, 2 usage or I/O error
+exit status: 0 clean, 1 errors in the design (fmt --check: files to reformat), 2 usage or I/O
+error, 3 (diff --exit-code) the designs differ
 )";
 
 struct Options {
@@ -67,7 +72,7 @@ struct Options {
   DiagFormat format = DiagFormat::Text;
   int color = -1; // -1 auto
   bool werror = false, timeStages = false, quiet = false;
-  bool inPlace = false, fmtCheck = false, list = false;
+  bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
   uint64_t maxFileSize = 64ull << 20;
   std::vector<std::string> disabled;
@@ -132,6 +137,12 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.fmtCheck = true;
     } else if (a == "--list") {
       o.list = true;
+    } else if (a == "--exit-code") {
+      o.exitCode = true;
+    } else if (value("--format", v)) {
+      if (v != "text" && v != "json")
+        return usageError("--format is text or json, not '" + v + "'");
+      o.diffJson = v == "json";
     } else if (value("--width", v)) {
       if (!parseUInt(v, n) || n < 20 || n > 1000)
         return usageError("--width takes a number from 20 to 1000");
@@ -292,10 +303,7 @@ private:
   std::vector<std::pair<std::string, double>> times_;
 };
 
-// One compilation: load, elaborate, run the passes, and (for build) the backends.
-int compile(const Options &o, const std::string &input, bool build) {
-  SourceManager sm;
-  DiagEngine diags(sm);
+void setupDiags(const Options &o, DiagEngine &diags) {
   diags.setFormat(o.format);
   diags.setColor(o.color == 1 || (o.color == -1 && o.format == DiagFormat::Text && ::isatty(2)));
   diags.setWarningsAsErrors(o.werror);
@@ -305,14 +313,17 @@ int compile(const Options &o, const std::string &input, bool build) {
     findDiag(c, &code);
     diags.disable(code);
   }
-  StageTimer timer(o.timeStages);
+}
+
+// The front and middle of a compilation: load, elaborate, run the passes. False if
+// errors were reported; `ioError` when the input could not be read at all.
+bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, DiagEngine &diags,
+                 ast::Context &ctx, ir::Fabric &F, StageTimer &timer, bool &ioError) {
   timer("parse");
-  ast::Context ctx;
   LoadOptions lo;
   lo.searchPath = searchPath(o, input);
   lo.maxFileSize = o.maxFileSize;
   LoadedProgram prog;
-  bool ioError = false;
   if (input == "-") {
     std::string text;
     char buf[65536];
@@ -324,7 +335,7 @@ int compile(const Options &o, const std::string &input, bool build) {
     std::string text, err;
     if (!readSource(input, lo.maxFileSize, text, err)) {
       diags.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input, err);
-      ioError = true;
+      ioError = err != "too large"; // a file past --max-file-size is a diagnosed input, not an I/O failure
     } else {
       loadProgramText(input, std::move(text), lo, sm, diags, ctx, prog);
     }
@@ -336,7 +347,6 @@ int compile(const Options &o, const std::string &input, bool build) {
     uint32_t id = sm.add("<command line>", text);
     prog.defines = parseFile(id, sm, diags, ctx);
   }
-  ir::Fabric F;
   bool ok = !diags.hasErrors();
   if (ok) {
     timer("elaborate");
@@ -347,6 +357,19 @@ int compile(const Options &o, const std::string &input, bool build) {
   }
   if (ok)
     ok = runPasses(F, diags, [&](const char *stage) { timer(stage); });
+  return ok;
+}
+
+// One compilation: load, elaborate, run the passes, and (for build) the backends.
+int compile(const Options &o, const std::string &input, bool build) {
+  SourceManager sm;
+  DiagEngine diags(sm);
+  setupDiags(o, diags);
+  StageTimer timer(o.timeStages);
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ioError = false;
+  bool ok = compileToIR(o, input, sm, diags, ctx, F, timer, ioError);
   bool wrote = false;
   std::vector<std::string> files;
   if (ok && build) {
@@ -399,6 +422,34 @@ int compile(const Options &o, const std::string &input, bool build) {
   return diags.hasErrors() ? ExitErrors : ExitOk;
 }
 
+// fabc diff OLD NEW: both compiled with the same options, then compared (backends/diff).
+int diffCommand(const Options &o) {
+  if (o.inputs.size() != 2)
+    return usageError("diff takes two designs: fabc diff OLD NEW");
+  SourceManager sa, sb;
+  DiagEngine da(sa), db(sb);
+  setupDiags(o, da);
+  setupDiags(o, db);
+  StageTimer timer(o.timeStages);
+  ast::Context ca, cb;
+  ir::Fabric A, B;
+  bool ioA = false, ioB = false;
+  bool okA = compileToIR(o, o.inputs[0], sa, da, ca, A, timer, ioA);
+  da.finish();
+  bool okB = compileToIR(o, o.inputs[1], sb, db, cb, B, timer, ioB);
+  db.finish();
+  timer.report();
+  if (ioA || ioB)
+    return ExitUsage;
+  if (!okA || !okB)
+    return ExitErrors;
+  DiffStats st = diffFabrics({A, o.inputs[0]}, {B, o.inputs[1]}, o.diffJson ? DiffFormat::Json : DiffFormat::Text,
+                             stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return ExitUsage;
+  return o.exitCode && st.any() ? 3 : ExitOk;
+}
+
 int explain(const Options &o) {
   if (o.inputs.size() != 1)
     return usageError("explain takes one diagnostic code, e.g. fabc explain E0042");
@@ -438,6 +489,8 @@ int run(int argc, char **argv) {
   }
   if (o.command == "explain")
     return explain(o);
+  if (o.command == "diff")
+    return diffCommand(o);
   if (o.command == "fmt") {
     FmtRequest r;
     r.inputs = o.inputs;
