@@ -124,8 +124,8 @@ Cable cableOf(const ir::Fabric &F, uint32_t l) {
     uint32_t d = F.portDevice[port];
     e.rack = F.devRack[d] == None ? "" : F.rackName(F.devRack[d]);
     e.u = F.devU[d];
-    bool has = sideA ? F.linkXcvrA[l] : F.linkXcvrB[l];
-    e.xcvr = has ? skuOf(F, sideA ? F.linkOpticA[l] : F.linkOpticB[l]) : "";
+    // The part in the cage, whichever link of a twin-port cage its count went to.
+    e.xcvr = skuOf(F, sideA ? F.linkOpticA[l] : F.linkOpticB[l]);
     return e;
   };
   c.a = end(F.linkA[l], true);
