@@ -16,6 +16,7 @@ struct FmtRequest {
   uint64_t maxFileSize = 64ull << 20;
   DiagFormat format = DiagFormat::Text;
   int color = -1;
+  DiagReport *report = nullptr;
 };
 // Exit status: 0 done (or nothing to change), 1 syntax errors or (--check) files to
 // reformat, 2 usage or I/O error.

@@ -75,6 +75,7 @@ struct Options {
   bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
   uint64_t maxFileSize = 64ull << 20;
+  DiagReport *report = nullptr; // JSON/SARIF: one document for all inputs
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;
   ElabLimits limits;
@@ -124,8 +125,12 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.werror = true;
     } else if (a.rfind("-Wno-", 0) == 0) {
       std::string code = a.substr(5);
-      if (!findDiag(code))
+      const DiagInfo *info = findDiag(code);
+      if (!info)
         return usageError("unknown diagnostic code '" + code + "' in " + a);
+      // Errors guard the IR every later stage relies on: only warnings can be silenced.
+      if (info->severity != Severity::Warning)
+        return usageError(a + ": FAB-" + info->code + " is an error; only warnings can be silenced");
       o.disabled.push_back(code);
     } else if (a == "--time-stages") {
       o.timeStages = true;
@@ -305,6 +310,7 @@ private:
 
 void setupDiags(const Options &o, DiagEngine &diags) {
   diags.setFormat(o.format);
+  diags.setReport(o.report);
   diags.setColor(o.color == 1 || (o.color == -1 && o.format == DiagFormat::Text && ::isatty(2)));
   diags.setWarningsAsErrors(o.werror);
   diags.setErrorLimit(o.errorLimit);
@@ -450,20 +456,35 @@ int diffCommand(const Options &o) {
   return o.exitCode && st.any() ? 3 : ExitOk;
 }
 
+// The anchor GitHub and most Markdown renderers give "## FAB-E0042: speed mismatch".
+std::string docAnchor(const DiagInfo &d) {
+  std::string heading = std::string("FAB-") + d.code + ": " + d.summary, r;
+  for (unsigned char c : heading)
+    if (std::isalnum(c))
+      r += char(std::tolower(c));
+    else if (c == ' ' || c == '-' || c == '_')
+      r += c == ' ' ? '-' : char(c);
+  return r;
+}
+
 int explain(const Options &o) {
+  if (o.list) {
+    // One line per code, in DiagCodes.def order: CODE SEVERITY SUMMARY.
+    if (!o.inputs.empty())
+      return usageError("explain --list takes no code");
+    for (size_t i = 0; i < diagCount(); ++i) {
+      const DiagInfo &d = diagInfo(DiagCode(i));
+      fmt::print("FAB-{} {:<7} {}\n", d.code, d.severity == Severity::Error ? "error" : "warning", d.summary);
+    }
+    return ExitOk;
+  }
   if (o.inputs.size() != 1)
-    return usageError("explain takes one diagnostic code, e.g. fabc explain E0042");
+    return usageError("explain takes one diagnostic code, e.g. fabc explain E0042, or --list");
   const DiagInfo *d = findDiag(o.inputs[0]);
   if (!d)
-    return usageError("unknown diagnostic code '" + o.inputs[0] + "'");
-  fmt::print("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#fab-{} for examples.\n", d->code,
-             d->severity == Severity::Error ? "error" : "warning", d->summary, d->help,
-             [&] {
-               std::string s = d->code;
-               for (char &c : s)
-                 c = char(std::tolower((unsigned char)c));
-               return s;
-             }());
+    return usageError("unknown diagnostic code '" + o.inputs[0] + "' (fabc explain --list shows them all)");
+  fmt::print("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#{} for examples.\n", d->code,
+             d->severity == Severity::Error ? "error" : "warning", d->summary, d->help, docAnchor(*d));
   return ExitOk;
 }
 
@@ -474,11 +495,23 @@ struct ThreadArgs {
   int result;
 };
 
+int dispatch(Options &o);
+
 int run(int argc, char **argv) {
   Options o;
   int rc = parseArgs(argc, argv, o);
   if (rc >= 0)
     return rc;
+  DiagReport report;
+  if (o.format != DiagFormat::Text)
+    o.report = &report;
+  rc = dispatch(o);
+  if (o.report)
+    report.print(stderr, o.format);
+  return rc;
+}
+
+int dispatch(Options &o) {
   if (o.command == "--help" || o.command == "-h" || o.command == "help") {
     fmt::print("{}", kUsage);
     return ExitOk;
@@ -500,6 +533,7 @@ int run(int argc, char **argv) {
     r.maxFileSize = o.maxFileSize;
     r.format = o.format;
     r.color = o.color;
+    r.report = o.report;
     return fmtCommand(r);
   }
   if (o.command == "backends") {

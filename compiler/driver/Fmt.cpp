@@ -71,6 +71,7 @@ int fmtCommand(const FmtRequest &r) {
     SourceManager sm;
     DiagEngine diags(sm);
     diags.setFormat(r.format);
+    diags.setReport(r.report);
     diags.setColor(r.color == 1 || (r.color == -1 && r.format == DiagFormat::Text && ::isatty(2)));
     std::string text, err;
     if (path == "-") {
