@@ -456,14 +456,11 @@ int diffCommand(const Options &o) {
   return o.exitCode && st.any() ? 3 : ExitOk;
 }
 
-// The anchor GitHub and most Markdown renderers give "## FAB-E0042: speed mismatch".
+// docs/diagnostics.md puts <a id="fab-e0042"></a> before each code's section.
 std::string docAnchor(const DiagInfo &d) {
-  std::string heading = std::string("FAB-") + d.code + ": " + d.summary, r;
-  for (unsigned char c : heading)
-    if (std::isalnum(c))
-      r += char(std::tolower(c));
-    else if (c == ' ' || c == '-' || c == '_')
-      r += c == ' ' ? '-' : char(c);
+  std::string r = std::string("fab-") + d.code;
+  for (char &c : r)
+    c = char(std::tolower((unsigned char)c));
   return r;
 }
 
