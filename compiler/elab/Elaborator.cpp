@@ -1823,6 +1823,8 @@ bool Elab::run() {
       Diagnostic *d = diags_.report(DiagCode::E0013, mainFile->fabrics[1]->range, "more than one fabric in the file");
       DiagEngine::note(d, {}, "pick one with --top NAME");
       return false;
+    } else if (opts_.allowLibrary) {
+      return !diags_.hasErrors();
     } else {
       diags_.report(DiagCode::E0013, {{mainFile ? mainFile->fileId : 0, 0}, 1}, "no 'fabric NAME { ... }' block to build");
       return false;
