@@ -324,7 +324,7 @@ void setupDiags(const Options &o, DiagEngine &diags) {
 // The front and middle of a compilation: load, elaborate, run the passes. False if
 // errors were reported; `ioError` when the input could not be read at all.
 bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, DiagEngine &diags,
-                 ast::Context &ctx, ir::Fabric &F, StageTimer &timer, bool &ioError) {
+                 ast::Context &ctx, ir::Fabric &F, StageTimer &timer, bool &ioError, bool allowLibrary = false) {
   timer("parse");
   LoadOptions lo;
   lo.searchPath = searchPath(o, input);
@@ -359,6 +359,7 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
     ElabOptions eo;
     eo.limits = o.limits;
     eo.top = o.top;
+    eo.allowLibrary = allowLibrary;
     ok = elaborate(prog, eo, diags, F);
   }
   if (ok)
@@ -375,7 +376,7 @@ int compile(const Options &o, const std::string &input, bool build) {
   ast::Context ctx;
   ir::Fabric F;
   bool ioError = false;
-  bool ok = compileToIR(o, input, sm, diags, ctx, F, timer, ioError);
+  bool ok = compileToIR(o, input, sm, diags, ctx, F, timer, ioError, /*allowLibrary=*/!build);
   bool wrote = false;
   std::vector<std::string> files;
   if (ok && build) {
