@@ -5,6 +5,7 @@
 #include "FabricLexer.h"
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
+#include "ast/Input.h"
 
 #include <cerrno>
 #include <climits>
@@ -545,7 +546,7 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     return nullptr;
   }
   OffsetMap map(text);
-  antlr4::ANTLRInputStream input(text.data(), text.size());
+  Utf8Input input(text);
   fabc_antlr::FabricLexer lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);

@@ -10,6 +10,7 @@
 #include "FabricLexer.h"
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
+#include "ast/Input.h"
 
 #include <algorithm>
 #include <functional>
@@ -393,7 +394,7 @@ struct Lexed {
 };
 
 Lexed lex(const std::string &text) {
-  antlr4::ANTLRInputStream input(text.data(), text.size());
+  Utf8Input input(text);
   L lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream ts(&lexer);
@@ -459,7 +460,7 @@ bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, s
     return false;
 
   std::string text(sm.text(fileId));
-  antlr4::ANTLRInputStream input(text.data(), text.size());
+  Utf8Input input(text);
   L lexer(&input);
   lexer.removeErrorListeners();
   antlr4::CommonTokenStream tokens(&lexer);
