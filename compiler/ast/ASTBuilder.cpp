@@ -59,8 +59,10 @@ public:
   void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
                    const std::string &, std::exception_ptr) override {
     ++count_;
-    if (count_ > 3) // later errors are mostly the recovery's echoes of the first
-      return;
+    // Later errors are mostly the recovery's echoes of the first; recovering through
+    // the rest of a large broken file costs minutes and gigabytes for nothing.
+    if (count_ > 3)
+      throw antlr4::ParseCancellationException();
     SourceRange r{{file_, bad ? map_.byte(bad->getStartIndex()) : 0}, 1};
     if (bad && bad->getType() != antlr4::Token::EOF && bad->getStopIndex() >= bad->getStartIndex())
       r.length = uint32_t(bad->getStopIndex() - bad->getStartIndex() + 1);
@@ -584,7 +586,11 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     parser.reset();
     parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-    tree = parser.file();
+    try {
+      tree = parser.file();
+    } catch (antlr4::ParseCancellationException &) {
+      // the listener stopped a hopeless recovery; its errors are reported
+    }
   }
   ast::File *file = ctx.file();
   file->fileId = fileId;
