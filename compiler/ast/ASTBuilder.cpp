@@ -551,6 +551,20 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
   Utf8Input input(text);
   fabc_antlr::FabricLexer lexer(&input);
   lexer.removeErrorListeners();
+  // The parser holds every token and tree node (about half a kilobyte a token): count
+  // the tokens first, without keeping them, when the text could exceed the limit.
+  if (text.size() >= limits.maxTokens) {
+    uint64_t n = 0;
+    for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken())
+      if (++n > limits.maxTokens) {
+        Diagnostic *d = diags.report(DiagCode::E0005, {{fileId, map.byte(t->getStartIndex())}, 1},
+                                     "more than {} tokens in one file", limits.maxTokens);
+        DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
+                                "generate repetitive structure with loops and templates");
+        return nullptr;
+      }
+    lexer.reset();
+  }
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
   unsigned badChars = 0;

@@ -456,7 +456,7 @@ bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, s
   // has a canonical form.
   unsigned before = diags.errors();
   ast::Context actx;
-  if (!parseFile(fileId, sm, diags, actx) || diags.errors() != before)
+  if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
     return false;
 
   std::string text(sm.text(fileId));

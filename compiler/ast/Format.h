@@ -4,6 +4,8 @@
 // The layout is documented in docs/fmt.md. Formatting is idempotent and never changes
 // the meaning: the result is re-lexed and its tokens compared with the input's before
 // it is returned.
+#include "ast/Parser.h"
+
 #include <cstdint>
 #include <string>
 
@@ -14,6 +16,7 @@ class SourceManager;
 struct FormatOptions {
   unsigned width = 100; // a brace list goes on one line only if the line fits
   unsigned indent = 2;  // spaces per nesting level
+  ParseLimits parse;
 };
 
 // Formats file `fileId`. False (with diagnostics) if the file does not parse, or if the

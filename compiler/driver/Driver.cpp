@@ -329,6 +329,7 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
   LoadOptions lo;
   lo.searchPath = searchPath(o, input);
   lo.maxFileSize = o.maxFileSize;
+  lo.parse.maxTokens = std::max<uint64_t>(o.maxFileSize / 16, 1024);
   LoadedProgram prog;
   if (input == "-") {
     std::string text;

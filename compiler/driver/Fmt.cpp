@@ -99,6 +99,7 @@ int fmtCommand(const FmtRequest &r) {
     uint32_t id = sm.add(path == "-" ? "<stdin>" : path, text);
     FormatOptions fo;
     fo.width = r.width;
+    fo.parse.maxTokens = std::max<uint64_t>(r.maxFileSize / 16, 1024);
     std::string out;
     bool ok = formatSource(id, sm, diags, out, fo);
     diags.finish();
