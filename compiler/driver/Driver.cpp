@@ -341,8 +341,8 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
   } else {
     std::string text, err;
     if (!readSource(input, lo.maxFileSize, text, err)) {
-      diags.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input, err);
-      ioError = err != "too large"; // a file past --max-file-size is a diagnosed input, not an I/O failure
+      diags.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input, err);
+      ioError = err.rfind("too large", 0) != 0; // a file past --max-file-size is a diagnosed input, not an I/O failure
     } else {
       loadProgramText(input, std::move(text), lo, sm, diags, ctx, prog);
     }
@@ -558,7 +558,17 @@ int dispatch(Options &o) {
 
 void *threadMain(void *p) {
   auto *a = static_cast<ThreadArgs *>(p);
-  a->result = a->fn(a->argc, a->argv);
+  // Memory is bounded by the limits, but a limit raised past the machine (or a ulimit)
+  // must end in a message, not an abort. Outputs are never half-written either way:
+  // OutputDir's destructor removes its temporaries.
+  try {
+    a->result = a->fn(a->argc, a->argv);
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    std::fputs("fabc: error: out of memory (lower --max-file-size or the elaboration limits, or allow more memory)\n",
+               stderr);
+    a->result = ExitUsage;
+  }
   return nullptr;
 }
 
