@@ -91,9 +91,9 @@ int fmtCommand(const FmtRequest &r) {
         continue;
       }
     } else if (!readSource(path, r.maxFileSize, text, err)) {
-      diags.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", path, err);
+      diags.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", path, err);
       diags.finish();
-      worst = std::max(worst, err == "too large" ? 1 : 2);
+      worst = std::max(worst, err.rfind("too large", 0) == 0 ? 1 : 2);
       continue;
     }
     uint32_t id = sm.add(path == "-" ? "<stdin>" : path, text);
