@@ -104,6 +104,6 @@ fragment UNIT   : [a-zA-Z] [a-zA-Z0-9]* ('/' [a-zA-Z]+)? ;
 // Comments go to the hidden channel, not away: the parser never sees them, `fabc fmt` keeps them.
 LINE_COMMENT : '//' ~[\r\n]* -> channel(HIDDEN) ;
 BLOCK_COMMENT: '/*' .*? '*/' -> channel(HIDDEN) ;
-WS           : [ \t\r\n]+ -> skip ;
+WS           : [ \t\r\n\uFEFF]+ -> skip ; // U+FEFF: the byte-order mark some editors write
 // Anything else is one bad character, reported by the parser with its location.
 BAD_CHAR     : . ;
