@@ -517,11 +517,13 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const Offset
   return true;
 }
 
+// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past
+// U+10FFFF, no NUL. An overlong "\xc0\xaf" would otherwise read as '/'.
 bool validUtf8(std::string_view s, size_t *bad) {
   size_t i = 0;
   while (i < s.size()) {
     unsigned char c = s[i];
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 14 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
     if (c == 0 || n == 0 || i + n > s.size()) {
       *bad = i;
       return false;
@@ -531,6 +533,11 @@ bool validUtf8(std::string_view s, size_t *bad) {
         *bad = i;
         return false;
       }
+    unsigned char c1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) {
+      *bad = i;
+      return false;
+    }
     i += n;
   }
   return true;
