@@ -1172,6 +1172,15 @@ void Elab::execInst(const ast::Stmt *s) {
     instantiate(s, -1, false);
     return;
   }
+  // An array of devices that alone passes the device limit fails now, not after
+  // creating millions of them (minutes and gigabytes).
+  if (modelIndex_.count(sym(s->name2, s->sym2)) &&
+      uint64_t(hi - lo) > opts_.limits.maxDevices - std::min<uint64_t>(F.numDevices(), opts_.limits.maxDevices)) {
+    Diagnostic *d = error(DiagCode::E0030, s->range, "more than {} devices", opts_.limits.maxDevices);
+    DiagEngine::note(d, {}, fmt::format("this array alone adds {}; raise the limit with --max-devices if the design "
+                                        "is really this large", hi - lo));
+    throw Abort{};
+  }
   uint32_t var = s->name3.empty() ? UINT32_MAX : sym(s->name3, s->sym3);
   for (int64_t i = lo; i < hi; ++i) {
     step(s->range);
