@@ -497,7 +497,12 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const Offset
                   DiagEngine &diags, const ParseLimits &limits) {
   uint32_t depth = 0, ops = 0;
   for (antlr4::Token *t : tokens.getTokens()) {
-    std::string s = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    // Every token counted here is one or two characters: never convert the text of a
+    // longer one (getText() re-encodes it from UTF-32 on every call).
+    if (t->getType() == antlr4::Token::EOF || t->getStopIndex() > t->getStartIndex() + 1 ||
+        t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+      continue;
+    std::string s = t->getText();
     if (s == "(" || s == "[" || s == "{")
       ++depth;
     else if ((s == ")" || s == "]" || s == "}") && depth)
