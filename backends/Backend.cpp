@@ -1,7 +1,9 @@
 #include "backends/Backend.h"
 #include "diag/Diag.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <fcntl.h>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,16 +13,6 @@ namespace fabc {
 OutFile::~OutFile() {
   if (f_)
     std::fclose(f_);
-}
-
-void OutFile::close() {
-  if (!f_)
-    return;
-  if (std::fflush(f_) != 0 || std::ferror(f_))
-    failed_ = true;
-  if (std::fclose(f_) != 0)
-    failed_ = true;
-  f_ = nullptr;
 }
 
 static bool makeDirs(const std::string &path, std::string &err) {
@@ -36,6 +28,45 @@ static bool makeDirs(const std::string &path, std::string &err) {
   return true;
 }
 
+bool OutFile::reopen() {
+  if (failed_ || tmp_.empty())
+    return false;
+  f_ = std::fopen(tmp_.c_str(), "ab");
+  if (!f_) {
+    failed_ = true;
+    return false;
+  }
+  std::setvbuf(f_, nullptr, _IOFBF, 256 << 10);
+  if (owner_)
+    owner_->noteOpen(this);
+  return true;
+}
+
+void OutFile::park() {
+  if (!f_)
+    return;
+  if (std::fflush(f_) != 0 || std::ferror(f_))
+    failed_ = true;
+  if (std::fclose(f_) != 0)
+    failed_ = true;
+  f_ = nullptr;
+}
+
+void OutputDir::noteOpen(OutFile *f) {
+  open_.push_back(f);
+  if (open_.size() <= MaxOpenFiles)
+    return;
+  // The oldest entries may have been parked already (commit, abort): skip them.
+  size_t i = 0;
+  while (i < open_.size() && (open_[i] == f || !open_[i]->f_))
+    ++i;
+  if (i < open_.size()) {
+    open_[i]->park();
+    open_.erase(open_.begin() + long(i));
+  }
+  open_.erase(std::remove_if(open_.begin(), open_.end(), [](OutFile *x) { return !x->f_; }), open_.end());
+}
+
 OutFile *OutputDir::open(std::string_view rel) {
   std::string r(rel);
   bool bad = r.empty() || r[0] == '/' || r == ".." || r.rfind("../", 0) == 0 || r.find("/../") != std::string::npos ||
@@ -48,26 +79,48 @@ OutFile *OutputDir::open(std::string_view rel) {
   std::string parent = final.substr(0, final.rfind('/'));
   if (!makeDirs(parent, error_))
     return nullptr;
-  std::string tmp = final + ".fabc-tmp-" + std::to_string(::getpid());
-  FILE *f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    error_ = tmp + ": " + std::strerror(errno);
+  // A symbolic link below DIR would lead the write elsewhere: refuse it.
+  for (size_t i = 0; (i = r.find('/', i)) != std::string::npos; ++i) {
+    std::string sub = dir_ + "/" + r.substr(0, i);
+    struct stat st;
+    if (::lstat(sub.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
+      error_ = sub + ": " + (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory") +
+               " inside the output directory";
+      return nullptr;
+    }
+  }
+  struct stat st;
+  if (::lstat(final.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    error_ = final + ": is a directory";
     return nullptr;
   }
-  std::setvbuf(f, nullptr, _IOFBF, 1 << 20);
+  std::string tmp = final + ".fabc-tmp-" + std::to_string(::getpid());
+  // O_EXCL: never through a symlink or over a file of a concurrent build.
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!f) {
+    error_ = tmp + ": " + std::strerror(errno);
+    if (fd >= 0)
+      ::close(fd);
+    return nullptr;
+  }
+  std::setvbuf(f, nullptr, _IOFBF, 256 << 10);
   files_.push_back(std::make_unique<OutFile>(f, tmp, final));
+  files_.back()->owner_ = this;
+  noteOpen(files_.back().get());
   return files_.back().get();
 }
 
 bool OutputDir::commit() {
   for (auto &f : files_) {
-    f->close();
+    f->park();
     if (f->failed_) {
       error_ = f->final_ + ": write failed";
       abort();
       return false;
     }
   }
+  open_.clear();
   for (auto &f : files_)
     if (std::rename(f->tmp_.c_str(), f->final_.c_str()) != 0) {
       error_ = f->final_ + ": " + std::strerror(errno);
@@ -89,6 +142,7 @@ void OutputDir::abort() {
       ::unlink(f->tmp_.c_str());
   }
   files_.clear();
+  open_.clear();
 }
 
 std::vector<std::string> OutputDir::written() const {

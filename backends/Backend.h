@@ -15,7 +15,11 @@
 namespace fabc {
 class DiagEngine;
 
-// A buffered output stream to a temporary file.
+class OutputDir;
+
+// A buffered output stream to a temporary file. Only a bounded number of them hold an
+// open FILE at a time (a backend may write a file per switch: thousands); writing to a
+// parked one reopens it for appending, transparently.
 class OutFile {
 public:
   OutFile(FILE *f, std::string tmp, std::string final) : f_(f), tmp_(std::move(tmp)), final_(std::move(final)) {}
@@ -24,7 +28,15 @@ public:
   OutFile &operator=(const OutFile &) = delete;
 
   void write(std::string_view s) {
-    if (!s.empty() && (!f_ || std::fwrite(s.data(), 1, s.size(), f_) != s.size()))
+    if (s.empty())
+      return;
+    if (closed_) { // a backend bug: the file was finished
+      failed_ = true;
+      return;
+    }
+    if (!f_ && !reopen())
+      return;
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
       failed_ = true;
   }
   template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
@@ -33,22 +45,30 @@ public:
     write({b.data(), b.size()});
   }
   const std::string &path() const { return final_; }
-  // Finishes the file early (it is still renamed into place only at commit). Backends
-  // that write one file per switch close each one, to stay under the open-file limit.
-  void close();
+  // Finishes writing for now: backends that write a file per switch close each one. The
+  // file is still renamed into place only at commit (a later write would reopen it).
+  void close() {
+    park();
+    closed_ = true;
+  }
 
 private:
   friend class OutputDir;
+  bool reopen();
+  void park(); // flush and close the FILE, keep the temporary file
   FILE *f_;
   std::string tmp_, final_;
   bool failed_ = false;
+  OutputDir *owner_ = nullptr;
+  bool closed_ = false;
 };
 
 class OutputDir {
 public:
   explicit OutputDir(std::string dir) : dir_(std::move(dir)) {}
   ~OutputDir() { abort(); }
-  // Opens DIR/rel for writing. `rel` must stay inside DIR (no absolute path, no '..');
+  // Opens DIR/rel for writing. `rel` must stay inside DIR: no absolute path, no '..', no
+  // symbolic link among the directories below DIR (DIR itself may be one); missing
   // subdirectories are created. nullptr (with a message in error()) on failure.
   OutFile *open(std::string_view rel);
   // Renames every file into place; false if any write failed (nothing is renamed then).
@@ -57,10 +77,14 @@ public:
   const std::string &error() const { return error_; }
   const std::string &dir() const { return dir_; }
   std::vector<std::string> written() const;
+  static constexpr size_t MaxOpenFiles = 64;
 
 private:
+  friend class OutFile;
+  void noteOpen(OutFile *f); // parks the oldest open file past MaxOpenFiles
   std::string dir_, error_;
   std::vector<std::unique_ptr<OutFile>> files_;
+  std::vector<OutFile *> open_; // FIFO of files holding a FILE
 };
 
 struct BuildInfo {

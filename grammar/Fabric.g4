@@ -101,8 +101,9 @@ ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
 fragment DIGITS : [0-9] ('_'? [0-9])* ;
 fragment UNIT   : [a-zA-Z] [a-zA-Z0-9]* ('/' [a-zA-Z]+)? ;
 
-LINE_COMMENT : '//' ~[\r\n]* -> skip ;
-BLOCK_COMMENT: '/*' .*? '*/' -> skip ;
-WS           : [ \t\r\n]+ -> skip ;
+// Comments go to the hidden channel, not away: the parser never sees them, `fabc fmt` keeps them.
+LINE_COMMENT : '//' ~[\r\n]* -> channel(HIDDEN) ;
+BLOCK_COMMENT: '/*' .*? '*/' -> channel(HIDDEN) ;
+WS           : [ \t\r\n\uFEFF]+ -> skip ; // U+FEFF: the byte-order mark some editors write
 // Anything else is one bad character, reported by the parser with its location.
 BAD_CHAR     : . ;

@@ -5,6 +5,7 @@
 #include "FabricLexer.h"
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
+#include "ast/Input.h"
 
 #include <cerrno>
 #include <climits>
@@ -58,8 +59,10 @@ public:
   void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
                    const std::string &, std::exception_ptr) override {
     ++count_;
-    if (count_ > 3) // later errors are mostly the recovery's echoes of the first
-      return;
+    // Later errors are mostly the recovery's echoes of the first; recovering through
+    // the rest of a large broken file costs minutes and gigabytes for nothing.
+    if (count_ > 3)
+      throw antlr4::ParseCancellationException();
     SourceRange r{{file_, bad ? map_.byte(bad->getStartIndex()) : 0}, 1};
     if (bad && bad->getType() != antlr4::Token::EOF && bad->getStopIndex() >= bad->getStartIndex())
       r.length = uint32_t(bad->getStopIndex() - bad->getStartIndex() + 1);
@@ -494,7 +497,12 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const Offset
                   DiagEngine &diags, const ParseLimits &limits) {
   uint32_t depth = 0, ops = 0;
   for (antlr4::Token *t : tokens.getTokens()) {
-    std::string s = t->getType() == antlr4::Token::EOF ? "" : t->getText();
+    // Every token counted here is one or two characters: never convert the text of a
+    // longer one (getText() re-encodes it from UTF-32 on every call).
+    if (t->getType() == antlr4::Token::EOF || t->getStopIndex() > t->getStartIndex() + 1 ||
+        t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+      continue;
+    std::string s = t->getText();
     if (s == "(" || s == "[" || s == "{")
       ++depth;
     else if ((s == ")" || s == "]" || s == "}") && depth)
@@ -514,11 +522,13 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const Offset
   return true;
 }
 
+// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past
+// U+10FFFF, no NUL. An overlong "\xc0\xaf" would otherwise read as '/'.
 bool validUtf8(std::string_view s, size_t *bad) {
   size_t i = 0;
   while (i < s.size()) {
     unsigned char c = s[i];
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 14 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
     if (c == 0 || n == 0 || i + n > s.size()) {
       *bad = i;
       return false;
@@ -528,6 +538,11 @@ bool validUtf8(std::string_view s, size_t *bad) {
         *bad = i;
         return false;
       }
+    unsigned char c1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) {
+      *bad = i;
+      return false;
+    }
     i += n;
   }
   return true;
@@ -545,9 +560,23 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     return nullptr;
   }
   OffsetMap map(text);
-  antlr4::ANTLRInputStream input(text.data(), text.size());
+  Utf8Input input(text);
   fabc_antlr::FabricLexer lexer(&input);
   lexer.removeErrorListeners();
+  // The parser holds every token and tree node (about half a kilobyte a token): count
+  // the tokens first, without keeping them, when the text could exceed the limit.
+  if (text.size() >= limits.maxTokens) {
+    uint64_t n = 0;
+    for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken())
+      if (++n > limits.maxTokens) {
+        Diagnostic *d = diags.report(DiagCode::E0005, {{fileId, map.byte(t->getStartIndex())}, 1},
+                                     "more than {} tokens in one file", limits.maxTokens);
+        DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
+                                "generate repetitive structure with loops and templates");
+        return nullptr;
+      }
+    lexer.reset();
+  }
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
   unsigned badChars = 0;
@@ -583,7 +612,11 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     parser.reset();
     parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-    tree = parser.file();
+    try {
+      tree = parser.file();
+    } catch (antlr4::ParseCancellationException &) {
+      // the listener stopped a hopeless recovery; its errors are reported
+    }
   }
   ast::File *file = ctx.file();
   file->fileId = fileId;

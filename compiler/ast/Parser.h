@@ -8,6 +8,7 @@ class SourceManager;
 
 struct ParseLimits {
   uint32_t maxDepth = 200; // nesting of expressions and blocks
+  uint64_t maxTokens = (64ull << 20) / 16; // per file: the parser needs ~0.5 KB a token (FAB-E0005)
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are

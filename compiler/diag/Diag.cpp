@@ -124,8 +124,9 @@ void DiagEngine::printText(const Diagnostic &d) {
     uint32_t len = r.length;
     if (lc.col - 1 + len > line.size())
       len = line.size() >= lc.col ? uint32_t(line.size() - lc.col + 1) : 1;
-    for (uint32_t i = 1; i < len; ++i)
-      caret += '~';
+    for (uint32_t i = lc.col; i < lc.col - 1 + len && i < line.size(); ++i)
+      if ((static_cast<unsigned char>(line[i]) & 0xC0) != 0x80) // the range, in characters too
+        caret += '~';
     fmt::print(out_, "{}\n{}{}{}\n", line, color_ ? "\033[1;32m" : "", caret, reset);
   };
   emit(d.range, d.severity, d.message, diagInfo(d.code).code);
@@ -135,71 +136,154 @@ void DiagEngine::printText(const Diagnostic &d) {
 
 void DiagEngine::finish() {
   flushPending();
-  if (format_ == DiagFormat::Json)
-    printJson();
-  else if (format_ == DiagFormat::Sarif)
-    printSarif();
-  else if (suppressed_)
-    fmt::print(out_, "fabc: note: {} more diagnostics not shown (error limit reached; see --error-limit)\n",
-               suppressed_);
+  if (format_ == DiagFormat::Text) {
+    if (suppressed_)
+      fmt::print(out_, "fabc: note: {} more diagnostics not shown (error limit reached; see --error-limit)\n",
+                 suppressed_);
+  } else {
+    DiagReport local;
+    DiagReport &r = report_ ? *report_ : local;
+    // What earlier finish() calls handed over is not handed over again.
+    for (size_t i = handed_.kept; i < kept_.size(); ++i) {
+      const Diagnostic &d = kept_[i];
+      DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}};
+      for (const DiagNote &n : d.notes)
+        e.notes.push_back({DiagReport::resolve(sm_, n.range), n.message});
+      r.add(std::move(e));
+    }
+    r.count(errors_ - handed_.errors, warnings_ - handed_.warnings, suppressed_ - handed_.suppressed);
+    handed_ = {kept_.size(), errors_, warnings_, suppressed_};
+    if (!report_)
+      local.print(out_, format_);
+  }
   std::fflush(out_);
 }
 
-static std::string locJson(const SourceManager &sm, SourceRange r) {
-  if (!r.begin.valid())
-    return "null";
-  LineCol lc = sm.lineCol(r.begin);
-  return fmt::format("{{\"file\": \"{}\", \"line\": {}, \"column\": {}, \"length\": {}}}",
-                     jsonEscape(sm.path(r.begin.file)), lc.line, lc.col, r.length);
+static uint32_t codePoints(std::string_view s) {
+  uint32_t n = 0;
+  for (unsigned char c : s)
+    n += (c & 0xC0) != 0x80;
+  return n;
 }
 
-void DiagEngine::printJson() {
-  fmt::print(out_, "{{\n  \"diagnostics\": [");
+DiagReport::Loc DiagReport::resolve(const SourceManager &sm, SourceRange r) {
+  Loc l;
+  if (!r.begin.valid() || r.begin.file >= sm.size())
+    return l;
+  l.valid = true;
+  l.file = sm.path(r.begin.file);
+  LineCol lc = sm.lineCol(r.begin);
+  l.line = lc.line;
+  l.col = lc.col;
+  l.length = r.length;
+  std::string_view line = sm.lineText(r.begin);
+  l.charCol = codePoints(line.substr(0, std::min<size_t>(lc.col - 1, line.size()))) + 1;
+  size_t size = sm.text(r.begin.file).size();
+  SourceLoc end{r.begin.file, uint32_t(std::min<uint64_t>(uint64_t(r.begin.offset) + r.length, size))};
+  LineCol ec = sm.lineCol(end);
+  std::string_view endLine = sm.lineText(end);
+  l.endLine = ec.line;
+  l.endCharCol = codePoints(endLine.substr(0, std::min<size_t>(ec.col - 1, endLine.size()))) + 1;
+  if (l.endLine == l.line && l.endCharCol <= l.charCol)
+    l.endCharCol = l.charCol + 1; // never an empty region
+  return l;
+}
+
+void DiagReport::print(FILE *out, DiagFormat f) const {
+  if (f == DiagFormat::Json)
+    printJson(out);
+  else if (f == DiagFormat::Sarif)
+    printSarif(out);
+}
+
+static std::string locJson(const DiagReport::Loc &l) {
+  if (!l.valid)
+    return "null";
+  return fmt::format("{{\"file\": \"{}\", \"line\": {}, \"column\": {}, \"length\": {}}}", jsonEscape(l.file),
+                     l.line, l.col, l.length);
+}
+
+void DiagReport::printJson(FILE *out) const {
+  fmt::print(out, "{{\n  \"diagnostics\": [");
   bool first = true;
-  for (const Diagnostic &d : kept_) {
+  for (const Entry &d : entries_) {
     const DiagInfo &info = diagInfo(d.code);
-    fmt::print(out_, "{}\n    {{\"code\": \"FAB-{}\", \"severity\": \"{}\", \"message\": \"{}\", "
-                     "\"location\": {}, \"notes\": [",
-               first ? "" : ",", info.code, sevName(d.severity), jsonEscape(d.message),
-               locJson(sm_, d.range));
+    fmt::print(out, "{}\n    {{\"code\": \"FAB-{}\", \"severity\": \"{}\", \"message\": \"{}\", "
+                    "\"location\": {}, \"notes\": [",
+               first ? "" : ",", info.code, sevName(d.severity), jsonEscape(d.message), locJson(d.loc));
     first = false;
     bool firstNote = true;
-    for (const DiagNote &n : d.notes) {
-      fmt::print(out_, "{}{{\"message\": \"{}\", \"location\": {}}}", firstNote ? "" : ", ",
-                 jsonEscape(n.message), locJson(sm_, n.range));
+    for (const auto &n : d.notes) {
+      fmt::print(out, "{}{{\"message\": \"{}\", \"location\": {}}}", firstNote ? "" : ", ", jsonEscape(n.second),
+                 locJson(n.first));
       firstNote = false;
     }
-    fmt::print(out_, "]}}");
+    fmt::print(out, "]}}");
   }
-  fmt::print(out_, "{}],\n  \"errors\": {},\n  \"warnings\": {},\n  \"suppressed\": {}\n}}\n",
-             kept_.empty() ? "" : "\n  ", errors_, warnings_, suppressed_);
+  fmt::print(out, "{}],\n  \"errors\": {},\n  \"warnings\": {},\n  \"suppressed\": {}\n}}\n",
+             entries_.empty() ? "" : "\n  ", errors_, warnings_, suppressed_);
 }
 
-void DiagEngine::printSarif() {
-  // SARIF 2.1.0, the subset code-scanning UIs read: rules, results, physical locations.
-  fmt::print(out_, "{{\n  \"$schema\": \"https://json.schemastore.org/sarif-2.1.0.json\",\n"
-                   "  \"version\": \"2.1.0\",\n  \"runs\": [{{\n    \"tool\": {{\"driver\": {{\"name\": \"fabc\", "
-                   "\"informationUri\": \"https://example.invalid/fabc/docs/diagnostics.md\", \"rules\": [");
-  for (size_t i = 0; i < diagCount(); ++i)
-    fmt::print(out_, "{}\n      {{\"id\": \"FAB-{}\", \"shortDescription\": {{\"text\": \"{}\"}}, "
-                     "\"help\": {{\"text\": \"{}\"}}}}",
-               i ? "," : "", kInfos[i].code, jsonEscape(kInfos[i].summary), jsonEscape(kInfos[i].help));
-  fmt::print(out_, "]}}}},\n    \"results\": [");
-  bool first = true;
-  for (const Diagnostic &d : kept_) {
-    const char *level = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
-    fmt::print(out_, "{}\n      {{\"ruleId\": \"FAB-{}\", \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": \"{}\"}}",
-               first ? "" : ",", diagInfo(d.code).code, size_t(d.code), level, jsonEscape(d.message));
-    first = false;
-    if (d.range.begin.valid()) {
-      LineCol lc = sm_.lineCol(d.range.begin);
-      fmt::print(out_, ", \"locations\": [{{\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": \"{}\"}}, "
-                       "\"region\": {{\"startLine\": {}, \"startColumn\": {}, \"endColumn\": {}}}}}}}]",
-                 jsonEscape(sm_.path(d.range.begin.file)), lc.line, lc.col, lc.col + d.range.length);
+std::string pathToUri(std::string_view path) {
+  static const char *hex = "0123456789ABCDEF";
+  std::string r = !path.empty() && path[0] == '/' ? "file://" : "";
+  for (unsigned char c : path) {
+    // RFC 3986 path characters, minus ':' (a relative reference's first segment must not
+    // look like a scheme).
+    if (std::isalnum(c) || std::strchr("-._~!$&'()*+,;=@/", c))
+      r += char(c);
+    else {
+      r += '%';
+      r += hex[c >> 4];
+      r += hex[c & 15];
     }
-    fmt::print(out_, "}}");
   }
-  fmt::print(out_, "{}]\n  }}]\n}}\n", kept_.empty() ? "" : "\n    ");
+  return r;
+}
+
+static std::string sarifLocation(const DiagReport::Loc &l) {
+  return fmt::format("\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": \"{}\"}}, \"region\": {{\"startLine\": "
+                     "{}, \"startColumn\": {}, \"endLine\": {}, \"endColumn\": {}}}}}",
+                     jsonEscape(pathToUri(l.file)), l.line, l.charCol, l.endLine, l.endCharCol);
+}
+
+void DiagReport::printSarif(FILE *out) const {
+  // SARIF 2.1.0 (OASIS): one run, every rule with its summary and help, results with
+  // physical locations; notes with a location become relatedLocations, the others are
+  // appended to the message. Columns count Unicode code points (columnKind).
+  fmt::print(out, "{{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n"
+                  "  \"version\": \"2.1.0\",\n  \"runs\": [{{\n    \"tool\": {{\"driver\": {{\"name\": \"fabc\", "
+                  "\"version\": \"{}\", \"semanticVersion\": \"{}\", \"rules\": [",
+             FABC_VERSION, FABC_VERSION);
+  for (size_t i = 0; i < diagCount(); ++i)
+    fmt::print(out, "{}\n      {{\"id\": \"FAB-{}\", \"shortDescription\": {{\"text\": \"{}\"}}, "
+                    "\"help\": {{\"text\": \"{}\"}}, "
+                    "\"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
+               i ? "," : "", kInfos[i].code, jsonEscape(kInfos[i].summary), jsonEscape(kInfos[i].help), kInfos[i].severity == Severity::Error ? "error" : "warning");
+  fmt::print(out, "]}}}},\n    \"columnKind\": \"unicodeCodePoints\",\n    \"results\": [");
+  bool first = true;
+  for (const Entry &d : entries_) {
+    const char *level = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    std::string text = d.message;
+    for (const auto &n : d.notes)
+      if (!n.first.valid)
+        text += "\nnote: " + n.second;
+    fmt::print(out, "{}\n      {{\"ruleId\": \"FAB-{}\", \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": \"{}\"}}",
+               first ? "" : ",", diagInfo(d.code).code, size_t(d.code), level, jsonEscape(text));
+    first = false;
+    if (d.loc.valid)
+      fmt::print(out, ", \"locations\": [{{{}}}]", sarifLocation(d.loc));
+    unsigned id = 0;
+    for (const auto &n : d.notes) {
+      if (!n.first.valid)
+        continue;
+      fmt::print(out, "{}{{\"id\": {}, {}, \"message\": {{\"text\": \"{}\"}}}}", id ? ", " : ", \"relatedLocations\": [",
+                 id, sarifLocation(n.first), jsonEscape(n.second));
+      ++id;
+    }
+    fmt::print(out, "{}}}", id ? "]" : "");
+  }
+  fmt::print(out, "{}]\n  }}]\n}}\n", entries_.empty() ? "" : "\n    ");
 }
 
 } // namespace fabc

@@ -47,6 +47,40 @@ struct Diagnostic {
 
 enum class DiagFormat { Text, Json, Sarif };
 
+// JSON and SARIF are one document per run: the engines of several inputs (check a b c,
+// diff, fmt) hand their diagnostics over, resolved to file/line/column, and the report
+// prints them once. docs/diagnostics-formats.md describes both documents.
+class DiagReport {
+public:
+  struct Loc {
+    bool valid = false;
+    std::string file;
+    uint32_t line = 0, col = 0, length = 0; // col in bytes (as in the text format)
+    uint32_t charCol = 0, endLine = 0, endCharCol = 0; // Unicode code points, end exclusive (SARIF)
+  };
+  struct Entry {
+    DiagCode code;
+    Severity severity;
+    std::string message;
+    Loc loc;
+    std::vector<std::pair<Loc, std::string>> notes;
+  };
+  static Loc resolve(const SourceManager &sm, SourceRange r);
+  void add(Entry e) { entries_.push_back(std::move(e)); }
+  void count(unsigned errors, unsigned warnings, unsigned suppressed) {
+    errors_ += errors;
+    warnings_ += warnings;
+    suppressed_ += suppressed;
+  }
+  void print(FILE *out, DiagFormat f) const;
+
+private:
+  void printJson(FILE *out) const;
+  void printSarif(FILE *out) const;
+  std::vector<Entry> entries_;
+  unsigned errors_ = 0, warnings_ = 0, suppressed_ = 0;
+};
+
 class DiagEngine {
 public:
   explicit DiagEngine(const SourceManager &sm) : sm_(sm) {}
@@ -57,6 +91,8 @@ public:
   void disable(DiagCode c) { disabled_.insert(uint16_t(c)); }
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
   void setOutput(FILE *f) { out_ = f; }
+  // JSON/SARIF: finish() hands the diagnostics to `r` instead of printing a document.
+  void setReport(DiagReport *r) { report_ = r; }
 
   // Reports a diagnostic; returns a handle to attach notes until the next report.
   Diagnostic *report(DiagCode code, SourceRange range, std::string message);
@@ -84,8 +120,6 @@ public:
 private:
   void flushPending();
   void printText(const Diagnostic &d);
-  void printJson();
-  void printSarif();
 
   const SourceManager &sm_;
   DiagFormat format_ = DiagFormat::Text;
@@ -93,11 +127,18 @@ private:
   unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
   std::unordered_set<uint16_t> disabled_;
   FILE *out_ = stderr;
+  DiagReport *report_ = nullptr;
+  struct {
+    size_t kept = 0;
+    unsigned errors = 0, warnings = 0, suppressed = 0;
+  } handed_;
   std::vector<Diagnostic> kept_; // every reported diagnostic (bounded by the limit)
   bool pending_ = false;
   Diagnostic sink_; // target for notes on dropped diagnostics
 };
 
 std::string jsonEscape(std::string_view s);
+// A path as a URI reference (RFC 3986): percent-encoded, "file://" for absolute paths.
+std::string pathToUri(std::string_view path);
 
 } // namespace fabc

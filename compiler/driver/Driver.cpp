@@ -3,6 +3,8 @@
 
 #include "ast/Parser.h"
 #include "backends/Backend.h"
+#include "backends/diff/Diff.h"
+#include "driver/Commands.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "passes/Passes.h"
@@ -27,7 +29,9 @@ const char *kUsage = R"(usage: fabc <command> [options]
 commands:
   build FILE        check the design and write its outputs (to -o DIR)
   check FILE...     check designs only, for CI and pre-commit (no outputs)
-  explain CODE      describe a diagnostic code, e.g. fabc explain E0042
+  diff OLD NEW      compile two revisions and print the recabling plan between them (--format=json)
+  fmt FILE...       print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)
+  explain CODE      describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)
   backends          list the output backends for --emit
   version           print the version
 
@@ -44,10 +48,17 @@ options:
   --error-limit=N            stop after N errors (default 50; 0: no limit)
   --max-devices=N --max-links=N --max-steps=N --max-depth=N
                              elaboration limits (a design past them is an error, never an OOM)
+  --max-file-size=BYTES      largest source file read (default 64 MiB; suffixes K, M, G)
+  -i                         fmt: rewrite the files in place (atomically, only if they change)
+  --check                    fmt: print the files that are not formatted, exit 1 if any
+  --width=N                  fmt: the line width a brace list must fit to stay on one line (default 100)
+  --format=F                 diff: text (default) or json
+  --exit-code                diff: exit 3 if the designs differ (0 if they do not)
   --time-stages              print the wall time of each stage and the peak memory to stderr
   -q, --quiet                no summary line
 
-exit status: 0 clean, 1 errors in the design, 2 usage or I/O error
+exit status: 0 clean, 1 errors in the design (fmt --check: files to reformat), 2 usage or I/O
+error, 3 (diff --exit-code) the designs differ
 )";
 
 struct Options {
@@ -61,6 +72,10 @@ struct Options {
   DiagFormat format = DiagFormat::Text;
   int color = -1; // -1 auto
   bool werror = false, timeStages = false, quiet = false;
+  bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
+  unsigned width = 100;
+  uint64_t maxFileSize = 64ull << 20;
+  DiagReport *report = nullptr; // JSON/SARIF: one document for all inputs
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;
   ElabLimits limits;
@@ -113,13 +128,39 @@ int parseArgs(int argc, char **argv, Options &o) {
       const DiagInfo *info = findDiag(code);
       if (!info)
         return usageError("unknown diagnostic code '" + code + "' in " + a);
-      if (info->severity == Severity::Error)
-        return usageError("FAB-" + std::string(info->code) + " is an error and cannot be silenced");
+      // Errors guard the IR every later stage relies on: only warnings can be silenced.
+      if (info->severity != Severity::Warning)
+        return usageError(a + ": FAB-" + info->code + " is an error; only warnings can be silenced");
       o.disabled.push_back(code);
     } else if (a == "--time-stages") {
       o.timeStages = true;
     } else if (a == "-q" || a == "--quiet") {
       o.quiet = true;
+    } else if (a == "-i") {
+      o.inPlace = true;
+    } else if (a == "--check") {
+      o.fmtCheck = true;
+    } else if (a == "--list") {
+      o.list = true;
+    } else if (a == "--exit-code") {
+      o.exitCode = true;
+    } else if (value("--format", v)) {
+      if (v != "text" && v != "json")
+        return usageError("--format is text or json, not '" + v + "'");
+      o.diffJson = v == "json";
+    } else if (value("--width", v)) {
+      if (!parseUInt(v, n) || n < 20 || n > 1000)
+        return usageError("--width takes a number from 20 to 1000");
+      o.width = unsigned(n);
+    } else if (value("--max-file-size", v)) {
+      uint64_t mul = 1;
+      if (!v.empty() && (v.back() == 'K' || v.back() == 'M' || v.back() == 'G')) {
+        mul = v.back() == 'K' ? 1ull << 10 : v.back() == 'M' ? 1ull << 20 : 1ull << 30;
+        v.pop_back();
+      }
+      if (!parseUInt(v, n) || n == 0 || n > (uint64_t(UINT32_MAX) / mul))
+        return usageError("--max-file-size takes a size in bytes (K, M, G suffixes) up to 4 GiB");
+      o.maxFileSize = n * mul;
     } else if (value("-o", v)) {
       o.outDir = v;
     } else if (value("--emit", v)) {
@@ -267,11 +308,9 @@ private:
   std::vector<std::pair<std::string, double>> times_;
 };
 
-// One compilation: load, elaborate, run the passes, and (for build) the backends.
-int compile(const Options &o, const std::string &input, bool build) {
-  SourceManager sm;
-  DiagEngine diags(sm);
+void setupDiags(const Options &o, DiagEngine &diags) {
   diags.setFormat(o.format);
+  diags.setReport(o.report);
   diags.setColor(o.color == 1 || (o.color == -1 && o.format == DiagFormat::Text && ::isatty(2)));
   diags.setWarningsAsErrors(o.werror);
   diags.setErrorLimit(o.errorLimit);
@@ -280,13 +319,18 @@ int compile(const Options &o, const std::string &input, bool build) {
     findDiag(c, &code);
     diags.disable(code);
   }
-  StageTimer timer(o.timeStages);
+}
+
+// The front and middle of a compilation: load, elaborate, run the passes. False if
+// errors were reported; `ioError` when the input could not be read at all.
+bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, DiagEngine &diags,
+                 ast::Context &ctx, ir::Fabric &F, StageTimer &timer, bool &ioError, bool allowLibrary = false) {
   timer("parse");
-  ast::Context ctx;
   LoadOptions lo;
   lo.searchPath = searchPath(o, input);
+  lo.maxFileSize = o.maxFileSize;
+  lo.parse.maxTokens = std::max<uint64_t>(o.maxFileSize / 16, 1024);
   LoadedProgram prog;
-  bool ioError = false;
   if (input == "-") {
     std::string text;
     char buf[65536];
@@ -297,8 +341,8 @@ int compile(const Options &o, const std::string &input, bool build) {
   } else {
     std::string text, err;
     if (!readSource(input, lo.maxFileSize, text, err)) {
-      diags.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input, err);
-      ioError = true;
+      diags.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input, err);
+      ioError = err.rfind("too large", 0) != 0; // a file past --max-file-size is a diagnosed input, not an I/O failure
     } else {
       loadProgramText(input, std::move(text), lo, sm, diags, ctx, prog);
     }
@@ -310,17 +354,30 @@ int compile(const Options &o, const std::string &input, bool build) {
     uint32_t id = sm.add("<command line>", text);
     prog.defines = parseFile(id, sm, diags, ctx);
   }
-  ir::Fabric F;
   bool ok = !diags.hasErrors();
   if (ok) {
     timer("elaborate");
     ElabOptions eo;
     eo.limits = o.limits;
     eo.top = o.top;
+    eo.allowLibrary = allowLibrary;
     ok = elaborate(prog, eo, diags, F);
   }
   if (ok)
     ok = runPasses(F, diags, [&](const char *stage) { timer(stage); });
+  return ok;
+}
+
+// One compilation: load, elaborate, run the passes, and (for build) the backends.
+int compile(const Options &o, const std::string &input, bool build) {
+  SourceManager sm;
+  DiagEngine diags(sm);
+  setupDiags(o, diags);
+  StageTimer timer(o.timeStages);
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ioError = false;
+  bool ok = compileToIR(o, input, sm, diags, ctx, F, timer, ioError, /*allowLibrary=*/!build);
   bool wrote = false;
   std::vector<std::string> files;
   if (ok && build) {
@@ -373,20 +430,60 @@ int compile(const Options &o, const std::string &input, bool build) {
   return diags.hasErrors() ? ExitErrors : ExitOk;
 }
 
+// fabc diff OLD NEW: both compiled with the same options, then compared (backends/diff).
+int diffCommand(const Options &o) {
+  if (o.inputs.size() != 2)
+    return usageError("diff takes two designs: fabc diff OLD NEW");
+  SourceManager sa, sb;
+  DiagEngine da(sa), db(sb);
+  setupDiags(o, da);
+  setupDiags(o, db);
+  StageTimer timer(o.timeStages);
+  ast::Context ca, cb;
+  ir::Fabric A, B;
+  bool ioA = false, ioB = false;
+  bool okA = compileToIR(o, o.inputs[0], sa, da, ca, A, timer, ioA);
+  da.finish();
+  bool okB = compileToIR(o, o.inputs[1], sb, db, cb, B, timer, ioB);
+  db.finish();
+  timer.report();
+  if (ioA || ioB)
+    return ExitUsage;
+  if (!okA || !okB)
+    return ExitErrors;
+  DiffStats st = diffFabrics({A, o.inputs[0]}, {B, o.inputs[1]}, o.diffJson ? DiffFormat::Json : DiffFormat::Text,
+                             stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return ExitUsage;
+  return o.exitCode && st.any() ? 3 : ExitOk;
+}
+
+// docs/diagnostics.md puts <a id="fab-e0042"></a> before each code's section.
+std::string docAnchor(const DiagInfo &d) {
+  std::string r = std::string("fab-") + d.code;
+  for (char &c : r)
+    c = char(std::tolower((unsigned char)c));
+  return r;
+}
+
 int explain(const Options &o) {
+  if (o.list) {
+    // One line per code, in DiagCodes.def order: CODE SEVERITY SUMMARY.
+    if (!o.inputs.empty())
+      return usageError("explain --list takes no code");
+    for (size_t i = 0; i < diagCount(); ++i) {
+      const DiagInfo &d = diagInfo(DiagCode(i));
+      fmt::print("FAB-{} {:<7} {}\n", d.code, d.severity == Severity::Error ? "error" : "warning", d.summary);
+    }
+    return ExitOk;
+  }
   if (o.inputs.size() != 1)
-    return usageError("explain takes one diagnostic code, e.g. fabc explain E0042");
+    return usageError("explain takes one diagnostic code, e.g. fabc explain E0042, or --list");
   const DiagInfo *d = findDiag(o.inputs[0]);
   if (!d)
-    return usageError("unknown diagnostic code '" + o.inputs[0] + "'");
-  fmt::print("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#fab-{} for examples.\n", d->code,
-             d->severity == Severity::Error ? "error" : "warning", d->summary, d->help,
-             [&] {
-               std::string s = d->code;
-               for (char &c : s)
-                 c = char(std::tolower((unsigned char)c));
-               return s;
-             }());
+    return usageError("unknown diagnostic code '" + o.inputs[0] + "' (fabc explain --list shows them all)");
+  fmt::print("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#{} for examples.\n", d->code,
+             d->severity == Severity::Error ? "error" : "warning", d->summary, d->help, docAnchor(*d));
   return ExitOk;
 }
 
@@ -397,11 +494,23 @@ struct ThreadArgs {
   int result;
 };
 
+int dispatch(Options &o);
+
 int run(int argc, char **argv) {
   Options o;
   int rc = parseArgs(argc, argv, o);
   if (rc >= 0)
     return rc;
+  DiagReport report;
+  if (o.format != DiagFormat::Text)
+    o.report = &report;
+  rc = dispatch(o);
+  if (o.report)
+    report.print(stderr, o.format);
+  return rc;
+}
+
+int dispatch(Options &o) {
   if (o.command == "--help" || o.command == "-h" || o.command == "help") {
     fmt::print("{}", kUsage);
     return ExitOk;
@@ -412,6 +521,20 @@ int run(int argc, char **argv) {
   }
   if (o.command == "explain")
     return explain(o);
+  if (o.command == "diff")
+    return diffCommand(o);
+  if (o.command == "fmt") {
+    FmtRequest r;
+    r.inputs = o.inputs;
+    r.inPlace = o.inPlace;
+    r.check = o.fmtCheck;
+    r.width = o.width;
+    r.maxFileSize = o.maxFileSize;
+    r.format = o.format;
+    r.color = o.color;
+    r.report = o.report;
+    return fmtCommand(r);
+  }
   if (o.command == "backends") {
     for (const Backend &b : backends())
       fmt::print("{:<10} {}{}\n", b.name, b.description, b.byDefault ? " [default]" : "");
@@ -435,7 +558,17 @@ int run(int argc, char **argv) {
 
 void *threadMain(void *p) {
   auto *a = static_cast<ThreadArgs *>(p);
-  a->result = a->fn(a->argc, a->argv);
+  // Memory is bounded by the limits, but a limit raised past the machine (or a ulimit)
+  // must end in a message, not an abort. Outputs are never half-written either way:
+  // OutputDir's destructor removes its temporaries.
+  try {
+    a->result = a->fn(a->argc, a->argv);
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    std::fputs("fabc: error: out of memory (lower --max-file-size or the elaboration limits, or allow more memory)\n",
+               stderr);
+    a->result = ExitUsage;
+  }
   return nullptr;
 }
 

@@ -42,6 +42,17 @@ struct ElemKey {
   int64_t index;
   bool operator==(const ElemKey &o) const { return parent == o.parent && sym == o.sym && index == o.index; }
 };
+// DenseMapInfo<uint64_t> hashes with (unsigned)(x * 37): the high half (the parent node
+// above) never reaches the bucket index, so every 'leaf' of every pod collided and
+// lookups went quadratic. A full 64-bit mix (the splitmix64 finalizer) instead.
+inline unsigned mixHash(uint64_t h) {
+  h ^= h >> 30;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  h ^= h >> 31;
+  return unsigned(h);
+}
 struct RackKey {
   uint32_t hall;
   int64_t row, pos;
@@ -55,7 +66,7 @@ template <> struct DenseMapInfo<fabc::EntryKey> {
   static fabc::EntryKey getEmptyKey() { return {~0u, ~0u}; }
   static fabc::EntryKey getTombstoneKey() { return {~0u - 1, ~0u}; }
   static unsigned getHashValue(const fabc::EntryKey &k) {
-    return DenseMapInfo<uint64_t>::getHashValue((uint64_t(k.parent) << 32) | k.sym);
+    return fabc::mixHash((uint64_t(k.parent) << 32) | k.sym);
   }
   static bool isEqual(const fabc::EntryKey &a, const fabc::EntryKey &b) { return a == b; }
 };
@@ -65,7 +76,7 @@ template <> struct DenseMapInfo<fabc::ElemKey> {
   static unsigned getHashValue(const fabc::ElemKey &k) {
     uint64_t h = (uint64_t(k.parent) << 32) | k.sym;
     h ^= uint64_t(k.index) * 0x9E3779B97F4A7C15ull;
-    return DenseMapInfo<uint64_t>::getHashValue(h);
+    return fabc::mixHash(h);
   }
   static bool isEqual(const fabc::ElemKey &a, const fabc::ElemKey &b) { return a == b; }
 };
@@ -74,7 +85,7 @@ template <> struct DenseMapInfo<fabc::RackKey> {
   static fabc::RackKey getTombstoneKey() { return {~0u - 1, 0, 0}; }
   static unsigned getHashValue(const fabc::RackKey &k) {
     uint64_t h = k.hall * 0x9E3779B97F4A7C15ull ^ uint64_t(k.row) * 0xC2B2AE3D27D4EB4Full ^ uint64_t(k.pos);
-    return DenseMapInfo<uint64_t>::getHashValue(h);
+    return fabc::mixHash(h);
   }
   static bool isEqual(const fabc::RackKey &a, const fabc::RackKey &b) { return a == b; }
 };
@@ -1228,6 +1239,15 @@ void Elab::execInst(const ast::Stmt *s) {
     instantiate(s, -1, false);
     return;
   }
+  // An array of devices that alone passes the device limit fails now, not after
+  // creating millions of them (minutes and gigabytes).
+  if (modelIndex_.count(sym(s->name2, s->sym2)) &&
+      uint64_t(hi - lo) > opts_.limits.maxDevices - std::min<uint64_t>(F.numDevices(), opts_.limits.maxDevices)) {
+    Diagnostic *d = error(DiagCode::E0030, s->range, "more than {} devices", opts_.limits.maxDevices);
+    DiagEngine::note(d, {}, fmt::format("this array alone adds {}; raise the limit with --max-devices if the design "
+                                        "is really this large", hi - lo));
+    throw Abort{};
+  }
   uint32_t var = s->name3.empty() ? UINT32_MAX : sym(s->name3, s->sym3);
   for (int64_t i = lo; i < hi; ++i) {
     step(s->range);
@@ -1969,6 +1989,8 @@ bool Elab::run() {
       Diagnostic *d = diags_.report(DiagCode::E0013, mainFile->fabrics[1]->range, "more than one fabric in the file");
       DiagEngine::note(d, {}, "pick one with --top NAME");
       return false;
+    } else if (opts_.allowLibrary) {
+      return !diags_.hasErrors();
     } else {
       diags_.report(DiagCode::E0013, {{mainFile ? mainFile->fileId : 0, 0}, 1}, "no 'fabric NAME { ... }' block to build");
       return false;

@@ -21,6 +21,10 @@ struct ElabLimits {
 struct ElabOptions {
   ElabLimits limits;
   std::string top;                          // fabric to build; empty: the only one
+  // A main file without a fabric block is a library (a catalog, templates): checked as
+  // far as it can be (syntax, imports, models, top-level bindings), not an error. The IR
+  // is then empty. For `fabc check` (pre-commit lints every .fab file).
+  bool allowLibrary = false;
 };
 
 // Returns false if errors were reported; the IR is then incomplete.

@@ -20,7 +20,8 @@ bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std
     return false;
   }
   if (uint64_t(st.st_size) > maxSize) {
-    error = "too large";
+    error = "too large: " + std::to_string(st.st_size) + " bytes, the limit is " + std::to_string(maxSize) +
+            " (--max-file-size)";
     return false;
   }
   FILE *f = std::fopen(path.c_str(), "rb");
@@ -100,7 +101,7 @@ private:
     }
     std::string text, err;
     if (!readSource(found, opts_.maxFileSize, text, err)) {
-      diags_.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, imp.range,
+      diags_.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, imp.range,
                     "cannot read '{}': {}", found, err);
       return;
     }
@@ -127,7 +128,7 @@ bool loadProgram(const std::string &mainPath, const LoadOptions &opts, SourceMan
                  ast::Context &ctx, LoadedProgram &out) {
   std::string text, err;
   if (!readSource(mainPath, opts.maxFileSize, text, err)) {
-    diags.report(err == "too large" ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", mainPath, err);
+    diags.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", mainPath, err);
     return false;
   }
   return loadProgramText(mainPath, std::move(text), opts, sm, diags, ctx, out);

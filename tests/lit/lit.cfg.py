@@ -21,6 +21,12 @@ config.substitutions.append(("%fabc", os.path.join(config.fabc_bin_dir, "fabc"))
 config.substitutions.append(("%src_root", config.fabc_src_root))
 config.substitutions.append(("%stdlib", os.path.join(config.fabc_src_root, "stdlib")))
 config.substitutions.append(("%examples", os.path.join(config.fabc_src_root, "examples")))
+# Sanitized builds (FABC_SANITIZE) reserve terabytes of address space for their shadow
+# memory: tests that cap it (ulimit -v, RLIMIT_AS) get 0, "no cap", there.
+sanitized = getattr(config, "fabc_sanitize", "").upper() in ("ON", "1", "TRUE", "YES")
+if sanitized:
+    config.available_features.add("sanitizer")
+config.substitutions.append(("%memlimit_mib", "0" if sanitized else "2048"))
 
 # Real third-party programs that consume fabc's outputs: tests REQUIRE them, and lit
 # reports such tests UNSUPPORTED (with the feature's name) where a program is absent.

@@ -1,0 +1,494 @@
+// The formatter: prints the parse tree token by token, in source order, and places the
+// comments of the hidden channel around the tokens they were written next to. Every
+// token passes through Printer::tok, so no token and no comment can be dropped; the
+// result is checked against the input token stream before it is returned.
+// ANTLR types stay in compiler/ast/.
+#include "ast/Format.h"
+#include "ast/Parser.h"
+#include "diag/Diag.h"
+
+#include "FabricLexer.h"
+#include "FabricParser.h"
+#include "antlr4-runtime.h"
+#include "ast/Input.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace fabc {
+namespace {
+using P = fabc_antlr::FabricParser;
+using L = fabc_antlr::FabricLexer;
+using antlr4::ParserRuleContext;
+using antlr4::Token;
+using antlr4::tree::ParseTree;
+using antlr4::tree::TerminalNode;
+
+bool isComment(const Token *t) { return t->getType() == L::LINE_COMMENT || t->getType() == L::BLOCK_COMMENT; }
+
+size_t endLine(Token *t) {
+  std::string s = t->getText();
+  return t->getLine() + size_t(std::count(s.begin(), s.end(), '\n'));
+}
+
+// Display columns of UTF-8 text (code points).
+size_t columns(std::string_view s) {
+  size_t n = 0;
+  for (unsigned char c : s)
+    n += (c & 0xC0) != 0x80;
+  return n;
+}
+
+std::string rstrip(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.pop_back();
+  return s;
+}
+
+// "400Gb/s" and "400  Gb/s" become "400 Gb/s": the number, one space, the unit, split
+// exactly where the AST builder splits them (so the value cannot change).
+std::string quantityText(const std::string &t) {
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
+                          ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
+                           (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
+                          ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
+    ++i;
+  size_t u = t.find_first_not_of(" \t", i);
+  if (u == std::string::npos)
+    return t;
+  return t.substr(0, i) + " " + t.substr(u);
+}
+
+std::string commentText(Token *t) {
+  return t->getType() == L::LINE_COMMENT ? rstrip(t->getText()) : t->getText();
+}
+
+bool isTerminal(ParseTree *n, const char *text) {
+  auto *t = dynamic_cast<TerminalNode *>(n);
+  return t && t->getSymbol()->getText() == text;
+}
+
+class Printer {
+public:
+  Printer(antlr4::CommonTokenStream &ts, const FormatOptions &o) : ts_(ts), opts_(o) {}
+
+  std::string run(P::FileContext *f) {
+    suppressBlank_ = true;
+    for (P::ItemContext *it : f->item()) {
+      wantNewline_ = true;
+      visit(it);
+    }
+    wantNewline_ = true;
+    flushComments(f->EOF()->getSymbol());
+    if (!out_.empty() && out_.back() != '\n')
+      out_ += '\n';
+    alignTrailingComments();
+    return std::move(out_);
+  }
+  // Output token ordinals (counting default-channel tokens) that the printer added.
+  const std::vector<size_t> &synthesized() const { return synth_; }
+
+private:
+  struct State {
+    size_t out, cursor, lastLine, trailing, synth, emitted;
+    unsigned indent;
+    bool wantNewline, mustBreak, pendingSpace, suppressBlank, prevUnary;
+    size_t prevType;
+    std::string prevText;
+  };
+  State save() const {
+    return {out_.size(), cursor_,       lastLine_,     trailing_.size(), synth_.size(), emitted_, indent_,
+            wantNewline_, mustBreak_,  pendingSpace_, suppressBlank_,   prevUnary_,   prevType_, prevText_};
+  }
+  void restore(const State &s) {
+    out_.resize(s.out);
+    cursor_ = s.cursor;
+    lastLine_ = s.lastLine;
+    trailing_.resize(s.trailing);
+    synth_.resize(s.synth);
+    emitted_ = s.emitted;
+    indent_ = s.indent;
+    wantNewline_ = s.wantNewline;
+    mustBreak_ = s.mustBreak;
+    pendingSpace_ = s.pendingSpace;
+    suppressBlank_ = s.suppressBlank;
+    prevUnary_ = s.prevUnary;
+    prevType_ = s.prevType;
+    prevText_ = s.prevText;
+  }
+
+  bool atLineStart() const { return out_.empty() || out_.back() == '\n'; }
+
+  // Ends the current line; `continuation` lines (a comment forced the break inside a
+  // statement) are indented 4 more. A blank line of the source survives (one at most)
+  // between statements, but never right after '{', before '}' or at the top.
+  void breakLine(size_t srcLine, bool allowBlank, bool continuation) {
+    if (!atLineStart())
+      out_ += '\n';
+    if (allowBlank && !suppressBlank_ && !out_.empty() && lastLine_ && srcLine >= lastLine_ + 2)
+      out_ += '\n';
+    out_.append(continuation ? indent_ + 4 : indent_, ' ');
+  }
+
+  // Writes the comments between the last emitted token and `upTo`.
+  void flushComments(Token *upTo) {
+    size_t end = upTo->getTokenIndex();
+    for (size_t i = cursor_; i < end; ++i) {
+      Token *h = ts_.get(i);
+      if (!isComment(h))
+        continue;
+      std::string text = commentText(h);
+      bool multiLine = endLine(h) != h->getLine();
+      if (lastLine_ && h->getLine() == lastLine_ && !atLineStart()) {
+        // Trailing: stays at the end of the line of the token before it.
+        trailing_.push_back({out_.size(), text.size()});
+        out_ += ' ';
+        out_ += text;
+        if (h->getType() == L::LINE_COMMENT || multiLine) {
+          if (!wantNewline_)
+            mustBreak_ = true;
+        } else {
+          pendingSpace_ = true;
+        }
+      } else {
+        // Leading: on its own line, before what follows it.
+        bool structural = wantNewline_ || out_.empty();
+        breakLine(h->getLine(), structural, !structural);
+        out_ += text;
+        suppressBlank_ = false;
+        Token *next = ts_.get(i + 1);
+        bool sameLine = h->getType() == L::BLOCK_COMMENT && next->getLine() == endLine(h) &&
+                        next->getType() != Token::EOF;
+        wantNewline_ = structural && !sameLine;
+        mustBreak_ = !structural && !sameLine;
+        pendingSpace_ = sameLine;
+      }
+      lastLine_ = endLine(h);
+    }
+    cursor_ = std::max(cursor_, end);
+  }
+
+  bool needSpace(Token *t, bool unaryOp) const {
+    const std::string &c = t->getText();
+    if (prevText_ == "(" || prevText_ == "[" || prevText_ == ".")
+      return false;
+    if (c == ")" || c == "]" || c == "," || c == ";" || c == ".")
+      return false;
+    if (prevText_ == "{" && c == "}")
+      return false;
+    if (c == "(" && prevType_ == P::ID)
+      return false;
+    if (c == "[" && (prevType_ == P::ID || prevText_ == "]"))
+      return false;
+    if (prevUnary_)
+      return prevText_ == "-" && c == "-"; // "- -x", never "--x" (the link operator)
+    return true;
+  }
+
+  void write(const std::string &text, size_t srcLine, bool space, bool allowBlank) {
+    if (wantNewline_)
+      breakLine(srcLine, allowBlank, false);
+    else if (mustBreak_)
+      breakLine(srcLine, false, true);
+    else if ((space || pendingSpace_) && !atLineStart())
+      out_ += ' ';
+    wantNewline_ = mustBreak_ = pendingSpace_ = suppressBlank_ = false;
+    out_ += text;
+  }
+
+  void tok(Token *t, ParseTree *parent, bool allowBlank = true) {
+    flushComments(t);
+    if (t->getType() == Token::EOF)
+      return;
+    auto *u = dynamic_cast<P::UnaryExprContext *>(parent);
+    bool unary = u && u->op == t;
+    std::string text = t->getType() == P::QUANTITY ? quantityText(t->getText()) : t->getText();
+    write(text, t->getLine(), needSpace(t, unary), allowBlank);
+    cursor_ = t->getTokenIndex() + 1;
+    lastLine_ = t->getLine();
+    prevType_ = t->getType();
+    prevText_ = t->getText();
+    prevUnary_ = unary;
+    ++emitted_;
+  }
+
+  // A token the source omitted where the canonical form has it (';' after a span).
+  void synth(const char *text) {
+    write(text, lastLine_, false, false);
+    prevType_ = 0;
+    prevText_ = text;
+    prevUnary_ = false;
+    synth_.push_back(emitted_++);
+  }
+
+  void visit(ParseTree *n) {
+    if (auto *t = dynamic_cast<TerminalNode *>(n)) {
+      tok(t->getSymbol(), t->parent);
+      return;
+    }
+    auto *c = static_cast<ParserRuleContext *>(n);
+    if (auto *s = dynamic_cast<P::SpanStmtContext *>(c)) {
+      visitChildren(c, 0, [this, s] {
+        if (!isTerminal(s->children.back(), ";"))
+          synth(";");
+      });
+      return;
+    }
+    visitChildren(c, 0, [] {});
+  }
+
+  // Visits children [from, end) of `c`, then `tail` (the rest of the enclosing
+  // statement, which decides with the braces whether a list fits on one line).
+  void visitChildren(ParserRuleContext *c, size_t from, const std::function<void()> &tail) {
+    for (size_t i = from; i < c->children.size(); ++i) {
+      ParseTree *ch = c->children[i];
+      if (isTerminal(ch, "{")) {
+        size_t close = c->children.size() - 1;
+        while (close > i && !isTerminal(c->children[close], "}"))
+          --close;
+        braceList(c, i, close, [&] { visitChildren(c, close + 1, tail); });
+        return;
+      }
+      auto *rc = dynamic_cast<ParserRuleContext *>(ch);
+      if (rc && (rc->getRuleIndex() == P::RulePropBlock || rc->getRuleIndex() == P::RuleBlock)) {
+        visitChildren(rc, 0, [&] { visitChildren(c, i + 1, tail); });
+        return;
+      }
+      visit(ch);
+    }
+    tail();
+  }
+
+  // Lists of properties, group members and all-property models or buildings may go on one
+  // line; statement blocks, ports and halls always take one line per item.
+  static bool flatAllowed(ParserRuleContext *c) {
+    if (c->getRuleIndex() == P::RuleBlock)
+      return false;
+    if (auto *m = dynamic_cast<P::ModelDeclContext *>(c)) {
+      for (P::ModelItemContext *it : m->modelItem())
+        if (it->portDecl())
+          return false;
+    }
+    if (auto *b = dynamic_cast<P::BuildingStmtContext *>(c))
+      return b->hallDecl().empty();
+    return true;
+  }
+
+  bool hasComments(Token *from, Token *to) const {
+    for (size_t i = from->getTokenIndex() + 1; i < to->getTokenIndex(); ++i)
+      if (isComment(ts_.get(i)))
+        return true;
+    return false;
+  }
+
+  size_t lineWidth() const {
+    size_t nl = out_.rfind('\n');
+    return columns(std::string_view(out_).substr(nl == std::string::npos ? 0 : nl + 1));
+  }
+
+  void braceList(ParserRuleContext *c, size_t open, size_t close, const std::function<void()> &tail) {
+    Token *o = static_cast<TerminalNode *>(c->children[open])->getSymbol();
+    Token *cl = static_cast<TerminalNode *>(c->children[close])->getSymbol();
+    // Items: each child between the braces, with the ';' that follows it (group members).
+    std::vector<std::pair<size_t, size_t>> items;
+    for (size_t i = open + 1; i < close; ++i) {
+      size_t e = i + 1;
+      if (e < close && isTerminal(c->children[e], ";"))
+        ++e;
+      items.push_back({i, e});
+      i = e - 1;
+    }
+    if ((items.empty() || flatAllowed(c)) && !hasComments(o, cl)) {
+      State s = save();
+      tok(o, c);
+      for (auto &it : items)
+        for (size_t k = it.first; k < it.second; ++k)
+          visit(c->children[k]);
+      tok(cl, c);
+      tail();
+      if (out_.find('\n', s.out) == std::string::npos && !mustBreak_ && lineWidth() <= opts_.width)
+        return;
+      restore(s);
+    }
+    tok(o, c);
+    suppressBlank_ = true;
+    indent_ += opts_.indent;
+    for (auto &it : items) {
+      wantNewline_ = true;
+      for (size_t k = it.first; k < it.second; ++k)
+        visit(c->children[k]);
+    }
+    wantNewline_ = true;
+    flushComments(cl);
+    indent_ -= opts_.indent;
+    wantNewline_ = true;
+    tok(cl, c, /*allowBlank=*/false);
+    tail();
+  }
+
+  // Trailing comments on consecutive lines start in one column (as clang-format
+  // aligns them), as long as the longest line of the run leaves them in the width.
+  void alignTrailingComments() {
+    struct Line {
+      size_t at, code, len; // offset of the comment's space, columns of code, comment columns
+    };
+    std::vector<Line> lines;
+    std::vector<size_t> lineNo;
+    for (const Trailing &t : trailing_) {
+      size_t end = out_.find('\n', t.at);
+      if (end == std::string::npos)
+        end = out_.size();
+      if (end != t.at + 1 + t.len) // not the last thing on its line, or several lines
+        continue;
+      size_t start = out_.rfind('\n', t.at);
+      start = start == std::string::npos ? 0 : start + 1;
+      lines.push_back({t.at, columns(std::string_view(out_).substr(start, t.at - start)),
+                       columns(std::string_view(out_).substr(t.at + 1, t.len))});
+      lineNo.push_back(size_t(std::count(out_.begin(), out_.begin() + long(t.at), '\n')));
+    }
+    if (lines.empty())
+      return;
+    std::vector<size_t> target(lines.size());
+    for (size_t i = 0; i < lines.size();) {
+      size_t j = i, col = lines[i].code, longest = lines[i].len;
+      while (j + 1 < lines.size() && lineNo[j + 1] == lineNo[j] + 1 &&
+             std::max(col, lines[j + 1].code) + 1 + std::max(longest, lines[j + 1].len) <= opts_.width) {
+        ++j;
+        col = std::max(col, lines[j].code);
+        longest = std::max(longest, lines[j].len);
+      }
+      for (size_t k = i; k <= j; ++k)
+        target[k] = col;
+      i = j + 1;
+    }
+    std::string r;
+    r.reserve(out_.size() + 64);
+    size_t from = 0;
+    for (size_t k = 0; k < lines.size(); ++k) {
+      r.append(out_, from, lines[k].at - from);
+      r.append(target[k] - lines[k].code, ' ');
+      from = lines[k].at;
+    }
+    r.append(out_, from, std::string::npos);
+    out_ = std::move(r);
+  }
+
+  struct Trailing {
+    size_t at, len;
+  };
+  antlr4::CommonTokenStream &ts_;
+  const FormatOptions &opts_;
+  std::string out_;
+  size_t cursor_ = 0, lastLine_ = 0, emitted_ = 0;
+  unsigned indent_ = 0;
+  bool wantNewline_ = false, mustBreak_ = false, pendingSpace_ = false, suppressBlank_ = false, prevUnary_ = false;
+  size_t prevType_ = 0;
+  std::string prevText_;
+  std::vector<Trailing> trailing_;
+  std::vector<size_t> synth_;
+};
+
+struct Lexed {
+  std::vector<std::pair<size_t, std::string>> tokens, comments;
+};
+
+Lexed lex(const std::string &text) {
+  Utf8Input input(text);
+  L lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream ts(&lexer);
+  ts.fill();
+  Lexed r;
+  for (Token *t : ts.getTokens()) {
+    if (t->getType() == Token::EOF)
+      continue;
+    if (isComment(t))
+      r.comments.push_back({t->getType(), commentText(t)});
+    else if (t->getChannel() == Token::DEFAULT_CHANNEL)
+      r.tokens.push_back({t->getType(), t->getType() == P::QUANTITY ? quantityText(t->getText()) : t->getText()});
+  }
+  return r;
+}
+
+// The output must be the same program with the same comments: the same tokens (but the
+// ones the printer added), the same comment texts, and it must parse.
+bool sameProgram(const std::string &in, const std::string &out, const std::vector<size_t> &synth, std::string &why) {
+  Lexed a = lex(in), b = lex(out);
+  size_t j = 0, s = 0;
+  for (size_t k = 0; k < b.tokens.size(); ++k) {
+    if (s < synth.size() && synth[s] == k) {
+      ++s;
+      continue;
+    }
+    if (j >= a.tokens.size() || a.tokens[j] != b.tokens[k]) {
+      why = "token '" + b.tokens[k].second + "' differs from the input's" +
+            (j < a.tokens.size() ? " '" + a.tokens[j].second + "'" : std::string(" end"));
+      return false;
+    }
+    ++j;
+  }
+  if (j != a.tokens.size()) {
+    why = "tokens missing from the output";
+    return false;
+  }
+  if (a.comments != b.comments) {
+    why = "comments differ";
+    return false;
+  }
+  SourceManager sm;
+  DiagEngine d(sm);
+  d.setFormat(DiagFormat::Json); // collected, never printed (finish() is not called)
+  ast::Context ctx;
+  uint32_t id = sm.add("<fmt>", out);
+  if (!parseFile(id, sm, d, ctx) || d.hasErrors()) {
+    why = "the output does not parse";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, std::string &out,
+                  const FormatOptions &opts) {
+  // The parser's checks first (UTF-8, characters, nesting, syntax): only a valid file
+  // has a canonical form.
+  unsigned before = diags.errors();
+  ast::Context actx;
+  if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
+    return false;
+
+  std::string text(sm.text(fileId));
+  Utf8Input input(text);
+  L lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  P parser(&tokens);
+  parser.removeErrorListeners();
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  P::FileContext *tree = nullptr;
+  try {
+    tree = parser.file();
+  } catch (antlr4::ParseCancellationException &) {
+    tokens.seek(0);
+    parser.reset();
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    tree = parser.file();
+  }
+  Printer printer(tokens, opts);
+  std::string result = printer.run(tree);
+  std::string why;
+  if (!sameProgram(text, result, printer.synthesized(), why)) {
+    Diagnostic *d = diags.report(DiagCode::E0160, {{fileId, 0}, 1}, "fmt self-check failed: {}", why);
+    DiagEngine::note(d, {}, "the file is left as it is; please report this with the file attached");
+    return false;
+  }
+  out = std::move(result);
+  return true;
+}
+
+} // namespace fabc

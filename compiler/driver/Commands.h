@@ -1,0 +1,30 @@
+#pragma once
+// Subcommands that live outside Driver.cpp's compile pipeline: fmt (source layout) and
+// the atomic file replacement they share.
+#include "diag/Diag.h"
+
+#include <string>
+#include <vector>
+
+namespace fabc {
+
+struct FmtRequest {
+  std::vector<std::string> inputs; // "-" is stdin
+  bool inPlace = false;            // -i: rewrite changed files (atomically)
+  bool check = false;              // --check: list files that would change, exit 1
+  unsigned width = 100;
+  uint64_t maxFileSize = 64ull << 20;
+  DiagFormat format = DiagFormat::Text;
+  int color = -1;
+  DiagReport *report = nullptr;
+};
+// Exit status: 0 done (or nothing to change), 1 syntax errors or (--check) files to
+// reformat, 2 usage or I/O error.
+int fmtCommand(const FmtRequest &r);
+
+// Replaces `path` with `text`: writes a temporary file in the same directory, keeps the
+// file's permission bits, and renames it over the original. False, with `err`, on failure
+// (the original is untouched and the temporary removed).
+bool replaceFileAtomically(const std::string &path, const std::string &text, std::string &err);
+
+} // namespace fabc

@@ -1,0 +1,131 @@
+// fabc fmt: print, check or rewrite sources in the canonical layout (docs/fmt.md).
+#include "ast/Format.h"
+#include "driver/Commands.h"
+#include "sema/Imports.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fabc {
+
+bool replaceFileAtomically(const std::string &path, const std::string &text, std::string &err) {
+  // Through a symlink, replace its target, not the link.
+  std::string target = path;
+  if (char *real = ::realpath(path.c_str(), nullptr)) {
+    target = real;
+    std::free(real);
+  }
+  struct stat st;
+  mode_t mode = 0644;
+  if (::stat(target.c_str(), &st) == 0)
+    mode = st.st_mode & 07777;
+  std::string tmp = target + ".fabc-tmp-" + std::to_string(::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    err = tmp + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = true;
+  for (size_t done = 0; ok && done < text.size();) {
+    ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      ok = false;
+    else
+      done += size_t(n);
+  }
+  if (ok)
+    ok = ::fchmod(fd, mode) == 0 && ::fsync(fd) == 0;
+  if (!ok)
+    err = tmp + ": " + std::strerror(errno);
+  if (::close(fd) != 0 && ok) {
+    err = tmp + ": " + std::strerror(errno);
+    ok = false;
+  }
+  if (ok && ::rename(tmp.c_str(), target.c_str()) != 0) {
+    err = target + ": " + std::strerror(errno);
+    ok = false;
+  }
+  if (!ok)
+    ::unlink(tmp.c_str());
+  return ok;
+}
+
+int fmtCommand(const FmtRequest &r) {
+  if (r.inputs.empty()) {
+    fmt::print(stderr, "fabc: error: fmt takes one or more files, or '-' for stdin\n");
+    return 2;
+  }
+  if (r.inPlace && r.check) {
+    fmt::print(stderr, "fabc: error: fmt: -i and --check exclude each other\n");
+    return 2;
+  }
+  int worst = 0;
+  for (const std::string &path : r.inputs) {
+    SourceManager sm;
+    DiagEngine diags(sm);
+    diags.setFormat(r.format);
+    diags.setReport(r.report);
+    diags.setColor(r.color == 1 || (r.color == -1 && r.format == DiagFormat::Text && ::isatty(2)));
+    std::string text, err;
+    if (path == "-") {
+      if (r.inPlace) {
+        fmt::print(stderr, "fabc: error: fmt -i cannot rewrite stdin\n");
+        return 2;
+      }
+      char buf[65536];
+      size_t n;
+      while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0 && text.size() <= r.maxFileSize)
+        text.append(buf, n);
+      if (text.size() > r.maxFileSize) {
+        diags.report(DiagCode::E0005, {}, "<stdin> is larger than the limit of {} bytes (--max-file-size)",
+                     r.maxFileSize);
+        diags.finish();
+        worst = std::max(worst, 1);
+        continue;
+      }
+    } else if (!readSource(path, r.maxFileSize, text, err)) {
+      diags.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", path, err);
+      diags.finish();
+      worst = std::max(worst, err.rfind("too large", 0) == 0 ? 1 : 2);
+      continue;
+    }
+    uint32_t id = sm.add(path == "-" ? "<stdin>" : path, text);
+    FormatOptions fo;
+    fo.width = r.width;
+    fo.parse.maxTokens = std::max<uint64_t>(r.maxFileSize / 16, 1024);
+    std::string out;
+    bool ok = formatSource(id, sm, diags, out, fo);
+    diags.finish();
+    if (!ok) {
+      worst = std::max(worst, 1);
+      continue;
+    }
+    bool changed = out != text;
+    if (r.check) {
+      if (changed) {
+        fmt::print("{}\n", path == "-" ? "<stdin>" : path);
+        worst = std::max(worst, 1);
+      }
+    } else if (r.inPlace) {
+      if (changed && !replaceFileAtomically(path, out, err)) {
+        fmt::print(stderr, "fabc: error: cannot rewrite '{}': {}\n", path, err);
+        worst = 2;
+      }
+    } else {
+      std::fwrite(out.data(), 1, out.size(), stdout);
+    }
+  }
+  std::fflush(stdout);
+  if (std::ferror(stdout))
+    return 2;
+  return worst;
+}
+
+} // namespace fabc
