@@ -157,8 +157,15 @@ void emitNet(BackendContext &ctx, View &v, OutFile &o) {
   const ir::Fabric &F = ctx.F;
   o.print("# fabc {}: InfiniBand fabric '{}', ibnetdiscover topology format (ibsim reads it)\n", ctx.info.version,
           F.name);
-  o.print("# {} switches, {} HCAs (one single-port HCA per end-system port), {} links\n\n", v.switches.size(),
+  o.print("# {} switches, {} HCAs (one single-port HCA per end-system port), {} links\n", v.switches.size(),
           v.hcaPorts.size(), v.links);
+  // ibsim's tables are fixed in size (defaults: 2048 nodes, 256 switches, 13312 ports,
+  // a switch counting its port 0): say what this fabric needs.
+  uint64_t ports = v.hcaPorts.size();
+  for (uint32_t s : v.switches)
+    ports += F.layoutOf(s).ports + 1;
+  o.print("# ibsim needs -N {} -S {} -P {} past its defaults (2048 nodes, 256 switches, 13312 ports)\n\n",
+          v.switches.size() + v.hcaPorts.size(), v.switches.size(), ports);
   for (uint32_t s : v.switches) {
     uint64_t g = F.devGuid[s];
     o.print("switchguid=0x{:x}({:x})\nSwitch\t{} \"S-{:016x}\"\t\t# \"{}\"\n", g, g, F.layoutOf(s).ports, g,
@@ -187,8 +194,15 @@ void emitNet(BackendContext &ctx, View &v, OutFile &o) {
   }
 }
 
-// ftree's roots: the switches of the highest tier.
+// ftree's roots: the switches of the highest tier. OpenSM skips '#' lines.
 void emitRoots(const View &v, OutFile &o) {
+  size_t roots = 0;
+  for (uint32_t s : v.switches)
+    roots += v.F.devTier[s] == v.topTier;
+  o.print("# OpenSM root_guid_file for the ftree routing engine (opensm -R ftree -a FILE): the {} {} switch{}\n",
+          roots, tierName(v.topTier), roots == 1 ? "" : "es");
+  if (v.topTier < 2)
+    o.write("# The fabric has one switch tier: ftree needs two or more, use another engine (minhop)\n");
   for (uint32_t s : v.switches)
     if (v.F.devTier[s] == v.topTier)
       o.print("0x{:016x}\n", v.F.devGuid[s]);

@@ -112,7 +112,12 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *dg = diags.report(DiagCode::E0134, devRange(F, d),
                                     "InfiniBand switch '{}' has {} logical ports; InfiniBand numbers at most {}",
                                     F.deviceName(d), ports, ir::ib::MaxSwitchPorts);
-      DiagEngine::note(dg, F.modelOf(d).loc, "reduce the breakout of its port groups");
+      uint32_t native = 0;
+      for (const ir::PortGroup &g : F.modelOf(d).ports)
+        native += g.count;
+      DiagEngine::note(dg, F.modelOf(d).loc, ports > native && native <= ir::ib::MaxSwitchPorts
+                                                 ? "reduce the breakout of its port groups"
+                                                 : "model the switch as its switch ASICs, each of at most 254 ports");
     }
   }
 
