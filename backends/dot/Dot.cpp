@@ -148,7 +148,7 @@ bool runDot(BackendContext &ctx) {
     bool ok = s->type == ir::Setting::Number && s->dim == Dim() && s->number >= 1 && s->number <= 100000 &&
               s->number == std::floor(s->number);
     if (!ok) {
-      Diagnostic *d = ctx.diags.report(DiagCode::E0138, s->loc, "option dot_max_nodes must be a whole number from "
+      Diagnostic *d = ctx.diags.report(DiagCode::E0136, s->loc, "option dot_max_nodes must be a whole number from "
                                                                 "1 to 100000");
       DiagEngine::note(d, {}, "for example: option dot_max_nodes = 5000;");
       return false;

@@ -87,7 +87,8 @@ bool collect(BackendContext &ctx, View &v) {
         v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
     }
   if (v.switches.empty()) {
-    Diagnostic *d = ctx.diags.report(DiagCode::E0136, F.loc, "fabric '{}' has no InfiniBand switch", F.name);
+    Diagnostic *d = ctx.diags.report(DiagCode::W0157, F.loc, "fabric '{}' has no InfiniBand switch: no InfiniBand "
+                                     "file written", F.name);
     DiagEngine::note(d, {}, "add protocol = \"infiniband\" to the InfiniBand switch models");
     return false;
   }
@@ -285,7 +286,7 @@ bool emitIbnl(BackendContext &ctx, View &v) {
 bool runInfiniband(BackendContext &ctx) {
   View v(ctx.F);
   if (!collect(ctx, v))
-    return false;
+    return v.switches.empty(); // nothing to write is a warning, not a failure
   OutFile *net = ctx.out.open("infiniband/fabric.net");
   OutFile *roots = ctx.out.open("infiniband/root_guids.txt");
   OutFile *map = ctx.out.open("infiniband/node_name_map");

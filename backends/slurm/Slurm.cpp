@@ -112,8 +112,8 @@ bool buildTree(BackendContext &ctx, Tree &t) {
     t.entries[entryOfRoot[r]].switches.push_back(s);
   }
   if (t.entries.empty()) {
-    Diagnostic *d = ctx.diags.report(DiagCode::E0137, F.loc, "fabric '{}' has no compute system linked to a switch",
-                                     F.name);
+    Diagnostic *d = ctx.diags.report(DiagCode::W0158, F.loc, "fabric '{}' has no compute system linked to a switch: no "
+                                     "Slurm file written", F.name);
     DiagEngine::note(d, {}, "the Slurm topology follows the first port group (the GPU ports) of compute systems");
     return false;
   }
@@ -334,7 +334,7 @@ void emitBlocks(BackendContext &ctx, const Tree &t, OutFile &o) {
 bool runSlurm(BackendContext &ctx) {
   Tree t;
   if (!buildTree(ctx, t))
-    return false;
+    return t.entries.empty(); // nothing to write is a warning, not a failure
   OutFile *tree = ctx.out.open("slurm/topology.conf");
   OutFile *block = ctx.out.open("slurm/topology-block.conf");
   if (!tree || !block)
