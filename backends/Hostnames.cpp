@@ -1,6 +1,7 @@
 #include "backends/Hostnames.h"
 
 #include "diag/Diag.h"
+#include "passes/Addressing.h"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -26,12 +27,8 @@ std::string label(std::string_view path) {
   return h;
 }
 
-std::string hostName(const ir::Fabric &F, uint32_t dev) {
-  std::string path = F.deviceName(dev), h;
-  h.reserve(path.size());
-  appendLabel(path, h);
-  return h;
-}
+// The switch-config backends' rule, so that a switch has one name in every output.
+std::string hostName(const ir::Fabric &F, uint32_t dev) { return passes::hostName(F, dev); }
 
 std::string portLabel(const ir::Fabric &F, uint32_t port) {
   uint32_t idx = 0;

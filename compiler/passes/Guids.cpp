@@ -87,12 +87,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
           continue;
         reported[o] = 1;
         if (om.protocol == ir::Protocol::Ethernet) {
-          Diagnostic *d = diags.report(DiagCode::E0133, {F.linkLoc[l], 4},
-                                       "link '{}' -- '{}' joins InfiniBand switch '{}' to Ethernet switch '{}'",
-                                       F.portName(F.linkA[l]), F.portName(F.linkB[l]), F.deviceName(s), F.deviceName(o));
-          DiagEngine::note(d, F.modelOf(s).loc, "'" + std::string(F.strings.str(F.modelOf(s).name)) +
-                                                    "' says protocol = \"infiniband\"");
-          DiagEngine::note(d, om.loc, "'" + std::string(F.strings.str(om.name)) + "' says protocol = \"ethernet\"");
+          // Outside the fabric; the link itself is FAB-E0115 (the RoCE lint's protocol check).
         } else {
           Diagnostic *d = diags.report(DiagCode::W0150, devRange(F, o),
                                        "switch '{}' is linked to InfiniBand switch '{}' but its model '{}' states no "
