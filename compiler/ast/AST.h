@@ -12,7 +12,10 @@ namespace fabc::ast {
 
 struct Expr {
   enum Kind : uint8_t { Number, Quantity, String, Bool, Name, Call, List, Unary, Binary, Cond };
+  // Unary/Binary operator, decoded once by the AST builder so evaluation never compares text.
+  enum Op : uint8_t { NoOp, And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Not };
   Kind kind;
+  Op op = NoOp;
   SourceRange range;
   std::string text;          // Name/Call: identifier; String: decoded text; Quantity: unit; op text
   double number = 0;         // Number/Quantity value; Bool: 0/1
@@ -20,7 +23,11 @@ struct Expr {
   int64_t integer = 0;       // its exact value
   std::vector<Expr *> kids;  // operands, call arguments, list items, Name: index expressions
   mutable uint32_t sym = UINT32_MAX; // interned `text`, filled on first evaluation
+  mutable uint8_t builtin = 0;       // Call: the elaborator's builtin function, decoded on first call
 };
+
+// The operator spelled `text` (NoOp if none): `-` is Sub, the builder's unary minus too.
+Expr::Op opFromText(const std::string &text);
 
 struct Prop {
   std::string key;

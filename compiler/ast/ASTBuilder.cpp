@@ -391,12 +391,14 @@ private:
     if (auto *c = dynamic_cast<P::UnaryExprContext *>(e)) {
       E *r = ctx_.expr(E::Unary, range(e));
       r->text = text(c->op);
+      r->op = ast::opFromText(r->text);
       r->kids.push_back(expr(c->expr()));
       return r;
     }
     if (auto *c = dynamic_cast<P::BinaryExprContext *>(e)) {
       E *r = ctx_.expr(E::Binary, range(e));
       r->text = text(c->op);
+      r->op = ast::opFromText(r->text);
       r->kids.push_back(expr(c->expr(0)));
       r->kids.push_back(expr(c->expr(1)));
       return r;
@@ -549,6 +551,17 @@ bool validUtf8(std::string_view s, size_t *bad) {
 }
 
 } // namespace
+
+ast::Expr::Op ast::opFromText(const std::string &t) {
+  static const std::pair<const char *, Expr::Op> ops[] = {
+      {"&&", Expr::And}, {"||", Expr::Or}, {"==", Expr::Eq}, {"!=", Expr::Ne}, {"<", Expr::Lt},
+      {"<=", Expr::Le},  {">", Expr::Gt},  {">=", Expr::Ge}, {"+", Expr::Add}, {"-", Expr::Sub},
+      {"*", Expr::Mul},  {"/", Expr::Div}, {"%", Expr::Mod}, {"!", Expr::Not}};
+  for (const auto &[text, op] : ops)
+    if (t == text)
+      return op;
+  return Expr::NoOp;
+}
 
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
                      const ParseLimits &limits) {

@@ -612,7 +612,7 @@ Value Elab::eval(const ast::Expr *e) {
     Value v = eval(e->kids[0]);
     if (!v.ok())
       return v;
-    if (e->text == "!") {
+    if (e->op == E::Not) {
       bool b;
       return toBool(v, e->kids[0], b) ? Value::boolean(!b) : Value();
     }
@@ -642,12 +642,13 @@ Value Elab::eval(const ast::Expr *e) {
 }
 
 Value Elab::evalBinary(const ast::Expr *e) {
-  const std::string &op = e->text;
-  if (op == "&&" || op == "||") {
+  using E = ast::Expr;
+  const std::string &op = e->text; // for messages
+  if (e->op == E::And || e->op == E::Or) {
     bool a;
     if (!toBool(eval(e->kids[0]), e->kids[0], a))
       return {};
-    if (op == "&&" ? !a : a)
+    if (e->op == E::And ? !a : a)
       return Value::boolean(a);
     bool b;
     if (!toBool(eval(e->kids[1]), e->kids[1], b))
@@ -657,7 +658,7 @@ Value Elab::evalBinary(const ast::Expr *e) {
   Value l = eval(e->kids[0]), r = eval(e->kids[1]);
   if (!l.ok() || !r.ok())
     return {};
-  if (op == "==" || op == "!=") {
+  if (e->op == E::Eq || e->op == E::Ne) {
     bool eq;
     if (l.numeric() && r.numeric()) {
       if (l.dimension() != r.dimension()) {
@@ -673,9 +674,9 @@ Value Elab::evalBinary(const ast::Expr *e) {
       error(DiagCode::E0026, e->range, "cannot compare {} with {}", elab::typeName(l), elab::typeName(r));
       return {};
     }
-    return Value::boolean(op == "==" ? eq : !eq);
+    return Value::boolean(e->op == E::Eq ? eq : !eq);
   }
-  if (op == "+" && l.type == Value::Str && r.type == Value::Str)
+  if (e->op == E::Add && l.type == Value::Str && r.type == Value::Str)
     return Value::str(F.strings.intern(std::string(F.strings.str(l.s)) + std::string(F.strings.str(r.s))));
   if (!l.numeric() || !r.numeric()) {
     error(DiagCode::E0026, e->range, "operator '{}' needs numbers, not {} and {}", op, elab::typeName(l),
@@ -683,7 +684,7 @@ Value Elab::evalBinary(const ast::Expr *e) {
     return {};
   }
   Dim ld = l.dimension(), rd = r.dimension();
-  if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+  if (e->op == E::Lt || e->op == E::Le || e->op == E::Gt || e->op == E::Ge) {
     if (ld != rd) {
       error(DiagCode::E0025, e->range, "cannot compare {} with {}", dimName(ld), dimName(rd));
       return {};
@@ -691,30 +692,30 @@ Value Elab::evalBinary(const ast::Expr *e) {
     double a = l.asDouble(), b = r.asDouble();
     if (l.type == Value::Int && r.type == Value::Int) {
       int64_t x = l.i, y = r.i;
-      return Value::boolean(op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : x >= y);
+      return Value::boolean(e->op == E::Lt ? x < y : e->op == E::Le ? x <= y : e->op == E::Gt ? x > y : x >= y);
     }
-    return Value::boolean(op == "<" ? a < b : op == "<=" ? a <= b : op == ">" ? a > b : a >= b);
+    return Value::boolean(e->op == E::Lt ? a < b : e->op == E::Le ? a <= b : e->op == E::Gt ? a > b : a >= b);
   }
   bool ints = l.type == Value::Int && r.type == Value::Int;
-  if (op == "+" || op == "-") {
+  if (e->op == E::Add || e->op == E::Sub) {
     if (ld != rd) {
-      Diagnostic *d = error(DiagCode::E0025, e->range, "cannot {} {} and {}", op == "+" ? "add" : "subtract",
+      Diagnostic *d = error(DiagCode::E0025, e->range, "cannot {} {} and {}", e->op == E::Add ? "add" : "subtract",
                             dimName(ld), dimName(rd));
       DiagEngine::note(d, {}, "both sides of '" + op + "' need the same dimension");
       return {};
     }
     if (ints) {
       int64_t out;
-      if (op == "+" ? __builtin_add_overflow(l.i, r.i, &out) : __builtin_sub_overflow(l.i, r.i, &out)) {
+      if (e->op == E::Add ? __builtin_add_overflow(l.i, r.i, &out) : __builtin_sub_overflow(l.i, r.i, &out)) {
         error(DiagCode::E0028, e->range, "integer overflow in '{}'", op);
         return {};
       }
       return Value::integer(out);
     }
-    double v = op == "+" ? l.asDouble() + r.asDouble() : l.asDouble() - r.asDouble();
+    double v = e->op == E::Add ? l.asDouble() + r.asDouble() : l.asDouble() - r.asDouble();
     return checkFinite(v, e) ? Value::qty(v, ld) : Value();
   }
-  if (op == "*") {
+  if (e->op == E::Mul) {
     if (ints) {
       int64_t out;
       if (__builtin_mul_overflow(l.i, r.i, &out)) {
@@ -726,12 +727,12 @@ Value Elab::evalBinary(const ast::Expr *e) {
     double v = l.asDouble() * r.asDouble();
     return checkFinite(v, e) ? Value::qty(v, ld * rd) : Value();
   }
-  if (op == "/" || op == "%") {
+  if (e->op == E::Div || e->op == E::Mod) {
     if (r.asDouble() == 0) {
-      error(DiagCode::E0027, e->range, "{} by zero", op == "/" ? "division" : "remainder");
+      error(DiagCode::E0027, e->range, "{} by zero", e->op == E::Div ? "division" : "remainder");
       return {};
     }
-    if (op == "%") {
+    if (e->op == E::Mod) {
       if (!ints) {
         error(DiagCode::E0026, e->range, "'%' needs integers");
         return {};
@@ -768,8 +769,20 @@ std::string Elab::show(const Value &v) {
 }
 
 Value Elab::evalCall(const ast::Expr *e) {
-  const std::string &f = e->text;
-  std::vector<Value> a;
+  const std::string &f = e->text; // for messages
+  enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str };
+  if (e->builtin == Unresolved) {
+    static const std::pair<const char *, uint8_t> fns[] = {{"min", Min},   {"max", Max},   {"ceil", Ceil},
+                                                         {"floor", Floor}, {"round", Round}, {"abs", Abs},
+                                                         {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},
+                                                         {"str", Str}};
+    e->builtin = Unknown;
+    for (const auto &[name, id] : fns)
+      if (f == name)
+        e->builtin = id;
+  }
+  const uint8_t fn = e->builtin;
+  llvm::SmallVector<Value, 4> a;
   for (const ast::Expr *k : e->kids) {
     a.push_back(eval(k));
     if (!a.back().ok())
@@ -788,14 +801,14 @@ Value Elab::evalCall(const ast::Expr *e) {
     error(DiagCode::E0026, e->kids[i]->range, "'{}' needs a number, not {}", f, elab::typeName(a[i]));
     return false;
   };
-  if (f == "min" || f == "max") {
+  if (fn == Min || fn == Max) {
     if (a.empty()) {
       error(DiagCode::E0029, e->range, "'{}' needs at least one argument", f);
       return {};
     }
     if (a.size() == 1 && a[0].type == Value::List) {
       std::vector<Value> items = *a[0].list;
-      a = items;
+      a.assign(items.begin(), items.end());
       if (a.empty()) {
         error(DiagCode::E0029, e->range, "'{}' of an empty list", f);
         return {};
@@ -807,12 +820,12 @@ Value Elab::evalCall(const ast::Expr *e) {
         error(DiagCode::E0025, e->range, "'{}' needs numbers of one dimension", f);
         return {};
       }
-      if (f == "min" ? a[i].asDouble() < best.asDouble() : a[i].asDouble() > best.asDouble())
+      if (fn == Min ? a[i].asDouble() < best.asDouble() : a[i].asDouble() > best.asDouble())
         best = a[i];
     }
     return best;
   }
-  if (f == "ceil" || f == "floor" || f == "round") {
+  if (fn == Ceil || fn == Floor || fn == Round) {
     if (!arity(1, 1) || !num(0))
       return {};
     if (a[0].type == Value::Qty) {
@@ -821,14 +834,14 @@ Value Elab::evalCall(const ast::Expr *e) {
       return {};
     }
     double v = a[0].asDouble();
-    v = f == "ceil" ? std::ceil(v) : f == "floor" ? std::floor(v) : std::round(v);
+    v = fn == Ceil ? std::ceil(v) : fn == Floor ? std::floor(v) : std::round(v);
     if (std::fabs(v) > 9.2e18) {
       error(DiagCode::E0028, e->range, "'{}' result does not fit in an integer", f);
       return {};
     }
     return Value::integer(int64_t(v));
   }
-  if (f == "abs") {
+  if (fn == Abs) {
     if (!arity(1, 1) || !num(0))
       return {};
     Value v = a[0];
@@ -842,17 +855,17 @@ Value Elab::evalCall(const ast::Expr *e) {
       v.d = std::fabs(v.d);
     return v;
   }
-  if (f == "log2" || f == "sqrt") {
+  if (fn == Log2 || fn == Sqrt) {
     if (!arity(1, 1) || !num(0))
       return {};
     if (a[0].type == Value::Qty) {
       error(DiagCode::E0025, e->range, "'{}' needs a plain number", f);
       return {};
     }
-    double v = f == "log2" ? std::log2(a[0].asDouble()) : std::sqrt(a[0].asDouble());
+    double v = fn == Log2 ? std::log2(a[0].asDouble()) : std::sqrt(a[0].asDouble());
     return checkFinite(v, e) ? Value::real(v) : Value();
   }
-  if (f == "len") {
+  if (fn == Len) {
     if (!arity(1, 1))
       return {};
     if (a[0].type != Value::List) {
@@ -861,7 +874,7 @@ Value Elab::evalCall(const ast::Expr *e) {
     }
     return Value::integer(int64_t(a[0].list->size()));
   }
-  if (f == "str") {
+  if (fn == Str) {
     if (!arity(1, 1))
       return {};
     return Value::str(F.strings.intern(show(a[0])));
@@ -1459,8 +1472,9 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     }
     const ir::Model &m = F.modelOf(dev);
     int32_t g = -1;
+    uint32_t psym = sym(ps.name, ps.sym);
     for (size_t k = 0; k < m.ports.size(); ++k)
-      if (F.strings.str(m.ports[k].name) == ps.name)
+      if (m.ports[k].name == psym)
         g = int32_t(k);
     if (g < 0) {
       Diagnostic *d = error(DiagCode::E0035, ps.range, "'{}' ({}) has no port group '{}'", F.nodeName(node),
