@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""fabc benchmark driver: generates the benchmark fabrics, compiles each one and prints,
+per fabric, the wall time of every stage (from `fabc --time-stages`), the peak RSS (from
+`/usr/bin/time -v`), links per second, and the ratio of the total time to the time it
+takes just to write the same output bytes.
+
+  python3 bench/run.py                       # every fabric, Release build in build-rel/
+  python3 bench/run.py --fabc build/tools/fabc/fabc --only gb200 --sizes 8192,32768
+  python3 bench/run.py --markdown            # the README table
+
+Timings belong here, never in tests. Run it on an idle machine: the numbers are wall
+times, and a second job on a 2-core machine doubles them.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+BACKENDS = set()  # filled from `fabc backends`: their stages are the backends' time
+GB200_SIZES = [8192, 32768, 131072, 262144, 524288, 1048576]
+
+
+def generate(kind, size, path):
+    gen = os.path.join(HERE, "fabrics", f"gen_{kind}.py")
+    args = [sys.executable, gen]
+    args += ["--switches", str(size)] if kind == "ethernet" else [str(size)]
+    subprocess.run(args + ["-o", path], check=True)
+
+
+def header_counts(path):
+    """The counts the generator wrote in the file's header comment."""
+    counts = {}
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("//"):
+                break
+            m = re.match(r"//\s+(\w[\w ]*?)\s+([\d,]+)", line)
+            if m:
+                counts[m.group(1).strip()] = int(m.group(2).replace(",", ""))
+    return counts
+
+
+def tree_bytes(root):
+    files = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            files.append(os.path.join(d, n))
+    return files, sum(os.path.getsize(f) for f in files)
+
+
+def write_baseline(files, scratch):
+    """Seconds to write the same bytes as the same number of files (read first, so only the
+    writes are timed), the floor any compiler that writes these outputs pays."""
+    blobs = []
+    for f in files:
+        with open(f, "rb") as fh:
+            blobs.append(fh.read())
+    os.makedirs(scratch, exist_ok=True)
+    t0 = time.perf_counter()
+    for i, b in enumerate(blobs):
+        with open(os.path.join(scratch, f"f{i}"), "wb") as fh:
+            fh.write(b)
+    return time.perf_counter() - t0
+
+
+def compile_once(fabc, command, fab, out, emit, extra):
+    args = ["/usr/bin/time", "-v", fabc, command, fab, "--time-stages", "-q", "-I", os.path.join(ROOT, "stdlib")]
+    if command == "build":
+        args += ["-o", out, f"--emit={emit}"]
+    args += extra
+    t0 = time.perf_counter()
+    p = subprocess.run(args, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if p.returncode not in (0,):
+        sys.stderr.write(p.stderr[-4000:])
+        raise SystemExit(f"bench: fabc {command} {fab} exited {p.returncode}")
+    stages = {}
+    for line in p.stderr.splitlines():
+        m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s$", line)
+        if m:
+            stages[m.group(1)] = float(m.group(2))
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    rss = int(m.group(1)) * 1024 if m else 0
+    return wall, stages, rss
+
+
+def run_case(a, name, kind, size, command, emit, work):
+    fab = os.path.join(work, f"{name}.fab")
+    generate(kind, size, fab)
+    counts = header_counts(fab)
+    src_lines = sum(1 for _ in open(fab))
+    src_bytes = os.path.getsize(fab)
+    best = None
+    for _ in range(a.repeat):
+        out = os.path.join(work, f"{name}.out")
+        shutil.rmtree(out, ignore_errors=True)
+        r = compile_once(a.fabc, command, fab, out, emit, [])
+        if best is None or r[0] < best[0]:
+            best = r
+    wall, stages, rss = best
+    row = dict(name=name, command=command, emit=emit, source_lines=src_lines, source_bytes=src_bytes,
+               counts=counts, wall_s=wall, stages=stages, peak_rss=rss)
+    links = counts.get("links", 0)
+    row["links_per_s"] = links / stages.get("total", wall) if links else 0
+    if command == "build":
+        files, nbytes = tree_bytes(os.path.join(work, f"{name}.out"))
+        base = write_baseline(files, os.path.join(work, f"{name}.baseline"))
+        shutil.rmtree(os.path.join(work, f"{name}.baseline"), ignore_errors=True)
+        row.update(out_files=len(files), out_bytes=nbytes, write_s=base,
+                   write_ratio=stages.get("total", wall) / base if base > 0 else 0)
+    if not a.keep:
+        os.remove(fab)
+        shutil.rmtree(os.path.join(work, f"{name}.out"), ignore_errors=True)
+    return row
+
+
+def fmt_s(x):
+    return f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
+
+
+def print_text(rows):
+    for r in rows:
+        c = r["counts"]
+        print(f"\n== {r['name']}: fabc {r['command']}" + (f" --emit={r['emit']}" if r["command"] == "build" else "")
+              + f"  ({r['source_lines']:,} source lines, {r['source_bytes']:,} bytes)")
+        print("   " + ", ".join(f"{k} {v:,}" for k, v in c.items()))
+        for k, v in r["stages"].items():
+            if v >= 0.0005 or k == "total":
+                print(f"   {k:<24} {v:8.3f} s")
+        print(f"   {'wall (process)':<24} {r['wall_s']:8.3f} s")
+        print(f"   {'peak RSS':<24} {r['peak_rss'] / 2**20:8.1f} MiB")
+        if r["links_per_s"]:
+            print(f"   {'links per second':<24} {r['links_per_s']:12,.0f}")
+        if "out_bytes" in r:
+            print(f"   {'output':<24} {r['out_bytes']:,} bytes in {r['out_files']:,} files; writing them alone "
+                  f"{r['write_s']:.3f} s, total / write = {r['write_ratio']:.1f}")
+
+
+def print_markdown(rows):
+    print("| fabric | command | GPUs | switches | links | parse | elaborate | passes | backends | total | peak RSS | links/s | total / write |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    front = {"parse", "elaborate", "total"}
+    for r in rows:
+        s, c = r["stages"], r["counts"]
+        backends = sum(v for k, v in s.items() if k in BACKENDS or k == "commit")
+        passes = sum(v for k, v in s.items() if k not in front and k not in BACKENDS and k != "commit")
+        gpus = c.get("GPUs", c.get("gpus", 0))
+        sw = c.get("switches", 0)
+        ratio = f"{r['write_ratio']:.0f}" if r.get("write_ratio") else "-"
+        print(f"| {r['name']} | {r['command']} | {gpus:,} | {sw:,} | {c.get('links', 0):,} | {fmt_s(s.get('parse', 0))} | "
+              f"{fmt_s(s.get('elaborate', 0))} | {fmt_s(passes)} | {fmt_s(backends)} | **{fmt_s(s.get('total', r['wall_s']))}** | "
+              f"{r['peak_rss'] / 2**20:.0f} MiB | {r['links_per_s'] / 1e6:.2f} M | {ratio} |")
+    gb = [r for r in rows if r["name"].startswith("gb200-")]
+    for x, y in zip(gb, gb[1:]):
+        lx, ly = x["counts"].get("links", 1), y["counts"].get("links", 1)
+        if 1.9 < ly / lx < 2.1:
+            print(f"\n{y['name']} / {x['name']}: {ly / lx:.2f}x the links, "
+                  f"{y['stages']['total'] / x['stages']['total']:.2f}x the time", end="")
+    print()
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fabc", default=os.path.join(ROOT, "build-rel", "tools", "fabc", "fabc"),
+                    help="the fabc binary (a Release build: cmake -DCMAKE_BUILD_TYPE=Release)")
+    ap.add_argument("--only", default="gb200,check,ethernet,flat", help="cases: gb200,check,ethernet,flat")
+    ap.add_argument("--sizes", default=",".join(map(str, GB200_SIZES)), help="GB200 GPU counts")
+    ap.add_argument("--switches", type=int, default=5000, help="the Ethernet fabric's switch count")
+    ap.add_argument("--flat-links", type=int, default=100000)
+    ap.add_argument("--repeat", type=int, default=1, help="runs per case; the fastest is kept")
+    ap.add_argument("--work", help="scratch directory (default: a temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated sources and outputs")
+    ap.add_argument("--markdown", action="store_true", help="print the README table")
+    ap.add_argument("--json", help="also write the results to this file")
+    a = ap.parse_args()
+    if not os.access(a.fabc, os.X_OK):
+        raise SystemExit(f"bench: no fabc at {a.fabc}; build one with\n"
+                         "  cmake -S . -B build-rel -G Ninja -DCMAKE_BUILD_TYPE=Release && ninja -C build-rel")
+    if not os.access("/usr/bin/time", os.X_OK):
+        raise SystemExit("bench: needs GNU time (/usr/bin/time): apt-get install time")
+    listing = subprocess.run([a.fabc, "backends"], capture_output=True, text=True, check=True).stdout
+    BACKENDS.update(line.split()[0] for line in listing.splitlines() if line.strip())
+    only = set(a.only.split(","))
+    work = a.work or tempfile.mkdtemp(prefix="fabc-bench-")
+    os.makedirs(work, exist_ok=True)
+    rows = []
+    if "check" in only:
+        rows.append(run_case(a, "check-10k", "gb200", 10080, "check", "", work))
+    if "gb200" in only:
+        for n in (int(x) for x in a.sizes.split(",") if x):
+            rows.append(run_case(a, f"gb200-{n}", "gb200", n, "build", "bom,energy", work))
+    if "ethernet" in only:
+        if os.path.exists(os.path.join(HERE, "fabrics", "gen_ethernet.py")):
+            rows.append(run_case(a, f"ethernet-{a.switches}", "ethernet", a.switches, "build",
+                                 "sonic,frr,nvue", work))
+        else:
+            print("bench: bench/fabrics/gen_ethernet.py missing, skipping the Ethernet fabric", file=sys.stderr)
+    if "flat" in only:
+        rows.append(run_case(a, f"flat-{a.flat_links}", "flat", a.flat_links, "build", "bom,energy", work))
+    if a.markdown:
+        print_markdown(rows)
+    else:
+        print_text(rows)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(rows, f, indent=1)
+    if not a.work and not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
