@@ -495,23 +495,41 @@ private:
 
 // A recursive-descent parser recurses once per nesting level: reject absurd nesting
 // before ANTLR sees it, so that no input can overflow the stack.
-bool checkNesting(antlr4::CommonTokenStream &tokens, uint32_t file, const OffsetMap &map,
-                  DiagEngine &diags, const ParseLimits &limits) {
+bool checkNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabulary &vocab, uint32_t file,
+                  const OffsetMap &map, DiagEngine &diags, const ParseLimits &limits) {
+  // Classify the literal token types once, by their grammar spelling, so the loop reads
+  // only each token's type (never its text, which getText() re-encodes from UTF-32).
+  enum : uint8_t { Other, Open, Close, Op, Semi, LBrace, RBrace };
+  std::vector<uint8_t> cls(vocab.getMaxTokenType() + 1, Other);
+  for (size_t t = 0; t < cls.size(); ++t) {
+    const std::string lit = vocab.getLiteralName(t);
+    if (lit == "'('" || lit == "'['")
+      cls[t] = Open;
+    else if (lit == "')'" || lit == "']'")
+      cls[t] = Close;
+    else if (lit == "'{'")
+      cls[t] = LBrace;
+    else if (lit == "'}'")
+      cls[t] = RBrace;
+    else if (lit == "';'")
+      cls[t] = Semi;
+    else if (lit == "'-'" || lit == "'!'" || lit == "'?'" || lit == "'+'" || lit == "'*'" || lit == "'/'" ||
+             lit == "'&&'" || lit == "'||'")
+      cls[t] = Op;
+  }
   uint32_t depth = 0, ops = 0;
   for (antlr4::Token *t : tokens.getTokens()) {
-    // Every token counted here is one or two characters: never convert the text of a
-    // longer one (getText() re-encodes it from UTF-32 on every call).
-    if (t->getType() == antlr4::Token::EOF || t->getStopIndex() > t->getStartIndex() + 1 ||
-        t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+    size_t type = t->getType();
+    if (type >= cls.size() || t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
       continue;
-    std::string s = t->getText();
-    if (s == "(" || s == "[" || s == "{")
+    uint8_t c = cls[type];
+    if (c == Open || c == LBrace)
       ++depth;
-    else if ((s == ")" || s == "]" || s == "}") && depth)
+    else if ((c == Close || c == RBrace) && depth)
       --depth;
-    if (s == ";" || s == "{" || s == "}")
+    if (c == Semi || c == LBrace || c == RBrace)
       ops = 0;
-    else if (s == "-" || s == "!" || s == "?" || s == "+" || s == "*" || s == "/" || s == "&&" || s == "||")
+    else if (c == Op)
       ++ops;
     if (depth > limits.maxDepth || ops > limits.maxDepth * 20) {
       SourceRange r{{file, map.byte(t->getStartIndex())}, 1};
@@ -605,7 +623,7 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
   }
   if (badChars)
     return nullptr;
-  if (!checkNesting(tokens, fileId, map, diags, limits))
+  if (!checkNesting(tokens, lexer.getVocabulary(), fileId, map, diags, limits))
     return nullptr;
   P parser(&tokens);
   ErrorListener listener(fileId, map, diags);
