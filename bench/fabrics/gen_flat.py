@@ -6,9 +6,10 @@ The design: DGX B300 systems (8 x 800G XDR) on eight rail planes; each plane is 
 two-tier Quantum-X800 Q3400 Clos (144 ports: leaves 72 down / 72 up, 72 spines, uplink j
 of every leaf to spine j). A plane takes one port of every system.
 """
-import argparse
 import math
 import sys
+
+import genlib
 
 RAILS = 8
 DOWN = 72
@@ -49,17 +50,5 @@ fabric flat_bench {{
     w("}\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("links", type=int, nargs="?", default=100000, help="about how many links")
-    ap.add_argument("-o", dest="out", help="output .fab (default: stdout)")
-    a = ap.parse_args()
-    if a.out:
-        with open(a.out, "w") as f:
-            emit(a.links, f)
-    else:
-        emit(a.links, sys.stdout)
-
-
 if __name__ == "__main__":
-    main()
+    genlib.main(__doc__, emit, "links", "about how many links", nargs="?", default=100000)

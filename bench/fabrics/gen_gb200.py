@@ -16,9 +16,10 @@ The design (one shape at every size, so the benchmark compares like with like):
 GPU counts are whole NVL72 racks, at most the target: 1,048,576 GPUs builds 14,563 racks
 (1,048,536 GPUs); the header of the written file states the exact counts.
 """
-import argparse
 import math
 import sys
+
+import genlib
 
 TRAYS_PER_RACK = 18
 GPUS_PER_TRAY = 4
@@ -142,17 +143,5 @@ fabric gb200_bench {{
 """)
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("gpus", type=int, help="target GPU count, rounded down to whole NVL72 racks")
-    ap.add_argument("-o", dest="out", help="output .fab (default: stdout)")
-    a = ap.parse_args()
-    if a.out:
-        with open(a.out, "w") as f:
-            emit(a.gpus, f)
-    else:
-        emit(a.gpus, sys.stdout)
-
-
 if __name__ == "__main__":
-    main()
+    genlib.main(__doc__, emit, "gpus", "target GPU count, rounded down to whole NVL72 racks")
