@@ -24,7 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 BACKENDS = set()  # filled from `fabc backends`: their stages are the backends' time
-GB200_SIZES = [8192, 32768, 131072, 262144, 524288, 1048576]
+GB200_SIZES = [8192, 32768, 131072, 262144, 524288, 1048576, 2097152]
 
 
 def generate(kind, size, path):

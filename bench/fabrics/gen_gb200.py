@@ -56,7 +56,7 @@ def emit(gpus, out):
 //   GPUs           {racks * 72:>10,}  ({racks:,} NVL72 racks, {trays:,} compute trays)
 //   leaves         {PLANES * leaves:>10,}  ({leaves:,} a plane, 64 down / 64 up)
 //   spines         {PLANES * p['spines']:>10,}  ({pods} pods of 64 a plane)
-//   cores          {PLANES * p['cores']:>10,}  (64 groups of {cpg} a plane, {DOWN // cpg} links from each spine)
+//   cores          {PLANES * p['cores']:>10,}  (64 groups of {cpg} a plane, {DOWN // cpg} link{'s' if DOWN // cpg > 1 else ''} from each spine)
 //   switches       {switches:>10,}
 //   links          {links:>10,}
 //   halls          {p['halls']:>10,}  (+1 for the cores)
