@@ -21,7 +21,7 @@ void appendUint(TextBuffer &b, uint64_t v) {
     *--p = char('0' + v % 10);
     v /= 10;
   } while (v);
-  b.append(p, e);
+  append(b, std::string_view(p, size_t(e - p)));
 }
 
 void appendFixed0(TextBuffer &b, double v) {
@@ -40,19 +40,28 @@ void appendShortest(TextBuffer &b, double v) {
 }
 
 void appendJsonEscaped(TextBuffer &b, std::string_view s) {
-  const char *p = s.data(), *end = p + s.size(), *run = p;
-  while (end - p >= 8) {
+  // Almost every string needs no escape: check 8 bytes at a time, then copy it whole.
+  const char *p = s.data(), *end = p + s.size();
+  bool special = false;
+  for (; end - p >= 8 && !special; p += 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    if (special8(w))
-      break;
-    p += 8;
+    special = special8(w) != 0;
   }
-  for (; p < end; ++p) {
+  for (; p < end && !special; ++p) {
+    unsigned char c = (unsigned char)*p;
+    special = c < 0x20 || c == '"' || c == '\\';
+  }
+  if (!special) {
+    append(b, s);
+    return;
+  }
+  const char *run = s.data();
+  for (p = s.data(); p < end; ++p) {
     unsigned char c = (unsigned char)*p;
     if (c >= 0x20 && c != '"' && c != '\\')
       continue;
-    b.append(run, p);
+    append(b, std::string_view(run, size_t(p - run)));
     switch (c) {
     case '"': append(b, "\\\""); break;
     case '\\': append(b, "\\\\"); break;
@@ -63,7 +72,7 @@ void appendJsonEscaped(TextBuffer &b, std::string_view s) {
     }
     run = p + 1;
   }
-  b.append(run, end);
+  append(b, std::string_view(run, size_t(end - run)));
 }
 
 void appendIpv4(TextBuffer &b, uint32_t a) {
@@ -79,28 +88,33 @@ void appendIpv4(TextBuffer &b, uint32_t a) {
     if (i)
       *o++ = '.';
   }
-  b.append(buf, o);
+  append(b, std::string_view(buf, size_t(o - buf)));
 }
 
-bool YamlWriter::simplePlain(std::string_view s) {
-  if (s.empty() || s == "null" || s == "Null" || s == "NULL")
-    return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  if (!alnum(s[0]) && s[0] != '_')
-    return false;
-  if (s.back() == ' ')
-    return false;
-  for (char c : s) {
-    if (alnum(c))
-      continue;
-    switch (c) {
-    case '_': case '.': case '-': case '/': case '[': case ']': case '(': case ')': case '+': case '=': case ' ':
-      continue;
-    default:
-      return false;
+namespace {
+// 1: may start a simple plain scalar (letters, digits, '_'); 2: may follow.
+struct PlainTable {
+  unsigned char t[256] = {};
+  PlainTable() {
+    for (int c = 0; c < 256; ++c) {
+      bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+      if (alnum || c == '_')
+        t[c] = 3;
+      else if (std::string_view("._-/[]()+= ").find(char(c)) != std::string_view::npos && c != 0)
+        t[c] = 2;
     }
   }
-  return true;
+};
+const PlainTable kPlain;
+} // namespace
+
+bool YamlWriter::simplePlain(std::string_view s) {
+  if (s.empty() || !(kPlain.t[(unsigned char)s[0]] & 1) || s.back() == ' ')
+    return false;
+  for (char c : s)
+    if (!kPlain.t[(unsigned char)c])
+      return false;
+  return !(s.size() == 4 && (s == "null" || s == "Null" || s == "NULL"));
 }
 
 void YamlWriter::appendScalar(std::string_view s) {

@@ -116,13 +116,18 @@ const SonicPortOrder &sonicPortOrder(const ir::Fabric &F, uint32_t dev, std::vec
   return o;
 }
 
-void appendSonicPortName(TextBuffer &b, const PortInfo &p) { fmt::format_to(fmt::appender(b), "Ethernet{}", p.firstLane); }
+void appendSonicPortName(TextBuffer &b, const PortInfo &p) {
+  append(b, "Ethernet");
+  appendUint(b, p.firstLane);
+}
 
 void appendSwpName(TextBuffer &b, const PortInfo &p) {
-  if (p.perCage > 1)
-    fmt::format_to(fmt::appender(b), "swp{}s{}", p.cage + 1, p.sub);
-  else
-    fmt::format_to(fmt::appender(b), "swp{}", p.cage + 1);
+  append(b, "swp");
+  appendUint(b, p.cage + 1);
+  if (p.perCage > 1) {
+    append(b, 's');
+    appendUint(b, p.sub);
+  }
 }
 
 void appendPeerDescription(TextBuffer &b, const ir::Fabric &F, const Peer &p, char style, HostNames &hosts) {

@@ -45,7 +45,11 @@ struct SwitchConf {
     out(b, "interface lo\n ip address {}/32\nexit\n!\n", view(lo));
     for (const eth::Peer &p : peers) {
       names(p);
-      out(b, "interface {}\n description {}\n", view(swp), view(desc));
+      append(b, "interface ");
+      append(b, view(swp));
+      append(b, "\n description ");
+      append(b, view(desc));
+      append(b, "\n");
       if (p.routed && unnumbered) {
         // Router advertisements carry the link-local next hop of an unnumbered session.
         append(b, " ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\n");
@@ -69,11 +73,13 @@ struct SwitchConf {
         append(nbr, view(swp));
       else
         appendIpv4(nbr, eth::peerAddress(F, p));
-      if (unnumbered)
-        out(b, " neighbor {} interface peer-group FABRIC\n", view(nbr));
-      else
-        out(b, " neighbor {} peer-group FABRIC\n", view(nbr));
-      out(b, " neighbor {} description {}\n", view(nbr), view(desc));
+      append(b, " neighbor ");
+      append(b, view(nbr));
+      append(b, unnumbered ? " interface peer-group FABRIC\n neighbor " : " peer-group FABRIC\n neighbor ");
+      append(b, view(nbr));
+      append(b, " description ");
+      append(b, view(desc));
+      append(b, "\n");
     }
     out(b, " !\n address-family ipv4 unicast\n  network {}/32\n  neighbor FABRIC activate\n  maximum-paths {}\n"
            " exit-address-family\nexit\n!\n",

@@ -57,11 +57,13 @@ struct SwitchDoc {
         // A split cage: the parent carries the breakout, the swpNsM children the rest.
         lastSplitCage = pi.cage;
         name.clear();
-        fmt::format_to(fmt::appender(name), "swp{}", pi.cage + 1);
+        append(name, "swp");
+        appendUint(name, pi.cage + 1);
         y.beginMap(view(name));
         y.beginMap("link");
         name.clear();
-        fmt::format_to(fmt::appender(name), "{}x", pi.perCage);
+        appendUint(name, pi.perCage);
+        append(name, 'x');
         y.member("breakout", view(name));
         y.endMap();
         y.scalar("type", "swp");

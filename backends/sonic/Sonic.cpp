@@ -69,7 +69,7 @@ private:
   bool anyRouted_ = false;
   std::vector<PortRow> rows_;
   std::vector<eth::Peer> peers_;
-  TextBuffer tmp_, tmp2_;
+  TextBuffer tmp_, tmp2_, keyb_;
   std::vector<std::pair<std::string, uint32_t>> sorted_; // numbered keys, sorted per switch
 };
 
@@ -103,13 +103,17 @@ void SwitchDb::fillPorts(uint32_t d) {
 // address>" (numbered), the latter sorted as strings.
 void SwitchDb::bgpNeighbors(JsonWriter &j, bool unnumbered, bool af) {
   auto entry = [&](std::string_view k, const PortRow &r, const eth::Peer &p) {
+    keyb_.clear();
+    append(keyb_, "default|");
+    append(keyb_, k);
     if (af) {
-      j.beginObjectf("default|{}|ipv4_unicast", k);
+      append(keyb_, "|ipv4_unicast");
+      j.beginObject(key(keyb_));
       j.field("admin_status", "up");
       j.endObject();
       return;
     }
-    j.beginObjectf("default|{}", k);
+    j.beginObject(key(keyb_));
     j.field("admin_status", "up");
     if (!unnumbered) {
       j.field("asn", F.devAsn[p.peerDev]);
