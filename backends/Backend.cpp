@@ -42,6 +42,24 @@ bool OutFile::reopen() {
   return true;
 }
 
+void OutFile::writeDirect(std::string_view s) {
+  if (std::fflush(f_) != 0) {
+    failed_ = true;
+    return;
+  }
+  int fd = ::fileno(f_);
+  while (!s.empty()) {
+    ssize_t n = ::write(fd, s.data(), s.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      failed_ = true;
+      return;
+    }
+    s.remove_prefix(size_t(n));
+  }
+}
+
 void OutFile::park() {
   if (!f_)
     return;
@@ -76,17 +94,38 @@ OutFile *OutputDir::open(std::string_view rel) {
     return nullptr;
   }
   std::string final = dir_ + "/" + r;
-  std::string parent = final.substr(0, final.rfind('/'));
-  if (!makeDirs(parent, error_))
-    return nullptr;
-  // A symbolic link below DIR would lead the write elsewhere: refuse it.
-  for (size_t i = 0; (i = r.find('/', i)) != std::string::npos; ++i) {
-    std::string sub = dir_ + "/" + r.substr(0, i);
-    struct stat st;
-    if (::lstat(sub.c_str(), &st) == 0 && !S_ISDIR(st.st_mode)) {
-      error_ = sub + ": " + (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory") +
-               " inside the output directory";
-      return nullptr;
+  // A backend writing a file per switch opens thousands of files in a few directories
+  // each: a directory made or checked once is not made or checked again.
+  size_t slash = r.rfind('/');
+  std::string_view relDir = slash == std::string::npos ? std::string_view() : std::string_view(r).substr(0, slash);
+  if (!checkedDirs_.count(relDir)) {
+    if (!dirMade_) {
+      if (!makeDirs(dir_, error_))
+        return nullptr;
+      dirMade_ = true;
+    }
+    // Each directory below DIR: made, or else checked to be a directory and not a
+    // symbolic link, which would lead the write elsewhere.
+    for (size_t i = 0; i <= relDir.size(); ++i) {
+      if (i < relDir.size() && relDir[i] != '/')
+        continue;
+      std::string_view part = relDir.substr(0, i);
+      if (checkedDirs_.count(part))
+        continue;
+      std::string sub = dir_ + "/" + std::string(part);
+      if (::mkdir(sub.c_str(), 0777) != 0) {
+        struct stat st;
+        if (errno != EEXIST || ::lstat(sub.c_str(), &st) != 0) {
+          error_ = sub + ": " + std::strerror(errno);
+          return nullptr;
+        }
+        if (!S_ISDIR(st.st_mode)) {
+          error_ = sub + ": " + (S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory") +
+                   " inside the output directory";
+          return nullptr;
+        }
+      }
+      checkedDirs_.insert(part);
     }
   }
   struct stat st;
@@ -94,7 +133,9 @@ OutFile *OutputDir::open(std::string_view rel) {
     error_ = final + ": is a directory";
     return nullptr;
   }
-  std::string tmp = final + ".fabc-tmp-" + std::to_string(::getpid());
+  if (pidSuffix_.empty())
+    pidSuffix_ = ".fabc-tmp-" + std::to_string(::getpid());
+  std::string tmp = final + pidSuffix_;
   // O_EXCL: never through a symlink or over a file of a concurrent build.
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
@@ -143,6 +184,7 @@ void OutputDir::abort() {
   }
   files_.clear();
   open_.clear();
+  checkedDirs_.clear();
 }
 
 std::vector<std::string> OutputDir::written() const {

@@ -2,7 +2,10 @@
 // The backend interface. A backend reads the Fabric IR (never the AST) and streams its
 // files through an OutputDir, which writes each to a temporary name and renames them
 // all only when the whole build succeeded: no half-written output, ever.
+#include "backends/Stream.h"
 #include "ir/Fabric.h"
+
+#include <llvm/ADT/StringSet.h>
 
 #include <fmt/format.h>
 
@@ -36,9 +39,14 @@ public:
     }
     if (!f_ && !reopen())
       return;
+    if (s.size() >= DirectWrite) {
+      writeDirect(s); // a whole file at once: no copy through the FILE buffer
+      return;
+    }
     if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
       failed_ = true;
   }
+  void write(const TextBuffer &b) { write(std::string_view(b.data(), b.size())); }
   template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
     fmt::memory_buffer b;
     fmt::format_to(std::back_inserter(b), f, std::forward<Args>(args)...);
@@ -54,6 +62,8 @@ public:
 
 private:
   friend class OutputDir;
+  static constexpr size_t DirectWrite = 64 << 10;
+  void writeDirect(std::string_view s);
   bool reopen();
   void park(); // flush and close the FILE, keep the temporary file
   FILE *f_;
@@ -85,6 +95,9 @@ private:
   std::string dir_, error_;
   std::vector<std::unique_ptr<OutFile>> files_;
   std::vector<OutFile *> open_; // FIFO of files holding a FILE
+  llvm::StringSet<> checkedDirs_; // directories below dir_ made or checked (no symlink)
+  std::string pidSuffix_;
+  bool dirMade_ = false;
 };
 
 struct BuildInfo {

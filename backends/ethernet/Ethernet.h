@@ -40,10 +40,36 @@ struct Peer {
   bool routed; // the peer is a routed switch: the link carries an eBGP session
 };
 std::vector<Peer> peersOf(const ir::Fabric &F, uint32_t dev);
+// The same into `out` (cleared first), so a backend reuses one vector for every switch.
+void peersOf(const ir::Fabric &F, uint32_t dev, std::vector<Peer> &out);
+
+// Host names (passes::hostName) composed once per device and kept, since every port
+// description and neighbor names its peer.
+class HostNames {
+public:
+  explicit HostNames(const ir::Fabric &F) : F_(F), names_(F.numDevices()) {}
+  const std::string &operator()(uint32_t dev);
+
+private:
+  const ir::Fabric &F_;
+  std::vector<std::string> names_;
+};
+
+// Per port layout, the order of its ports by name as SONiC's keys sort them (strings,
+// so Ethernet8 comes after Ethernet64): `plain` for keys that are the port name,
+// `piped` for keys that continue with '|' ("Ethernet8|3" sorts after "Ethernet80|3").
+struct SonicPortOrder {
+  std::vector<uint32_t> plain, piped; // port indices relative to the device's first port
+};
+const SonicPortOrder &sonicPortOrder(const ir::Fabric &F, uint32_t dev, std::vector<SonicPortOrder> &cache);
 
 // "spine0 swp3": the peer's hostname and its port, named the way `style` names ports
 // ('s' SONiC, 'c' Cumulus) when the peer is an Ethernet switch, else fabc's own names.
 std::string peerDescription(const ir::Fabric &F, const Peer &p, char style);
+void appendPeerDescription(TextBuffer &b, const ir::Fabric &F, const Peer &p, char style, HostNames &hosts);
+// The port names of appendPeerDescription, appended.
+void appendSonicPortName(TextBuffer &b, const PortInfo &p);
+void appendSwpName(TextBuffer &b, const PortInfo &p);
 
 // The address of this end of a numbered link (the A end takes the /31's even address).
 uint32_t localAddress(const ir::Fabric &F, const Peer &p);

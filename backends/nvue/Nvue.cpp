@@ -1,111 +1,177 @@
 // NVUE (Cumulus Linux 5.x): one /etc/nvue.d/startup.yaml per Ethernet switch, the
 // document `nv config save` writes: a list with one `set` tree (system, interface,
-// router, vrf, qos). Written with yaml-cpp; one switch's document at a time.
+// router, vrf, qos), streamed with YamlWriter (backends/Stream.h) in the layout of
+// yaml-cpp's emitter; one switch's document at a time.
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
 #include "passes/Roce.h"
 
-#include <yaml-cpp/yaml.h>
 
 namespace fabc {
 namespace {
 using passes::ipv4String;
 
-void emptyMap(YAML::Emitter &y) { y << YAML::Flow << YAML::BeginMap << YAML::EndMap; }
-
-// key: { NAME: {} }, the NVUE form of a set member (addresses, networks, breakouts).
-void member(YAML::Emitter &y, const char *key, const std::string &name) {
-  y << YAML::Key << key << YAML::Value << YAML::BeginMap << YAML::Key << name << YAML::Value;
-  emptyMap(y);
-  y << YAML::EndMap;
+void speedName(TextBuffer &b, double bps) {
+  appendShortest(b, bps / 1e9);
+  append(b, 'G');
 }
 
-std::string speedName(double bps) { return fmt::format("{:g}G", bps / 1e9); }
+std::string_view view(const TextBuffer &b) { return {b.data(), b.size()}; }
 
-void emitSwitch(const ir::Fabric &F, uint32_t d, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu,
-                YAML::Emitter &y) {
-  std::vector<eth::Peer> peers = eth::peersOf(F, d);
-  std::string lo = ipv4String(F.devLoopback[d]);
-  y << YAML::BeginSeq << YAML::BeginMap << YAML::Key << "set" << YAML::Value << YAML::BeginMap;
+// One switch's document, streamed in the order yaml-cpp's emitter used to write it.
+struct SwitchDoc {
+  SwitchDoc(const ir::Fabric &F, eth::HostNames &hosts) : F(F), hosts(hosts) {}
+  const ir::Fabric &F;
+  eth::HostNames &hosts;
+  std::vector<eth::Peer> peers;
+  TextBuffer name, desc, addr;
 
-  y << YAML::Key << "system" << YAML::Value << YAML::BeginMap << YAML::Key << "hostname" << YAML::Value
-    << passes::hostName(F, d) << YAML::EndMap;
+  void write(TextBuffer &out, uint32_t d, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu) {
+    eth::peersOf(F, d, peers);
+    TextBuffer lob;
+    appendIpv4(lob, F.devLoopback[d]);
+    std::string_view lo = view(lob);
+    YamlWriter y(out);
+    y.beginSeqItem();
+    y.beginMap("set");
 
-  y << YAML::Key << "interface" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "lo" << YAML::Value << YAML::BeginMap << YAML::Key << "type" << YAML::Value << "loopback";
-  y << YAML::Key << "ip" << YAML::Value << YAML::BeginMap;
-  member(y, "address", lo + "/32");
-  y << YAML::EndMap << YAML::EndMap;
-  uint32_t lastSplitCage = ir::None;
-  for (const eth::Peer &p : peers) {
-    eth::PortInfo pi = eth::portInfo(F, p.port);
-    if (pi.perCage > 1 && pi.cage != lastSplitCage) {
-      // A split cage: the parent carries the breakout, the swpNsM children the rest.
-      lastSplitCage = pi.cage;
-      y << YAML::Key << eth::swpCageName(pi) << YAML::Value << YAML::BeginMap;
-      y << YAML::Key << "link" << YAML::Value << YAML::BeginMap;
-      member(y, "breakout", fmt::format("{}x", pi.perCage));
-      y << YAML::EndMap << YAML::Key << "type" << YAML::Value << "swp" << YAML::EndMap;
+    y.beginMap("system");
+    y.scalar("hostname", hosts(d));
+    y.endMap();
+
+    y.beginMap("interface");
+    y.beginMap("lo");
+    y.scalar("type", "loopback");
+    y.beginMap("ip");
+    addr.clear();
+    fmt::format_to(fmt::appender(addr), "{}/32", lo);
+    y.member("address", view(addr));
+    y.endMap();
+    y.endMap();
+    uint32_t lastSplitCage = ir::None;
+    for (const eth::Peer &p : peers) {
+      eth::PortInfo pi = eth::portInfo(F, p.port);
+      if (pi.perCage > 1 && pi.cage != lastSplitCage) {
+        // A split cage: the parent carries the breakout, the swpNsM children the rest.
+        lastSplitCage = pi.cage;
+        name.clear();
+        append(name, "swp");
+        appendUint(name, pi.cage + 1);
+        y.beginMap(view(name));
+        y.beginMap("link");
+        name.clear();
+        appendUint(name, pi.perCage);
+        append(name, 'x');
+        y.member("breakout", view(name));
+        y.endMap();
+        y.scalar("type", "swp");
+        y.endMap();
+      }
+      name.clear();
+      eth::appendSwpName(name, pi);
+      y.beginMap(view(name));
+      desc.clear();
+      eth::appendPeerDescription(desc, F, p, 'c', hosts);
+      y.scalar("description", view(desc));
+      if (p.routed && !unnumbered) {
+        y.beginMap("ip");
+        addr.clear();
+        appendIpv4(addr, eth::localAddress(F, p));
+        append(addr, "/31");
+        y.member("address", view(addr));
+        y.endMap();
+      }
+      y.beginMap("link");
+      y.scalar("mtu", mtu);
+      addr.clear();
+      speedName(addr, pi.speed);
+      y.scalar("speed", view(addr));
+      y.member("state", "up");
+      y.endMap();
+      y.scalar("type", "swp");
+      y.endMap();
     }
-    y << YAML::Key << eth::swpName(pi) << YAML::Value << YAML::BeginMap;
-    y << YAML::Key << "description" << YAML::Value << eth::peerDescription(F, p, 'c');
-    if (p.routed && !unnumbered) {
-      y << YAML::Key << "ip" << YAML::Value << YAML::BeginMap;
-      member(y, "address", ipv4String(eth::localAddress(F, p)) + "/31");
-      y << YAML::EndMap;
+    y.endMap();
+
+    y.beginMap("router");
+    y.beginMap("bgp");
+    y.scalar("autonomous-system", F.devAsn[d]);
+    y.scalar("enable", "on");
+    y.scalar("router-id", lo);
+    y.endMap();
+    y.endMap();
+
+    y.beginMap("vrf");
+    y.beginMap("default");
+    y.beginMap("router");
+    y.beginMap("bgp");
+    y.beginMap("address-family");
+    y.beginMap("ipv4-unicast");
+    y.scalar("enable", "on");
+    y.beginMap("multipaths");
+    y.scalar("ebgp", 64);
+    y.endMap();
+    addr.clear();
+    fmt::format_to(fmt::appender(addr), "{}/32", lo);
+    y.member("network", view(addr));
+    y.endMap();
+    y.endMap();
+    y.scalar("enable", "on");
+    bool anyNeighbor = false;
+    for (const eth::Peer &p : peers)
+      anyNeighbor |= p.routed;
+    if (!anyNeighbor) {
+      y.emptyMap("neighbor"); // an empty map is still a map
+    } else {
+      y.beginMap("neighbor");
+      for (const eth::Peer &p : peers) {
+        if (!p.routed)
+          continue;
+        name.clear();
+        if (unnumbered)
+          eth::appendSwpName(name, eth::portInfo(F, p.port));
+        else
+          appendIpv4(name, eth::peerAddress(F, p));
+        y.beginMap(view(name));
+        desc.clear();
+        eth::appendPeerDescription(desc, F, p, 'c', hosts);
+        y.scalar("description", view(desc));
+        y.scalar("peer-group", "FABRIC");
+        y.scalar("type", unnumbered ? "unnumbered" : "numbered");
+        y.endMap();
+      }
+      y.endMap();
     }
-    y << YAML::Key << "link" << YAML::Value << YAML::BeginMap << YAML::Key << "mtu" << YAML::Value << mtu;
-    y << YAML::Key << "speed" << YAML::Value << speedName(pi.speed);
-    member(y, "state", "up");
-    y << YAML::EndMap << YAML::Key << "type" << YAML::Value << "swp" << YAML::EndMap;
-  }
-  y << YAML::EndMap;
+    y.beginMap("path-selection");
+    y.beginMap("multipath");
+    y.scalar("aspath-ignore", "on");
+    y.endMap();
+    y.endMap();
+    y.beginMap("peer-group");
+    y.beginMap("FABRIC");
+    y.scalar("remote-as", "external");
+    y.endMap();
+    y.endMap();
+    y.endMap(); // bgp
+    y.endMap(); // router
+    y.endMap(); // default
+    y.endMap(); // vrf
 
-  y << YAML::Key << "router" << YAML::Value << YAML::BeginMap << YAML::Key << "bgp" << YAML::Value << YAML::BeginMap
-    << YAML::Key << "autonomous-system" << YAML::Value << F.devAsn[d] << YAML::Key << "enable" << YAML::Value << "on"
-    << YAML::Key << "router-id" << YAML::Value << lo << YAML::EndMap << YAML::EndMap;
-
-  y << YAML::Key << "vrf" << YAML::Value << YAML::BeginMap << YAML::Key << "default" << YAML::Value << YAML::BeginMap
-    << YAML::Key << "router" << YAML::Value << YAML::BeginMap << YAML::Key << "bgp" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "address-family" << YAML::Value << YAML::BeginMap << YAML::Key << "ipv4-unicast" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "enable" << YAML::Value << "on";
-  y << YAML::Key << "multipaths" << YAML::Value << YAML::BeginMap << YAML::Key << "ebgp" << YAML::Value << 64
-    << YAML::EndMap;
-  member(y, "network", lo + "/32");
-  y << YAML::EndMap << YAML::EndMap;
-  y << YAML::Key << "enable" << YAML::Value << "on";
-  bool anyNeighbor = false;
-  for (const eth::Peer &p : peers)
-    anyNeighbor |= p.routed;
-  y << YAML::Key << "neighbor" << YAML::Value;
-  if (!anyNeighbor)
-    y << YAML::Flow; // an empty map is still a map
-  y << YAML::BeginMap;
-  for (const eth::Peer &p : peers) {
-    if (!p.routed)
-      continue;
-    std::string key = unnumbered ? eth::swpName(eth::portInfo(F, p.port)) : ipv4String(eth::peerAddress(F, p));
-    y << YAML::Key << key << YAML::Value << YAML::BeginMap << YAML::Key << "description" << YAML::Value
-      << eth::peerDescription(F, p, 'c') << YAML::Key << "peer-group" << YAML::Value << "FABRIC" << YAML::Key << "type"
-      << YAML::Value << (unnumbered ? "unnumbered" : "numbered") << YAML::EndMap;
+    if (roce.enabled) {
+      // Cumulus Linux's lossless RoCE profile: PFC and ECN on priority 3, CNPs strict on 6.
+      y.beginMap("qos");
+      y.beginMap("roce");
+      y.scalar("enable", "on");
+      y.scalar("mode", "lossless");
+      y.endMap();
+      y.endMap();
+    }
+    y.endMap(); // set
+    y.endSeqItem();
   }
-  y << YAML::EndMap;
-  y << YAML::Key << "path-selection" << YAML::Value << YAML::BeginMap << YAML::Key << "multipath" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "aspath-ignore" << YAML::Value << "on" << YAML::EndMap << YAML::EndMap;
-  y << YAML::Key << "peer-group" << YAML::Value << YAML::BeginMap << YAML::Key << "FABRIC" << YAML::Value
-    << YAML::BeginMap << YAML::Key << "remote-as" << YAML::Value << "external" << YAML::EndMap << YAML::EndMap;
-  y << YAML::EndMap << YAML::EndMap << YAML::EndMap << YAML::EndMap;
-
-  if (roce.enabled) {
-    // Cumulus Linux's lossless RoCE profile: PFC and ECN on priority 3, CNPs strict on 6.
-    y << YAML::Key << "qos" << YAML::Value << YAML::BeginMap << YAML::Key << "roce" << YAML::Value << YAML::BeginMap
-      << YAML::Key << "enable" << YAML::Value << "on" << YAML::Key << "mode" << YAML::Value << "lossless"
-      << YAML::EndMap << YAML::EndMap;
-  }
-  y << YAML::EndMap << YAML::EndMap << YAML::EndSeq;
-}
+};
 
 // The RoCE profile NVUE applies is fixed; anything else would be silently ignored.
 bool checkRoceProfile(BackendContext &ctx, const passes::RoceSettings &r) {
@@ -142,20 +208,21 @@ bool runNvue(BackendContext &ctx) {
     return false;
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
+  eth::HostNames hosts(F);
+  SwitchDoc doc(F, hosts);
+  TextBuffer buf;
   for (uint32_t d : sw) {
-    YAML::Emitter y;
-    emitSwitch(F, d, unnumbered, roce, mtu, y);
-    if (!y.good()) {
-      fmt::print(stderr, "fabc: error: nvue: {}\n", y.GetLastError());
-      return false;
-    }
-    OutFile *o = ctx.out.open("nvue/" + passes::hostName(F, d) + "/startup.yaml");
+    const std::string &host = hosts(d);
+    buf.clear();
+    fmt::format_to(fmt::appender(buf),
+                   "# NVUE startup configuration of {} ('{}') in fabric '{}'\n# generated by fabc {}: do not edit\n", host,
+                   F.deviceName(d), F.name, ctx.info.version);
+    doc.write(buf, d, unnumbered, roce, mtu);
+    append(buf, "\n");
+    OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml");
     if (!o)
       return failOpen(ctx);
-    o->print("# NVUE startup configuration of {} ('{}') in fabric '{}'\n# generated by fabc {}: do not edit\n",
-             passes::hostName(F, d), F.deviceName(d), F.name, ctx.info.version);
-    o->write(std::string_view(y.c_str(), y.size()));
-    o->write("\n");
+    o->write(buf);
     o->close();
   }
   return true;

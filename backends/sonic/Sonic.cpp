@@ -9,161 +9,473 @@
 #include "passes/Addressing.h"
 #include "passes/Roce.h"
 
+#include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstring>
+#include <string>
 
 namespace fabc {
 namespace {
 using passes::ipv4String;
 
-// One switch's ConfigDB: table -> key -> field -> value (all strings, as in ConfigDB).
-class ConfigDb {
-public:
-  void set(const std::string &table, const std::string &key, const std::string &field, std::string value) {
-    db_[table][key][field] = std::move(value);
-  }
-  void touch(const std::string &table, const std::string &key) { db_[table][key]; }
-  void write(OutFile &o) const {
-    o.write("{");
-    bool firstTable = true;
-    for (const auto &t : db_) {
-      o.print("{}\n    {}: {{", firstTable ? "" : ",", jsonString(t.first));
-      firstTable = false;
-      bool firstKey = true;
-      for (const auto &k : t.second) {
-        o.print("{}\n        {}: {{", firstKey ? "" : ",", jsonString(k.first));
-        firstKey = false;
-        bool firstField = true;
-        for (const auto &f : k.second) {
-          o.print("{}\n            {}: {}", firstField ? "" : ",", jsonString(f.first), jsonString(f.second));
-          firstField = false;
-        }
-        o.write(k.second.empty() ? "}" : "\n        }");
-      }
-      o.write(t.second.empty() ? "}" : "\n    }");
-    }
-    o.write("\n}\n");
-  }
-
-private:
-  std::map<std::string, std::map<std::string, std::map<std::string, std::string>>> db_;
-};
-
 const char *kMap = "AZURE"; // the name SONiC's own QoS and buffer templates use
 const char *kGroup = "FABRIC";
+const char *kWred = "AZURE_LOSSLESS";
 
-std::string laneList(const eth::PortInfo &p) {
-  std::string s;
-  for (uint32_t i = 0; i < p.lanes; ++i)
-    s += (i ? "," : "") + std::to_string(p.firstLane + i);
-  return s;
+const char *routerType(const ir::Fabric &F, uint32_t d) {
+  return F.devTier[d] >= 2 && F.devTier[d] != 255 ? "SpineRouter" : "LeafRouter";
 }
 
-void addPorts(const ir::Fabric &F, uint32_t d, uint32_t mtu, ConfigDb &db) {
+// One switch's config_db.json, streamed table by table. ConfigDB keys are sorted (as
+// `config save` writes them), so every table below comes in alphabetical order, its
+// keys in string order (ports through the layout's SonicPortOrder, other keys sorted
+// here) and its fields in alphabetical order as written.
+class SwitchDb {
+public:
+  SwitchDb(const ir::Fabric &F, eth::HostNames &hosts, std::vector<eth::SonicPortOrder> &orders)
+      : F(F), hosts(hosts), orders(orders) {}
+
+  void write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce);
+
+private:
+  // Per port of the switch: its naming and, when connected, its peer.
+  struct PortRow {
+    eth::PortInfo info;
+    char name[24];
+    uint32_t nameLen;
+    uint32_t peer; // index into peers_, or ir::None
+    std::string_view sv() const { return {name, nameLen}; }
+  };
+  void fillPorts(uint32_t d);
+  template <typename Fn> void eachPeer(const std::vector<uint32_t> &order, Fn fn) {
+    for (uint32_t i : order)
+      if (rows_[i].peer != ir::None)
+        fn(rows_[i], peers_[rows_[i].peer]);
+  }
+  template <typename Fn> void eachRouted(const std::vector<uint32_t> &order, Fn fn) {
+    eachPeer(order, [&](const PortRow &r, const eth::Peer &p) {
+      if (p.routed)
+        fn(r, p);
+    });
+  }
+  std::string_view key(TextBuffer &b) { return {b.data(), b.size()}; }
+  void bgpNeighbors(JsonWriter &j, bool unnumbered, bool af);
+  void interfaces(JsonWriter &j, bool unnumbered);
+
+  const ir::Fabric &F;
+  eth::HostNames &hosts;
+  std::vector<eth::SonicPortOrder> &orders;
+  uint32_t dev_ = 0;
+  bool anyRouted_ = false;
+  std::vector<PortRow> rows_;
+  std::vector<eth::Peer> peers_;
+  TextBuffer tmp_, tmp2_, keyb_;
+  std::vector<std::pair<std::string, uint32_t>> sorted_; // numbered keys, sorted per switch
+};
+
+void SwitchDb::fillPorts(uint32_t d) {
+  dev_ = d;
+  eth::peersOf(F, d, peers_);
   uint32_t base = F.devPortBase[d], n = F.layoutOf(d).ports;
-  for (uint32_t port = base; port < base + n; ++port) {
-    eth::PortInfo p = eth::portInfo(F, port);
-    std::string name = eth::sonicPortName(p);
-    db.set("PORT", name, "admin_status", F.portLink[port] == ir::None ? "down" : "up");
-    db.set("PORT", name, "alias",
-           fmt::format("etp{}{}", p.cage + 1, p.perCage > 1 ? std::string(1, char('a' + p.sub)) : std::string()));
-    db.set("PORT", name, "index", std::to_string(p.cage + 1));
-    db.set("PORT", name, "lanes", laneList(p));
-    db.set("PORT", name, "mtu", std::to_string(mtu));
-    db.set("PORT", name, "speed", fmt::format("{:.0f}", p.speed / 1e6));
-    if (p.perCage > 1)
-      db.set("PORT", name, "subport", std::to_string(p.sub + 1));
-    // The cage's breakout mode, keyed by its first port (dynamic port breakout). The
-    // mode must be one the platform's platform.json lists for the cage.
-    if (p.sub == 0)
-      db.set("BREAKOUT_CFG", name, "brkout_mode", fmt::format("{}x{:g}G", p.perCage, p.speed / 1e9));
+  rows_.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    PortRow &r = rows_[i];
+    r.info = eth::portInfo(F, base + i);
+    char digits[12], *e = digits + sizeof digits, *q = e;
+    uint32_t v = r.info.firstLane;
+    do {
+      *--q = char('0' + v % 10);
+      v /= 10;
+    } while (v);
+    std::memcpy(r.name, "Ethernet", 8);
+    std::memcpy(r.name + 8, q, size_t(e - q));
+    r.nameLen = uint32_t(8 + (e - q));
+    r.peer = ir::None;
+  }
+  anyRouted_ = false;
+  for (uint32_t k = 0; k < peers_.size(); ++k) {
+    rows_[peers_[k].port - base].peer = k;
+    anyRouted_ |= peers_[k].routed;
   }
 }
 
-void addBgp(const ir::Fabric &F, uint32_t d, bool unnumbered, const std::vector<eth::Peer> &peers, ConfigDb &db) {
-  std::string lo = ipv4String(F.devLoopback[d]);
-  db.touch("LOOPBACK_INTERFACE", "Loopback0");
-  db.touch("LOOPBACK_INTERFACE", "Loopback0|" + lo + "/32");
-  db.set("BGP_GLOBALS", "default", "local_asn", std::to_string(F.devAsn[d]));
-  db.set("BGP_GLOBALS", "default", "router_id", lo);
-  db.set("BGP_GLOBALS", "default", "load_balance_mp_relax", "true");
-  db.set("BGP_GLOBALS", "default", "log_nbr_state_changes", "true");
-  db.set("BGP_GLOBALS_AF", "default|ipv4_unicast", "max_ebgp_paths", "64");
-  db.touch("BGP_GLOBALS_AF_NETWORK", "default|ipv4_unicast|" + lo + "/32");
-  std::string group = std::string("default|") + kGroup;
-  db.set("BGP_PEER_GROUP", group, "peer_type", "external");
-  db.set("BGP_PEER_GROUP", group, "admin_status", "up");
-  if (unnumbered)
-    db.set("BGP_PEER_GROUP", group, "capability_ext_nexthop", "true"); // IPv4 routes over IPv6 next hops
-  db.set("BGP_PEER_GROUP_AF", group + "|ipv4_unicast", "admin_status", "up");
-  for (const eth::Peer &p : peers) {
-    if (!p.routed)
-      continue;
-    std::string ifname = eth::sonicPortName(eth::portInfo(F, p.port));
-    std::string nbr;
-    if (unnumbered) {
-      db.set("INTERFACE", ifname, "ipv6_use_link_local_only", "enable");
-      nbr = ifname;
-    } else {
-      db.touch("INTERFACE", ifname);
-      db.touch("INTERFACE", ifname + "|" + ipv4String(eth::localAddress(F, p)) + "/31");
-      nbr = ipv4String(eth::peerAddress(F, p));
+// BGP_NEIGHBOR / BGP_NEIGHBOR_AF: "default|<port>" (unnumbered) or "default|<peer /31
+// address>" (numbered), the latter sorted as strings.
+void SwitchDb::bgpNeighbors(JsonWriter &j, bool unnumbered, bool af) {
+  auto entry = [&](std::string_view k, const PortRow &r, const eth::Peer &p) {
+    keyb_.clear();
+    append(keyb_, "default|");
+    append(keyb_, k);
+    if (af) {
+      append(keyb_, "|ipv4_unicast");
+      j.beginObject(key(keyb_));
+      j.field("admin_status", "up");
+      j.endObject();
+      return;
     }
-    std::string key = "default|" + nbr;
-    db.set("BGP_NEIGHBOR", key, "peer_group_name", kGroup);
-    db.set("BGP_NEIGHBOR", key, "name", passes::hostName(F, p.peerDev));
-    db.set("BGP_NEIGHBOR", key, "admin_status", "up");
+    j.beginObject(key(keyb_));
+    j.field("admin_status", "up");
     if (!unnumbered) {
-      db.set("BGP_NEIGHBOR", key, "asn", std::to_string(F.devAsn[p.peerDev]));
-      db.set("BGP_NEIGHBOR", key, "local_addr", ipv4String(eth::localAddress(F, p)));
+      j.field("asn", F.devAsn[p.peerDev]);
+      tmp2_.clear();
+      appendIpv4(tmp2_, eth::localAddress(F, p));
+      j.field("local_addr", key(tmp2_));
     }
-    db.set("BGP_NEIGHBOR_AF", key + "|ipv4_unicast", "admin_status", "up");
+    j.field("name", hosts(p.peerDev));
+    j.field("peer_group_name", kGroup);
+    j.endObject();
+    (void)r;
+  };
+  const eth::SonicPortOrder &o = eth::sonicPortOrder(F, dev_, orders);
+  if (unnumbered) {
+    eachRouted(af ? o.piped : o.plain, [&](const PortRow &r, const eth::Peer &p) { entry(r.sv(), r, p); });
+    return;
+  }
+  sorted_.clear();
+  eachRouted(o.plain, [&](const PortRow &r, const eth::Peer &p) {
+    tmp_.clear();
+    appendIpv4(tmp_, eth::peerAddress(F, p));
+    if (af)
+      tmp_.push_back('|');
+    sorted_.emplace_back(std::string(tmp_.data(), tmp_.size()), uint32_t(&r - rows_.data()));
+  });
+  std::sort(sorted_.begin(), sorted_.end());
+  for (auto &[k, i] : sorted_) {
+    std::string_view ks = k;
+    if (af)
+      ks.remove_suffix(1);
+    entry(ks, rows_[i], peers_[rows_[i].peer]);
   }
 }
 
-void addRoce(const ir::Fabric &F, const passes::RoceSettings &r, const std::vector<eth::Peer> &peers, ConfigDb &db) {
-  std::string prio = std::to_string(r.pfcPriority), cnp = std::to_string(passes::RoceSettings::CnpTrafficClass);
-  for (unsigned v = 0; v < 64; ++v)
-    db.set("DSCP_TO_TC_MAP", kMap, std::to_string(v), v == r.dscp ? prio : v == r.cnpDscp ? cnp : "0");
-  for (unsigned tc = 0; tc < 8; ++tc) {
-    std::string t = std::to_string(tc);
-    db.set("TC_TO_QUEUE_MAP", kMap, t, t);
-    db.set("MAP_PFC_PRIORITY_TO_QUEUE", kMap, t, t);
-    db.set("TC_TO_PRIORITY_GROUP_MAP", kMap, t, tc == r.pfcPriority ? t : "0");
+// INTERFACE: unnumbered, "<port>": {ipv6_use_link_local_only}; numbered, "<port>" and
+// "<port>|<address>/31", sorted together as strings.
+void SwitchDb::interfaces(JsonWriter &j, bool unnumbered) {
+  const eth::SonicPortOrder &o = eth::sonicPortOrder(F, dev_, orders);
+  if (unnumbered) {
+    eachRouted(o.plain, [&](const PortRow &r, const eth::Peer &) {
+      j.beginObject(r.sv());
+      j.field("ipv6_use_link_local_only", "enable");
+      j.endObject();
+    });
+    return;
   }
-  // RoCE and the rest share the bandwidth (DWRR 50/50); CNPs are strict priority.
-  db.set("SCHEDULER", "scheduler.0", "type", "DWRR");
-  db.set("SCHEDULER", "scheduler.0", "weight", "50");
-  db.set("SCHEDULER", "scheduler.1", "type", "DWRR");
-  db.set("SCHEDULER", "scheduler.1", "weight", "50");
-  db.set("SCHEDULER", "scheduler.2", "type", "STRICT");
-  const char *wred = "AZURE_LOSSLESS";
-  if (r.ecn) {
-    db.set("WRED_PROFILE", wred, "ecn", "ecn_all");
-    for (const char *color : {"green", "yellow", "red"}) {
-      std::string c = color;
-      db.set("WRED_PROFILE", wred, "wred_" + c + "_enable", "true");
-      db.set("WRED_PROFILE", wred, c + "_min_threshold", std::to_string(r.ecnMin));
-      db.set("WRED_PROFILE", wred, c + "_max_threshold", std::to_string(r.ecnMax));
-      db.set("WRED_PROFILE", wred, c + "_drop_probability", std::to_string(r.ecnProbability));
-    }
+  sorted_.clear();
+  eachRouted(o.plain, [&](const PortRow &r, const eth::Peer &p) {
+    sorted_.emplace_back(std::string(r.sv()), 0);
+    tmp_.clear();
+    append(tmp_, r.sv());
+    tmp_.push_back('|');
+    appendIpv4(tmp_, eth::localAddress(F, p));
+    append(tmp_, "/31");
+    sorted_.emplace_back(std::string(tmp_.data(), tmp_.size()), 0);
+  });
+  std::sort(sorted_.begin(), sorted_.end());
+  for (auto &e : sorted_)
+    j.emptyObject(e.first);
+}
+
+void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce) {
+  fillPorts(d);
+  const eth::SonicPortOrder &order = eth::sonicPortOrder(F, d, orders);
+  bool anyPeer = !peers_.empty();
+  TextBuffer lo;
+  appendIpv4(lo, F.devLoopback[d]);
+  std::string_view los(lo.data(), lo.size());
+  std::string prio = std::to_string(roce.pfcPriority), cnp = std::to_string(passes::RoceSettings::CnpTrafficClass);
+
+  JsonWriter j(out);
+  j.beginDocument();
+
+  j.beginObject("BGP_GLOBALS");
+  j.beginObject("default");
+  j.field("load_balance_mp_relax", "true");
+  j.field("local_asn", F.devAsn[d]);
+  j.field("log_nbr_state_changes", "true");
+  j.field("router_id", los);
+  j.endObject();
+  j.endObject();
+
+  j.beginObject("BGP_GLOBALS_AF");
+  j.beginObject("default|ipv4_unicast");
+  j.field("max_ebgp_paths", "64");
+  j.endObject();
+  j.endObject();
+
+  j.beginObject("BGP_GLOBALS_AF_NETWORK");
+  j.emptyObjectf("default|ipv4_unicast|{}/32", los);
+  j.endObject();
+
+  if (anyRouted_) {
+    j.beginObject("BGP_NEIGHBOR");
+    bgpNeighbors(j, unnumbered, false);
+    j.endObject();
+    j.beginObject("BGP_NEIGHBOR_AF");
+    bgpNeighbors(j, unnumbered, true);
+    j.endObject();
   }
-  for (const eth::Peer &p : peers) {
-    std::string ifname = eth::sonicPortName(eth::portInfo(F, p.port));
-    db.set("PORT_QOS_MAP", ifname, "dscp_to_tc_map", kMap);
-    db.set("PORT_QOS_MAP", ifname, "tc_to_queue_map", kMap);
-    db.set("PORT_QOS_MAP", ifname, "tc_to_pg_map", kMap);
-    db.set("PORT_QOS_MAP", ifname, "pfc_to_queue_map", kMap);
-    db.set("PORT_QOS_MAP", ifname, "pfc_enable", prio);
+
+  j.beginObject("BGP_PEER_GROUP");
+  j.beginObjectf("default|{}", kGroup);
+  j.field("admin_status", "up");
+  if (unnumbered)
+    j.field("capability_ext_nexthop", "true"); // IPv4 routes over IPv6 next hops
+  j.field("peer_type", "external");
+  j.endObject();
+  j.endObject();
+
+  j.beginObject("BGP_PEER_GROUP_AF");
+  j.beginObjectf("default|{}|ipv4_unicast", kGroup);
+  j.field("admin_status", "up");
+  j.endObject();
+  j.endObject();
+
+  // The cage's breakout mode, keyed by its first port (dynamic port breakout). The mode
+  // must be one the platform's platform.json lists for the cage.
+  j.beginObject("BREAKOUT_CFG");
+  for (uint32_t i : order.plain) {
+    const PortRow &r = rows_[i];
+    if (r.info.sub != 0)
+      continue;
+    j.beginObject(r.sv());
+    tmp_.clear();
+    appendUint(tmp_, r.info.perCage);
+    append(tmp_, 'x');
+    appendShortest(tmp_, r.info.speed / 1e9);
+    append(tmp_, 'G');
+    j.field("brkout_mode", key(tmp_));
+    j.endObject();
+  }
+  j.endObject();
+
+  if (roce.enabled && anyPeer) {
     // Dynamic buffer model: "NULL" asks SONiC to size the lossless headroom from the
     // port's speed, MTU and CABLE_LENGTH.
-    db.set("BUFFER_PG", ifname + "|" + prio, "profile", "NULL");
-    db.set("QUEUE", ifname + "|0", "scheduler", "scheduler.0");
-    db.set("QUEUE", ifname + "|" + prio, "scheduler", "scheduler.1");
-    if (r.ecn)
-      db.set("QUEUE", ifname + "|" + prio, "wred_profile", wred);
-    db.set("QUEUE", ifname + "|" + cnp, "scheduler", "scheduler.2");
+    j.beginObject("BUFFER_PG");
+    eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &) {
+      tmp_.clear();
+      append(tmp_, r.sv());
+      append(tmp_, '|');
+      append(tmp_, prio);
+      j.beginObject(key(tmp_));
+      j.field("profile", "NULL");
+      j.endObject();
+    });
+    j.endObject();
   }
+
+  if (anyPeer) {
+    j.beginObject("CABLE_LENGTH");
+    j.beginObject(kMap);
+    eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &p) {
+      tmp_.clear();
+      appendFixed0(tmp_, std::ceil(double(F.linkLength[p.link])));
+      append(tmp_, 'm');
+      j.field(r.sv(), key(tmp_));
+    });
+    j.endObject();
+    j.endObject();
+  }
+
+  j.beginObject("DEVICE_METADATA");
+  j.beginObject("localhost");
+  j.field("bgp_asn", F.devAsn[d]);
+  j.field("bgp_router_id", los);
+  if (roce.enabled) {
+    j.field("buffer_model", "dynamic");
+    j.field("default_pfcwd_status", "enable");
+  }
+  j.field("docker_routing_config_mode", "unified");
+  j.field("frr_mgmt_framework_config", "true");
+  j.field("hostname", hosts(d));
+  j.field("type", routerType(F, d));
+  j.endObject();
+  j.endObject();
+
+  if (anyPeer) {
+    j.beginObject("DEVICE_NEIGHBOR");
+    eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &p) {
+      j.beginObject(r.sv());
+      j.field("name", hosts(p.peerDev));
+      tmp_.clear();
+      if (eth::isEthernetSwitch(F, p.peerDev)) {
+        eth::appendSonicPortName(tmp_, eth::portInfo(F, p.peerPort));
+      } else {
+        std::string full = F.portName(p.peerPort);
+        append(tmp_, std::string_view(full).substr(full.find('/') + 1));
+      }
+      j.field("port", key(tmp_));
+      bool sw2 = F.modelOf(p.peerDev).kind == ir::ModelKind::Switch;
+      j.field("type", !sw2 ? "Server" : routerType(F, p.peerDev));
+      j.endObject();
+    });
+    j.endObject();
+  }
+
+  if (roce.enabled) {
+    // DSCP values as sorted strings: 0, 1, 10, 11, ..., 19, 2, 20, ...
+    static const std::vector<unsigned> dscpOrder = [] {
+      std::vector<unsigned> v(64);
+      for (unsigned i = 0; i < 64; ++i)
+        v[i] = i;
+      std::sort(v.begin(), v.end(), [](unsigned a, unsigned b) { return std::to_string(a) < std::to_string(b); });
+      return v;
+    }();
+    j.beginObject("DSCP_TO_TC_MAP");
+    j.beginObject(kMap);
+    for (unsigned v : dscpOrder) {
+      char k[4];
+      auto n = fmt::format_to_n(k, sizeof k, "{}", v).size;
+      j.field({k, n}, v == roce.dscp ? std::string_view(prio) : v == roce.cnpDscp ? std::string_view(cnp) : "0");
+    }
+    j.endObject();
+    j.endObject();
+  }
+
+  if (anyRouted_) {
+    j.beginObject("INTERFACE");
+    interfaces(j, unnumbered);
+    j.endObject();
+  }
+
+  j.beginObject("LOOPBACK_INTERFACE");
+  j.emptyObject("Loopback0");
+  j.emptyObjectf("Loopback0|{}/32", los);
+  j.endObject();
+
+  static const char *const digits[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
+  if (roce.enabled) {
+    j.beginObject("MAP_PFC_PRIORITY_TO_QUEUE");
+    j.beginObject(kMap);
+    for (unsigned tc = 0; tc < 8; ++tc)
+      j.field(digits[tc], digits[tc]);
+    j.endObject();
+    j.endObject();
+  }
+
+  j.beginObject("PORT");
+  for (uint32_t i : order.plain) {
+    const PortRow &r = rows_[i];
+    const eth::PortInfo &p = r.info;
+    j.beginObject(r.sv());
+    j.field("admin_status", r.peer == ir::None ? "down" : "up");
+    tmp_.clear();
+    append(tmp_, "etp");
+    appendUint(tmp_, p.cage + 1);
+    if (p.perCage > 1)
+      append(tmp_, char('a' + p.sub));
+    j.field("alias", key(tmp_));
+    if (r.peer != ir::None) {
+      tmp_.clear();
+      eth::appendPeerDescription(tmp_, F, peers_[r.peer], 's', hosts);
+      j.field("description", key(tmp_));
+    }
+    j.field("index", uint64_t(p.cage + 1));
+    tmp_.clear();
+    for (uint32_t l = 0; l < p.lanes; ++l) {
+      if (l)
+        append(tmp_, ',');
+      appendUint(tmp_, p.firstLane + l);
+    }
+    j.field("lanes", key(tmp_));
+    j.field("mtu", uint64_t(mtu));
+    tmp_.clear();
+    appendFixed0(tmp_, p.speed / 1e6);
+    j.field("speed", key(tmp_));
+    if (p.perCage > 1)
+      j.field("subport", uint64_t(p.sub + 1));
+    j.endObject();
+  }
+  j.endObject();
+
+  if (roce.enabled && anyPeer) {
+    j.beginObject("PORT_QOS_MAP");
+    eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &) {
+      j.beginObject(r.sv());
+      j.field("dscp_to_tc_map", kMap);
+      j.field("pfc_enable", prio);
+      j.field("pfc_to_queue_map", kMap);
+      j.field("tc_to_pg_map", kMap);
+      j.field("tc_to_queue_map", kMap);
+      j.endObject();
+    });
+    j.endObject();
+
+    // Per port: queue 0 (default traffic), the RoCE queue and the CNP queue, in key
+    // order; with RoCE on priority 0 its queue is queue 0.
+    j.beginObject("QUEUE");
+    eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &) {
+      for (unsigned q = 0; q < 8; ++q) {
+        tmp_.clear();
+        append(tmp_, r.sv());
+        append(tmp_, '|');
+        appendUint(tmp_, q);
+        if (q == roce.pfcPriority) {
+          j.beginObject(key(tmp_));
+          j.field("scheduler", "scheduler.1");
+          if (roce.ecn)
+            j.field("wred_profile", kWred);
+          j.endObject();
+        } else if (q == 0 || q == passes::RoceSettings::CnpTrafficClass) {
+          j.beginObject(key(tmp_));
+          j.field("scheduler", q == 0 ? "scheduler.0" : "scheduler.2");
+          j.endObject();
+        }
+      }
+    });
+    j.endObject();
+  }
+
+  if (roce.enabled) {
+    // RoCE and the rest share the bandwidth (DWRR 50/50); CNPs are strict priority.
+    j.beginObject("SCHEDULER");
+    j.beginObject("scheduler.0");
+    j.field("type", "DWRR");
+    j.field("weight", "50");
+    j.endObject();
+    j.beginObject("scheduler.1");
+    j.field("type", "DWRR");
+    j.field("weight", "50");
+    j.endObject();
+    j.beginObject("scheduler.2");
+    j.field("type", "STRICT");
+    j.endObject();
+    j.endObject();
+
+    j.beginObject("TC_TO_PRIORITY_GROUP_MAP");
+    j.beginObject(kMap);
+    for (unsigned tc = 0; tc < 8; ++tc)
+      j.field(digits[tc], tc == roce.pfcPriority ? digits[tc] : "0");
+    j.endObject();
+    j.endObject();
+
+    j.beginObject("TC_TO_QUEUE_MAP");
+    j.beginObject(kMap);
+    for (unsigned tc = 0; tc < 8; ++tc)
+      j.field(digits[tc], digits[tc]);
+    j.endObject();
+    j.endObject();
+
+    if (roce.ecn) {
+      j.beginObject("WRED_PROFILE");
+      j.beginObject(kWred);
+      j.field("ecn", "ecn_all");
+      for (const char *color : {"green", "red"}) {
+        j.fieldf(fmt::format("{}_drop_probability", color), "{}", roce.ecnProbability);
+        j.fieldf(fmt::format("{}_max_threshold", color), "{}", roce.ecnMax);
+        j.fieldf(fmt::format("{}_min_threshold", color), "{}", roce.ecnMin);
+      }
+      j.field("wred_green_enable", "true");
+      j.field("wred_red_enable", "true");
+      j.field("wred_yellow_enable", "true");
+      j.fieldf("yellow_drop_probability", "{}", roce.ecnProbability);
+      j.fieldf("yellow_max_threshold", "{}", roce.ecnMax);
+      j.fieldf("yellow_min_threshold", "{}", roce.ecnMin);
+      j.endObject();
+      j.endObject();
+    }
+  }
+  j.endDocument();
 }
 
 bool checkLanes(BackendContext &ctx, const std::vector<uint32_t> &sw) {
@@ -193,46 +505,17 @@ bool runSonic(BackendContext &ctx) {
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
   passes::RoceSettings roce = passes::roceSettings(F);
+  eth::HostNames hosts(F);
+  std::vector<eth::SonicPortOrder> orders;
+  SwitchDb db(F, hosts, orders);
+  TextBuffer buf;
   for (uint32_t d : sw) {
-    ConfigDb db;
-    std::string host = passes::hostName(F, d);
-    std::vector<eth::Peer> peers = eth::peersOf(F, d);
-    const char *meta = "localhost";
-    db.set("DEVICE_METADATA", meta, "hostname", host);
-    db.set("DEVICE_METADATA", meta, "bgp_asn", std::to_string(F.devAsn[d]));
-    db.set("DEVICE_METADATA", meta, "bgp_router_id", ipv4String(F.devLoopback[d]));
-    db.set("DEVICE_METADATA", meta, "type", F.devTier[d] >= 2 && F.devTier[d] != 255 ? "SpineRouter" : "LeafRouter");
-    db.set("DEVICE_METADATA", meta, "docker_routing_config_mode", "unified");
-    db.set("DEVICE_METADATA", meta, "frr_mgmt_framework_config", "true");
-    if (roce.enabled) {
-      db.set("DEVICE_METADATA", meta, "buffer_model", "dynamic");
-      db.set("DEVICE_METADATA", meta, "default_pfcwd_status", "enable");
-    }
-    addPorts(F, d, mtu, db);
-    for (const eth::Peer &p : peers) {
-      std::string ifname = eth::sonicPortName(eth::portInfo(F, p.port));
-      db.set("PORT", ifname, "description", eth::peerDescription(F, p, 's'));
-      bool sw2 = F.modelOf(p.peerDev).kind == ir::ModelKind::Switch;
-      std::string peerPort;
-      if (eth::isEthernetSwitch(F, p.peerDev)) {
-        peerPort = eth::sonicPortName(eth::portInfo(F, p.peerPort));
-      } else {
-        std::string full = F.portName(p.peerPort);
-        peerPort = full.substr(full.find('/') + 1);
-      }
-      db.set("DEVICE_NEIGHBOR", ifname, "name", passes::hostName(F, p.peerDev));
-      db.set("DEVICE_NEIGHBOR", ifname, "port", peerPort);
-      db.set("DEVICE_NEIGHBOR", ifname, "type",
-             !sw2 ? "Server" : F.devTier[p.peerDev] >= 2 && F.devTier[p.peerDev] != 255 ? "SpineRouter" : "LeafRouter");
-      db.set("CABLE_LENGTH", kMap, ifname, fmt::format("{:.0f}m", std::ceil(double(F.linkLength[p.link]))));
-    }
-    addBgp(F, d, unnumbered, peers, db);
-    if (roce.enabled)
-      addRoce(F, roce, peers, db);
-    OutFile *o = ctx.out.open("sonic/" + host + "/config_db.json");
+    buf.clear();
+    db.write(buf, d, unnumbered, mtu, roce);
+    OutFile *o = ctx.out.open("sonic/" + hosts(d) + "/config_db.json");
     if (!o)
       return failOpen(ctx);
-    db.write(*o);
+    o->write(buf);
     o->close();
   }
   return true;
