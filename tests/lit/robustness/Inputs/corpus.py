@@ -6,6 +6,8 @@ report or an output file.
 
 usage: corpus.py FABC SRC_ROOT WORKDIR MEMORY_LIMIT_MIB (0: no limit, for ASan builds)
 Prints one line per case, "ok NAME: ..." or "FAIL NAME: ...", then a summary.
+       corpus.py --write-only SRC_ROOT WORKDIR
+writes the inputs up to 256 KiB and runs nothing: seeds for the fuzzer (scripts/fuzz.sh).
 """
 import os
 import resource
@@ -13,8 +15,13 @@ import subprocess
 import sys
 import time
 
-fabc, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
-mem_mib = int(sys.argv[4])
+WRITE_ONLY = sys.argv[1] == "--write-only"
+if WRITE_ONLY:
+    fabc, src, work, mem_mib = None, os.path.abspath(sys.argv[2]), os.path.abspath(sys.argv[3]), 0
+else:
+    fabc, src, work = (os.path.abspath(a) for a in sys.argv[1:4])
+    mem_mib = int(sys.argv[4])
+SEED_MAX = 256 << 10  # --write-only: larger inputs are not useful seeds
 TIMEOUT = 120 if mem_mib == 0 else 60  # sanitized builds are several times slower
 os.makedirs(work, exist_ok=True)
 failures = 0
@@ -30,6 +37,8 @@ def limit():
 
 def write(name, data):
     path = os.path.join(work, name)
+    if WRITE_ONLY and len(data) > SEED_MAX:
+        return path
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "wb") as f:
         f.write(data if isinstance(data, bytes) else data.encode())
@@ -41,6 +50,8 @@ def case(name, data, codes=(), status=1, args=(), cmd="check", max_stderr=200_00
     global failures
     if path is None:
         path = write(name + ".fab", data)
+    if WRITE_ONLY:
+        return
     out = os.path.join(work, name + ".out")
     argv = [fabc, cmd, path] + (["-o", out] if cmd == "build" else []) + list(args)
     t0 = time.time()
@@ -87,6 +98,8 @@ for rel in ("examples/superpod/dgx_h100_superpod.fab", "examples/gb200/nvl72_pod
         cut = len(data) * k // 13
         name = f"truncated/{os.path.basename(rel)}.{cut}"
         path = write(name + ".fab", data[:cut])
+        if WRITE_ONLY:
+            continue
         r = subprocess.run([fabc, "check", path, "-I", os.path.join(src, "stdlib"), "-I", os.path.join(src, "tests/lit/Inputs")],
                            capture_output=True, timeout=TIMEOUT, preexec_fn=limit)
         err = r.stderr.decode("utf-8", "replace")
@@ -95,6 +108,8 @@ for rel in ("examples/superpod/dgx_h100_superpod.fab", "examples/gb200/nvl72_pod
             bad += 1
             print(f"FAIL {name}: exit {r.returncode}\n{err[:1000]}")
     failures += bad
+    if WRITE_ONLY:
+        continue
     print(f"ok truncated {rel}: 12 cuts" if not bad else f"FAIL truncated {rel}: {bad} of 12 cuts")
 
 # ---- syntax and characters ----
@@ -188,6 +203,9 @@ case("long-import-chain", None, status=0, path=write("chain/main.fab", 'import "
 case("five-thousand-errors", "fabric f {\n" + "  let x = 1 W + 1 m;\n" * 5_000 + "}\n", ["E0025"])
 case("error-limit-zero", "fabric f {\n" + "  let x = 1 W + 1 m;\n" * 2_000 + "}\n", ["E0025"],
      args=["--error-limit=0"], max_stderr=2_000_000)
+
+if WRITE_ONLY:  # the rest is large files
+    sys.exit(0)
 
 # ---- sizes ----
 gib = 1 << 30
