@@ -14,7 +14,7 @@ BUILD_DEPS=(
   libantlr4-runtime-dev antlr4 default-jre-headless
   libfmt-dev libyaml-cpp-dev uuid-dev libgtest-dev
 )
-# Programs that consume fabc's outputs in the tests (see docs/testing.md).
+# Programs that consume fabc's outputs in the tests (lit features in tests/lit/lit.cfg.py).
 VALIDATORS=(
   frr iproute2 ibsim-utils opensm infiniband-diags graphviz pre-commit git
   python3-jsonschema libyang2-tools jq time chromium fonts-dejavu-core

@@ -1,11 +1,51 @@
 #!/usr/bin/env bash
 # Runs every test: GoogleTest units and the lit + FileCheck suite (which runs the real
 # validators: FRR, OpenSM + ibsim, Graphviz, pre-commit). Builds first if needed.
+# Arguments go to ctest (e.g. -R lit).
+#
+# CI extras, off unless set (.ci/run sets both; docs/pipelines.md):
+#   FABC_CI_SANITIZE=1       the same tests again, built with ASan + UBSan in $ASAN_BUILD_DIR
+#                            (default build-asan)
+#   FABC_CI_FUZZ_SECONDS=N   scripts/fuzz.sh N: the libFuzzer target for N seconds from the
+#                            seed corpus ($FUZZ_BUILD_DIR, default build-fuzz)
+# Each extra prints its wall time. The exit status is non-zero if any part failed; the
+# parts after a failure still run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
+JOBS=${FABC_JOBS:-2}
+status=0
+
+# Ninja's default on 2 cores is 4 jobs: -j$JOBS keeps the build inside the machine.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-ninja -C "$BUILD_DIR"
-ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 "$@"
+ninja -C "$BUILD_DIR" -j "$JOBS"
+ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 "$@" || status=1
+
+if [ -n "${FABC_CI_SANITIZE:-}" ] && [ "${FABC_CI_SANITIZE}" != 0 ]; then
+  start=$(date +%s)
+  ASAN_DIR=${ASAN_BUILD_DIR:-build-asan}
+  echo "== ASan + UBSan build and tests ($ASAN_DIR)"
+  if [ ! -f "$ASAN_DIR/build.ninja" ]; then
+    cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABC_SANITIZE=ON >/dev/null
+  fi
+  # A sanitizer report aborts (so that `not fabc ...` cannot mistake it for an exit 1);
+  # leaks are errors. lit.cfg.py sets the same defaults for a lit run by hand.
+  if ninja -C "$ASAN_DIR" -j "$JOBS"; then
+    ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+      UBSAN_OPTIONS=${UBSAN_OPTIONS:-abort_on_error=1:halt_on_error=1:print_stacktrace=1} \
+      ctest --test-dir "$ASAN_DIR" --output-on-failure -j2 "$@" || status=1
+  else
+    status=1
+  fi
+  echo "== ASan + UBSan: $(( $(date +%s) - start )) s"
+fi
+
+if [ -n "${FABC_CI_FUZZ_SECONDS:-}" ] && [ "${FABC_CI_FUZZ_SECONDS}" != 0 ]; then
+  start=$(date +%s)
+  echo "== fuzzing for ${FABC_CI_FUZZ_SECONDS} s"
+  FUZZ_JOBS=$JOBS bash scripts/fuzz.sh "$FABC_CI_FUZZ_SECONDS" || status=1
+  echo "== fuzzing: $(( $(date +%s) - start )) s (build included)"
+fi
+exit $status

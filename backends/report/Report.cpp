@@ -22,6 +22,13 @@ namespace {
 using namespace report;
 using ir::None;
 
+// A source file as the page names it: its base name, so that the page is the same
+// whatever directory or path the design was built from (docs/pipelines.md).
+std::string_view shownPath(std::string_view p) {
+  size_t s = p.rfind('/');
+  return s == std::string_view::npos ? p : p.substr(s + 1);
+}
+
 const char *kCss = R"CSS(
 :root{--ink:#0f172a;--ink2:#334155;--muted:#64748b;--line:#e2e8f0;--soft:#f8fafc;--accent:#2563eb;--est:#b45309;--warn:#b45309;--err:#b91c1c}
 *{box-sizing:border-box}
@@ -206,7 +213,7 @@ void Page::header() {
                      "\xC2\xB7 {} link{} \xC2\xB7 from <code>{}</code> \xC2\xB7 fabc {}</div>",
                      esc(F.name), tiers[std::min<uint32_t>(M.topTier, 4)], count(M.gpus), M.gpus == 1 ? "" : "s",
                      count(F.numDevices()), F.numDevices() == 1 ? "" : "s", count(F.numLinks()),
-                     F.numLinks() == 1 ? "" : "s", esc(ctx.info.input), esc(ctx.info.version));
+                     F.numLinks() == 1 ? "" : "s", esc(shownPath(ctx.info.input)), esc(ctx.info.version));
   bool anyEstimate = !E.estimates.empty() || latencyEstimate;
   if (anyEstimate)
     buf += "<div class=\"callout\" id=\"estimate-callout\">Figures marked <abbr class=\"est\">est.</abbr> rest on catalog "
@@ -656,7 +663,7 @@ void Page::diagnostics() {
     if (!sm || !r.begin.valid())
       return "";
     LineCol lc = sm->lineCol(r.begin);
-    return fmt::format("{}:{}:{}", sm->path(r.begin.file), lc.line, lc.col);
+    return fmt::format("{}:{}:{}", shownPath(sm->path(r.begin.file)), lc.line, lc.col);
   };
   auto source = [&](SourceRange r) -> std::string {
     if (!sm || !r.begin.valid())
@@ -702,7 +709,7 @@ void Page::footer() {
                      "the catalog (stdlib); the ones that are estimates are marked <abbr class=\"est\">est.</abbr> here "
                      "and listed in energy/energy.json. The same build's bom/bom.json and energy/energy.json hold every "
                      "figure on this page.</footer>\n</body>\n</html>\n",
-                     esc(ctx.info.version), esc(ctx.info.input));
+                     esc(ctx.info.version), esc(shownPath(ctx.info.input)));
 }
 
 } // namespace

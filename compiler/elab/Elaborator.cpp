@@ -167,6 +167,17 @@ private:
   bool propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out);
   bool propStr(const ast::Prop &p, uint32_t &out);
   bool propBool(const ast::Prop &p, bool &out);
+  // A property set twice in one block is an error (FAB-E0038), never "the last one wins".
+  void duplicateProps(const std::vector<ast::Prop> &props, const char *block) {
+    std::map<std::string_view, const ast::Prop *> first;
+    for (const ast::Prop &p : props) {
+      auto ins = first.emplace(p.key, &p);
+      if (ins.second)
+        continue;
+      Diagnostic *d = error(DiagCode::E0038, p.keyRange, "property '{}' is set twice in {}", p.key, block);
+      DiagEngine::note(d, ins.first->second->keyRange, "first set here");
+    }
+  }
   bool propQty(const ast::Prop &p, const Dim &want, double &out);
   void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
     Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
@@ -386,6 +397,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   using K = ir::ModelKind;
   bool device = out.kind == K::System || out.kind == K::Switch || out.kind == K::Nic || out.kind == K::NvSwitch;
   bool media = out.kind == K::Optic || out.kind == K::Cable;
+  duplicateProps(m.props, ("model '" + m.name + "'").c_str());
   for (const ast::Prop &p : m.props) {
     const std::string &k = p.key;
     int64_t iv;
@@ -464,6 +476,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     g.count = uint32_t(n);
     bool haveSpeed = false;
+    duplicateProps(pd.props, ("port group '" + pd.name + "' of model '" + m.name + "'").c_str());
     for (const ast::Prop &p : pd.props) {
       int64_t iv;
       if (p.key == "speed") haveSpeed = propQty(p, dims::Bandwidth, g.speed);

@@ -26,6 +26,11 @@ config.substitutions.append(("%examples", os.path.join(config.fabc_src_root, "ex
 sanitized = getattr(config, "fabc_sanitize", "").upper() in ("ON", "1", "TRUE", "YES")
 if sanitized:
     config.available_features.add("sanitizer")
+    # A sanitizer report aborts: an exit status of 1 (ASan's default) would pass for
+    # fabc's "errors in the design" under `not`. Leaks are errors.
+    config.environment["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=1")
+    config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS",
+                                                         "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
 config.substitutions.append(("%memlimit_mib", "0" if sanitized else "2048"))
 
 # Real third-party programs that consume fabc's outputs: tests REQUIRE them, and lit
