@@ -139,6 +139,8 @@ fabric gb200_bench {{
   policy oversubscription {{ tier = "spine"; max = 1.0; }}
   policy rail_optimized {{ }}
   policy power {{ max = 130 kW; }}
+  // Up to 81,920 switches: the default loopback /16 holds 65,534.
+  policy addressing {{ loopback_pool = "10.0.0.0/12"; }}
 }}
 """)
 
