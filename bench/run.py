@@ -44,6 +44,9 @@ def header_counts(path):
             m = re.match(r"//\s+(\w[\w ]*?)\s+([\d,]+)", line)
             if m:
                 counts[m.group(1).strip()] = int(m.group(2).replace(",", ""))
+            m = re.search(r"\(([\d,]+) GPUs\)", line)
+            if m and "GPUs" not in counts:
+                counts["GPUs"] = int(m.group(1).replace(",", ""))
     return counts
 
 
@@ -55,17 +58,21 @@ def tree_bytes(root):
     return files, sum(os.path.getsize(f) for f in files)
 
 
-def write_baseline(files, scratch):
-    """Seconds to write the same bytes as the same number of files (read first, so only the
-    writes are timed), the floor any compiler that writes these outputs pays."""
+def write_baseline(root, files, scratch):
+    """Seconds to write the same bytes as the same files in the same directories (read
+    first, so only the writes are timed): the floor any program writing these outputs pays."""
     blobs = []
     for f in files:
         with open(f, "rb") as fh:
-            blobs.append(fh.read())
-    os.makedirs(scratch, exist_ok=True)
+            blobs.append((os.path.relpath(f, root), fh.read()))
     t0 = time.perf_counter()
-    for i, b in enumerate(blobs):
-        with open(os.path.join(scratch, f"f{i}"), "wb") as fh:
+    made = set()
+    for rel, b in blobs:
+        d = os.path.join(scratch, os.path.dirname(rel))
+        if d not in made:
+            os.makedirs(d, exist_ok=True)
+            made.add(d)
+        with open(os.path.join(scratch, rel), "wb") as fh:
             fh.write(b)
     return time.perf_counter() - t0
 
@@ -111,7 +118,7 @@ def run_case(a, name, kind, size, command, emit, work):
     row["links_per_s"] = links / stages.get("total", wall) if links else 0
     if command == "build":
         files, nbytes = tree_bytes(os.path.join(work, f"{name}.out"))
-        base = write_baseline(files, os.path.join(work, f"{name}.baseline"))
+        base = write_baseline(os.path.join(work, f"{name}.out"), files, os.path.join(work, f"{name}.baseline"))
         shutil.rmtree(os.path.join(work, f"{name}.baseline"), ignore_errors=True)
         row.update(out_files=len(files), out_bytes=nbytes, write_s=base,
                    write_ratio=stages.get("total", wall) / base if base > 0 else 0)
