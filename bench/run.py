@@ -160,7 +160,7 @@ def print_markdown(rows):
         passes = sum(v for k, v in s.items() if k not in front and k not in BACKENDS and k != "commit")
         gpus = c.get("GPUs", c.get("gpus", 0))
         sw = c.get("switches", 0)
-        ratio = f"{r['write_ratio']:.0f}" if r.get("write_ratio") else "-"
+        ratio = (f"{r['write_ratio']:.1f}" if r["write_ratio"] < 10 else f"{r['write_ratio']:,.0f}") if r.get("write_ratio") else "-"
         print(f"| {r['name']} | {r['command']} | {gpus:,} | {sw:,} | {c.get('links', 0):,} | {fmt_s(s.get('parse', 0))} | "
               f"{fmt_s(s.get('elaborate', 0))} | {fmt_s(passes)} | {fmt_s(backends)} | **{fmt_s(s.get('total', r['wall_s']))}** | "
               f"{r['peak_rss'] / 2**20:.0f} MiB | {r['links_per_s'] / 1e6:.2f} M | {ratio} |")
