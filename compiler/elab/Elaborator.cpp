@@ -178,6 +178,9 @@ private:
       DiagEngine::note(d, ins.first->second->keyRange, "first set here");
     }
   }
+  // Statements' property blocks, checked once each before anything runs (not once per
+  // loop iteration): instances, links, places, buildings and halls, spans, policies.
+  void duplicateStmtProps(const ast::Block &b);
   bool propQty(const ast::Prop &p, const Dim &want, double &out);
   void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
     Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
@@ -1976,9 +1979,36 @@ void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
   F.extraPolicies.push_back(std::move(pb));
 }
 
+void Elab::duplicateStmtProps(const ast::Block &b) {
+  using K = ast::Stmt;
+  for (const ast::Stmt *s : b) {
+    switch (s->kind) {
+    case K::Inst: duplicateProps(s->props, ("instance '" + s->name + "'").c_str()); break;
+    case K::Link: duplicateProps(s->props, "a link"); break;
+    case K::Place: duplicateProps(s->props, "a place"); break;
+    case K::Span: duplicateProps(s->props, "a span"); break;
+    case K::Policy: duplicateProps(s->props, ("policy '" + s->name + "'").c_str()); break;
+    case K::Building:
+      duplicateProps(s->props, ("building '" + s->name + "'").c_str());
+      for (const ast::Stmt::Hall &h : s->halls)
+        duplicateProps(h.props, ("hall '" + h.name + "'").c_str());
+      break;
+    default: break;
+    }
+    duplicateStmtProps(s->body);
+    duplicateStmtProps(s->elseBody);
+  }
+}
+
 bool Elab::run() {
   try {
     declareModels();
+    for (const ast::File *f : prog_.files) {
+      for (const ast::Template *t : f->templates)
+        duplicateStmtProps(t->body);
+      for (const ast::Fabric *x : f->fabrics)
+        duplicateStmtProps(x->body);
+    }
     // -D overrides, evaluated first: literals and catalog names only, no design bindings.
     if (prog_.defines)
       for (const ast::Stmt *s : prog_.defines->topLevel) {
