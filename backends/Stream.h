@@ -22,6 +22,7 @@ inline void append(TextBuffer &b, std::string_view s) {
   std::memcpy(b.data() + n, s.data(), s.size());
 }
 inline void append(TextBuffer &b, char c) { b.push_back(c); }
+inline std::string_view view(const TextBuffer &b) { return {b.data(), b.size()}; }
 void appendUint(TextBuffer &b, uint64_t v);
 // fmt's "{:.0f}" and "{:g}", with a fast path for whole numbers (port speeds, metres).
 void appendFixed0(TextBuffer &b, double v);

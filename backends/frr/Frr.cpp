@@ -22,8 +22,7 @@ struct SwitchConf {
   std::vector<eth::Peer> peers;
   TextBuffer swp, desc, lo;
 
-  std::string_view view(const TextBuffer &b) { return {b.data(), b.size()}; }
-  // This end's interface name and the peer's description, for peer p.
+    // This end's interface name and the peer's description, for peer p.
   void names(const eth::Peer &p) {
     swp.clear();
     eth::appendSwpName(swp, eth::portInfo(F, p.port));

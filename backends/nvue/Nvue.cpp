@@ -18,7 +18,6 @@ void speedName(TextBuffer &b, double bps) {
   append(b, 'G');
 }
 
-std::string_view view(const TextBuffer &b) { return {b.data(), b.size()}; }
 
 // One switch's document, streamed in the order yaml-cpp's emitter used to write it.
 struct SwitchDoc {
