@@ -101,6 +101,31 @@ void devicePairKey(const ir::Fabric &F, uint32_t l, std::string &out) {
   out += b;
 }
 
+// The equi-join of B's ids [0, nB) to A's [0, nA) on `key`: newToOld[b] is the A id with
+// b's key (the first, in id order), oldToNew its inverse; None where there is none.
+void joinOnKey(const ir::Fabric &A, uint32_t nA, const ir::Fabric &B, uint32_t nB,
+               void (*key)(const ir::Fabric &, uint32_t, std::string &), std::vector<uint32_t> &newToOld,
+               std::vector<uint32_t> &oldToNew) {
+  HashIndex index;
+  index.build(nA, [&](uint32_t a, std::string &k) { key(A, a, k); });
+  newToOld.assign(nB, None);
+  oldToNew.assign(nA, None);
+  std::string k, k2;
+  for (uint32_t b = 0; b < nB; ++b) {
+    k.clear();
+    key(B, b, k);
+    uint32_t o = index.find(k, [&](uint32_t x) {
+      k2.clear();
+      key(A, x, k2);
+      return k2 == k;
+    });
+    if (o != None) {
+      newToOld[b] = o;
+      oldToNew[o] = b;
+    }
+  }
+}
+
 // ---- what is compared and printed ----
 struct End {
   std::string device, port, rack, xcvr;
@@ -357,23 +382,8 @@ DiffStats diffFabrics(const DiffSide &sa, const DiffSide &sb, DiffFormat format,
   DiffStats st;
 
   // Devices: join on the full name.
-  HashIndex devIndex;
-  devIndex.build(A.numDevices(), [&](uint32_t d, std::string &k) { deviceKey(A, d, k); });
-  std::vector<uint32_t> newToOld(B.numDevices(), None), oldToNew(A.numDevices(), None);
-  std::string k, k2;
-  for (uint32_t d = 0; d < B.numDevices(); ++d) {
-    k.clear();
-    deviceKey(B, d, k);
-    uint32_t o = devIndex.find(k, [&](uint32_t x) {
-      k2.clear();
-      deviceKey(A, x, k2);
-      return k2 == k;
-    });
-    if (o != None) {
-      newToOld[d] = o;
-      oldToNew[o] = d;
-    }
-  }
+  std::vector<uint32_t> newToOld, oldToNew;
+  joinOnKey(A, A.numDevices(), B, B.numDevices(), deviceKey, newToOld, oldToNew);
   std::vector<uint32_t> devRemoved, devAdded, devChanged;
   for (uint32_t d = 0; d < A.numDevices(); ++d)
     if (oldToNew[d] == None)
@@ -386,28 +396,14 @@ DiffStats diffFabrics(const DiffSide &sa, const DiffSide &sb, DiffFormat format,
   }
 
   // Cables: join on the two port names, in either orientation.
-  HashIndex cabIndex;
-  cabIndex.build(A.numLinks(), [&](uint32_t l, std::string &key) { cableKey(A, l, key); });
-  std::vector<uint32_t> linkNewToOld(B.numLinks(), None);
-  std::vector<bool> oldMatched(A.numLinks(), false);
-  for (uint32_t l = 0; l < B.numLinks(); ++l) {
-    k.clear();
-    cableKey(B, l, k);
-    uint32_t o = cabIndex.find(k, [&](uint32_t x) {
-      k2.clear();
-      cableKey(A, x, k2);
-      return k2 == k;
-    });
-    if (o != None) {
-      linkNewToOld[l] = o;
-      oldMatched[o] = true;
-    }
-  }
+  std::vector<uint32_t> linkNewToOld, linkOldToNew;
+  joinOnKey(A, A.numLinks(), B, B.numLinks(), cableKey, linkNewToOld, linkOldToNew);
   // Moved: an unmatched new cable between the same two devices as an unmatched old one
   // (the cable is re-plugged on other ports), first come first served in IR order.
   std::vector<uint32_t> oldUnmatched;
+  std::string k, k2;
   for (uint32_t l = 0; l < A.numLinks(); ++l)
-    if (!oldMatched[l])
+    if (linkOldToNew[l] == None)
       oldUnmatched.push_back(l);
   HashIndex pairIndex;
   pairIndex.build(oldUnmatched.size(), [&](uint32_t i, std::string &key) { devicePairKey(A, oldUnmatched[i], key); });
