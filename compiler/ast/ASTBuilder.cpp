@@ -6,6 +6,7 @@
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
 #include "ast/Input.h"
+#include "ast/TwoStage.h"
 
 #include <cerrno>
 #include <climits>
@@ -632,23 +633,7 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
   for (size_t t = 0; t <= parser.getVocabulary().getMaxTokenType(); ++t)
     if (parser.getVocabulary().getLiteralName(t) == "';'")
       listener.setSemicolon(t);
-  // SLL first (fast on valid input); full LL only if SLL fails.
-  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
-  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
-  P::FileContext *tree = nullptr;
-  try {
-    tree = parser.file();
-  } catch (antlr4::ParseCancellationException &) {
-    tokens.seek(0);
-    parser.reset();
-    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-    try {
-      tree = parser.file();
-    } catch (antlr4::ParseCancellationException &) {
-      // the listener stopped a hopeless recovery; its errors are reported
-    }
-  }
+  P::FileContext *tree = parseTwoStage(parser, tokens);
   ast::File *file = ctx.file();
   file->fileId = fileId;
   if (listener.count())

@@ -11,6 +11,7 @@
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
 #include "ast/Input.h"
+#include "ast/TwoStage.h"
 
 #include <algorithm>
 #include <functional>
@@ -467,18 +468,8 @@ bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, s
   tokens.fill();
   P parser(&tokens);
   parser.removeErrorListeners();
-  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
-  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
-  P::FileContext *tree = nullptr;
-  try {
-    tree = parser.file();
-  } catch (antlr4::ParseCancellationException &) {
-    tokens.seek(0);
-    parser.reset();
-    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-    tree = parser.file();
-  }
+  // The file parsed clean above, so this yields a tree.
+  P::FileContext *tree = parseTwoStage(parser, tokens);
   Printer printer(tokens, opts);
   std::string result = printer.run(tree);
   std::string why;
