@@ -442,12 +442,7 @@ private:
     if (auto *c = dynamic_cast<P::QuantityLitContext *>(p)) {
       E *r = ctx_.expr(E::Quantity, range(p));
       std::string t = text(c->QUANTITY());
-      size_t i = 0;
-      while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
-                              ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
-                               (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
-                              ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
-        ++i;
+      size_t i = quantityNumberLength(t);
       bool isInt;
       r->number = number(t.substr(0, i), &isInt);
       size_t u = t.find_first_not_of(" \t", i);
@@ -570,6 +565,16 @@ bool validUtf8(std::string_view s, size_t *bad) {
 }
 
 } // namespace
+
+size_t quantityNumberLength(const std::string &t) {
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
+                          ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
+                           (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
+                          ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
+    ++i;
+  return i;
+}
 
 ast::Expr::Op ast::opFromText(const std::string &t) {
   static const std::pair<const char *, Expr::Op> ops[] = {

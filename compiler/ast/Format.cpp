@@ -47,14 +47,9 @@ std::string rstrip(std::string s) {
 }
 
 // "400Gb/s" and "400  Gb/s" become "400 Gb/s": the number, one space, the unit, split
-// exactly where the AST builder splits them (so the value cannot change).
+// exactly where the AST builder splits them (so the value cannot change): quantityNumberLength.
 std::string quantityText(const std::string &t) {
-  size_t i = 0;
-  while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
-                          ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
-                           (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
-                          ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
-    ++i;
+  size_t i = quantityNumberLength(t);
   size_t u = t.find_first_not_of(" \t", i);
   if (u == std::string::npos)
     return t;

@@ -15,4 +15,8 @@ struct ParseLimits {
 // reported and yield a partial file (callers stop on errors).
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags,
                      ast::Context &ctx, const ParseLimits &limits = {});
+
+// The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
+// -> 6): where the AST builder and the formatter split the value from its unit.
+size_t quantityNumberLength(const std::string &token);
 } // namespace fabc
