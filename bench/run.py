@@ -85,7 +85,7 @@ def compile_once(fabc, command, fab, out, emit, extra):
     t0 = time.perf_counter()
     p = subprocess.run(args, capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    if p.returncode not in (0,):
+    if p.returncode != 0:
         sys.stderr.write(p.stderr[-4000:])
         raise SystemExit(f"bench: fabc {command} {fab} exited {p.returncode}")
     stages = {}
