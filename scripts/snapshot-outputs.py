@@ -42,8 +42,12 @@ def designs(gen_dir):
     return found
 
 
-def run(cmd, cwd, out_dir, tag):
+def run(cmd, cwd, out_dir, tag, scratch):
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=600)
+    # The scratch directory is printed in messages: a placeholder makes runs compare equal.
+    r.stdout = r.stdout.replace(scratch.encode(), b"$SCRATCH")
+    r.stderr = r.stderr.replace(scratch.encode(), b"$SCRATCH")
+    cmd = [c.replace(scratch, "$SCRATCH") for c in cmd]
     with open(os.path.join(out_dir, tag + ".log"), "wb") as f:
         f.write(b"$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c
                                   for c in cmd[1:]).encode() + b"\n")
@@ -56,10 +60,7 @@ def main():
     fabc, dest = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     shutil.rmtree(dest, ignore_errors=True)
     os.makedirs(dest)
-    # A fixed scratch path: it is printed in messages and must compare equal across runs.
-    scratch = os.path.join(tempfile.gettempdir(), "fabc-snapshot-work")
-    shutil.rmtree(scratch, ignore_errors=True)
-    os.makedirs(scratch)
+    scratch = tempfile.mkdtemp(prefix="fabc-snap-")
     try:
         files = designs(scratch)
         includes = ["-I", os.path.join(ROOT, "tests/lit/Inputs")]
@@ -70,14 +71,14 @@ def main():
             os.makedirs(case)
             work = os.path.join(scratch, "out")
             shutil.rmtree(work, ignore_errors=True)
-            run([fabc, "check", path, *includes], ROOT, case, "check")
-            run([fabc, "build", path, "-o", work, "--emit=all", *includes], ROOT, case, "build")
+            run([fabc, "check", path, *includes], ROOT, case, "check", scratch)
+            run([fabc, "build", path, "-o", work, "--emit=all", *includes], ROOT, case, "build", scratch)
             if os.path.isdir(work):
                 shutil.copytree(work, os.path.join(case, "out"), symlinks=True)
-            run([fabc, "fmt", path], ROOT, case, "fmt")
+            run([fabc, "fmt", path], ROOT, case, "fmt", scratch)
             if i + 1 < len(files) and os.path.dirname(files[i + 1]) == os.path.dirname(path):
-                run([fabc, "diff", path, files[i + 1], *includes], ROOT, case, "diff")
-                run([fabc, "diff", "--format=json", path, files[i + 1], *includes], ROOT, case, "diff-json")
+                run([fabc, "diff", path, files[i + 1], *includes], ROOT, case, "diff", scratch)
+                run([fabc, "diff", "--format=json", path, files[i + 1], *includes], ROOT, case, "diff-json", scratch)
         print(f"snapshot: {len(files)} designs -> {dest}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
