@@ -347,13 +347,8 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
       loadProgramText(input, std::move(text), lo, sm, diags, ctx, prog);
     }
   }
-  if (!o.defines.empty() && !diags.hasErrors()) {
-    std::string text;
-    for (auto &d : o.defines)
-      text += "param " + d.first + " = " + d.second + ";\n";
-    uint32_t id = sm.add("<command line>", text);
-    prog.defines = parseFile(id, sm, diags, ctx);
-  }
+  if (!o.defines.empty() && !diags.hasErrors())
+    prog.defines = parseDefines(o.defines, sm, diags, ctx);
   bool ok = !diags.hasErrors();
   if (ok) {
     timer("elaborate");
