@@ -1,5 +1,7 @@
 // InfiniBand GUIDs and the host-name helpers the InfiniBand, Slurm and DOT outputs share.
 #include "backends/Hostnames.h"
+#include "checks/HostNames.h"
+#include "passes/Addressing.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "ir/InfiniBand.h"
@@ -79,14 +81,15 @@ fabric f { Pod_A[2] : S; x[12] : S; x1[2] : S; }
   ASSERT_FALSE(b->ok);
   ASSERT_FALSE(b->diags->all().empty());
   EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0107);
-  EXPECT_EQ(names::hostName(b->F, 1), "pod-a1");
+  EXPECT_EQ(passes::hostName(b->F, 1), "pod-a1");
   std::vector<std::string> out;
-  EXPECT_TRUE(names::hostNames(b->F, *b->diags, {0, 1, 2}, out));
+  EXPECT_TRUE(checks::checkHostNames(b->F, *b->diags, {0, 1, 2}, &out));
   // x[11] and x1[1] are both "x11".
   std::vector<uint32_t> all(b->F.numDevices());
   for (uint32_t d = 0; d < all.size(); ++d)
     all[d] = d;
-  EXPECT_FALSE(names::hostNames(b->F, *b->diags, all, out));
+  EXPECT_FALSE(checks::checkHostNames(b->F, *b->diags, all, &out));
+  EXPECT_EQ(b->diags->all().back().code, DiagCode::E0107); // the one host-name rule
 }
 
 TEST(Guids, UniqueDeterministicAndInPrefix) {
