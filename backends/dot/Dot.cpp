@@ -22,7 +22,6 @@ namespace fabc {
 namespace {
 using ir::None;
 
-constexpr uint32_t DefaultMaxNodes = 1000;
 
 bool clusterKind(ir::GroupKind k) { return k == ir::GroupKind::Su || k == ir::GroupKind::Pod; }
 
