@@ -22,7 +22,6 @@ namespace fabc {
 namespace {
 using ir::None;
 
-
 bool clusterKind(ir::GroupKind k) { return k == ir::GroupKind::Su || k == ir::GroupKind::Pod; }
 
 // su/pod groups as a forest: each device in its innermost group, each group in the
