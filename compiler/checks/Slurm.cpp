@@ -93,7 +93,7 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
   }
   if (t.entries.empty()) {
     Diagnostic *d = diags.report(DiagCode::W0158, F.loc, "fabric '{}' has no compute system linked to a switch: no "
-                                     "Slurm file written", F.name);
+                                 "Slurm file written", F.name);
     DiagEngine::note(d, {}, "the Slurm topology follows the first port group (the GPU ports) of compute systems");
     return false;
   }
@@ -121,9 +121,9 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
       if (isLeaf[w] && F.devTier[w] < F.devTier[s]) {
         if (mixed++ < 20) {
           Diagnostic *dg = diags.report(DiagCode::W0156, {F.devLoc[s], 1},
-                                            "switch '{}' has compute systems and lower-tier switch '{}' below it; "
-                                            "topology.conf lists it as a leaf only",
-                                            F.deviceName(s), F.deviceName(w));
+                                        "switch '{}' has compute systems and lower-tier switch '{}' below it; "
+                                        "topology.conf lists it as a leaf only",
+                                        F.deviceName(s), F.deviceName(w));
           DiagEngine::note(dg, {}, "Slurm's tree topology gives a switch either nodes or switches");
         }
         break;
@@ -242,15 +242,15 @@ void buildBlocks(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
   }
   if (outside) {
     Diagnostic *d = diags.report(DiagCode::W0155, {F.devLoc[firstOutside], 1},
-                                     "{} compute system{} in no NVLink group, left out of the block topology "
-                                     "(first: '{}')",
-                                     outside, outside == 1 ? " is" : "s are", F.deviceName(firstOutside));
+                                 "{} compute system{} in no NVLink group, left out of the block topology "
+                                 "(first: '{}')",
+                                 outside, outside == 1 ? " is" : "s are", F.deviceName(firstOutside));
     DiagEngine::note(d, {}, "add it to a 'group nvlink', or schedule it with the tree topology");
   }
   if (base != largest) {
     Diagnostic *d = diags.report(DiagCode::W0154, F.loc,
-                                     "NVLink blocks have {} to {} nodes; Slurm's base block size is the smallest, {}",
-                                     base, largest, base);
+                                 "NVLink blocks have {} to {} nodes; Slurm's base block size is the smallest, {}",
+                                 base, largest, base);
     DiagEngine::note(d, {}, "make the NVLink groups the same size to use every node of the larger ones as a block");
   }
   t.blocksFromGroups = fromGroups;
