@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """`fabc check` reports every diagnostic `fabc build` does, for the same --emit set.
 
-usage: check_equals_build.py FABC SRC_ROOT WORK [FILE.fab ...]
+usage: check_equals_build.py FABC SRC_ROOT WORK EMIT [FILE.fab ...]
 
 Runs every design in the tests (each .fab under tests/lit, the .fab parts of the tests'
 split-file inputs, the examples) and the FILEs under both
-    fabc check --emit=all FILE            and
-    fabc build --emit=all FILE -o WORK/out
-and compares exit status and stderr (paths made relative). A file without a fabric
+    fabc check EMIT FILE            and
+    fabc build EMIT FILE -o WORK/out
+(EMIT: --emit=all, say, or "" for the default outputs) and compares exit status and
+stderr (paths made relative). A file without a fabric
 block is skipped: check accepts a library file, build has nothing to build. Prints one
 FAIL line per difference and a summary; exits 1 on any.
 """
@@ -17,8 +18,9 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
-fabc, root, work = sys.argv[1:4]
-extra = sys.argv[4:]
+fabc, root, work, emit = sys.argv[1:5]
+extra = sys.argv[5:]
+emit = [emit] if emit else []
 lit = os.path.join(root, "tests", "lit")
 
 
@@ -77,9 +79,8 @@ def one(item):
     i, (path, testdir) = item
     out = os.path.join(work, "out%d" % i)
     inc = includes(testdir)
-    c = subprocess.run([fabc, "check", "--emit=all", path, *inc], capture_output=True, text=True, timeout=300)
-    b = subprocess.run([fabc, "build", "--emit=all", path, "-o", out, *inc], capture_output=True, text=True,
-                       timeout=300)
+    c = subprocess.run([fabc, "check", *emit, path, *inc], capture_output=True, text=True, timeout=300)
+    b = subprocess.run([fabc, "build", *emit, path, "-o", out, *inc], capture_output=True, text=True, timeout=300)
     norm = lambda s: s.replace(out, "$OUT").replace(work, "$WORK").replace(root + "/", "")
     rel = norm(path)
     if "[FAB-E0013]" in b.stderr and "[FAB-E0013]" not in c.stderr:
