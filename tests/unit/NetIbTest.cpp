@@ -1,6 +1,7 @@
 // InfiniBand GUIDs and the host-name helpers the InfiniBand, Slurm and DOT outputs share.
 #include "backends/Hostnames.h"
 #include "checks/HostNames.h"
+#include "checks/OutputChecks.h"
 #include "passes/Addressing.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
@@ -90,6 +91,28 @@ fabric f { Pod_A[2] : S; x[12] : S; x1[2] : S; }
     all[d] = d;
   EXPECT_FALSE(checks::checkHostNames(b->F, *b->diags, all, &out));
   EXPECT_EQ(b->diags->all().back().code, DiagCode::E0107); // the one host-name rule
+}
+
+// The output checks run on the checked IR, without a build: the InfiniBand plan the
+// backend writes is the one checked, and an output's option rule fires in `check`.
+TEST(OutputChecks, PlanWithoutABuild) {
+  auto b = build(fatTree(4, 2));
+  ASSERT_TRUE(b->ok);
+  Analyses an(b->F);
+  EXPECT_TRUE(checks::checkOutput("infiniband", b->F, an, *b->diags));
+  EXPECT_TRUE(an.infiniband.checked);
+  EXPECT_FALSE(an.infiniband.empty);
+  EXPECT_EQ(an.infiniband.switches.size(), 6u);
+  EXPECT_EQ(an.infiniband.hcaPorts.size(), an.infiniband.hcaDescriptions.size());
+  EXPECT_EQ(an.infiniband.hcaDescriptions[0], "h0 cx0");
+  EXPECT_TRUE(checks::checkOutput("summary", b->F, an, *b->diags)); // no rule of its own
+
+  auto z = build("model S : switch { port p[2] { speed = 400 Gb/s; } }\n"
+                 "fabric f { option dot_max_nodes = 0; s : S; }\n");
+  ASSERT_TRUE(z->ok);
+  Analyses az(z->F);
+  EXPECT_FALSE(checks::checkOutput("dot", z->F, az, *z->diags));
+  EXPECT_EQ(z->diags->all().back().code, DiagCode::E0136);
 }
 
 TEST(Guids, UniqueDeterministicAndInPrefix) {
