@@ -1,7 +1,8 @@
 #pragma once
-// Subcommands that live outside Driver.cpp's compile pipeline: fmt (source layout) and
-// the atomic file replacement they share.
+// Subcommands that live outside Driver.cpp's compile pipeline: fmt (source layout), the
+// printing of verify, and the atomic file replacement they share.
 #include "diag/Diag.h"
+#include "verify/Verify.h"
 
 #include <string>
 #include <vector>
@@ -26,5 +27,17 @@ int fmtCommand(const FmtRequest &r);
 // file's permission bits, and renames it over the original. False, with `err`, on failure
 // (the original is untouched and the temporary removed).
 bool replaceFileAtomically(const std::string &path, const std::string &text, std::string &err);
+
+// fabc verify DESIGN --discovered FILE...: what the command line asked for.
+struct VerifyRequest {
+  std::vector<std::string> discovered; // discovery files, in order
+  std::string scope;                   // --scope
+  std::string workOrder;               // --work-order=FILE.csv
+  bool json = false;                   // --format=json
+};
+// Printing (driver/Verify.cpp): the summary and work order, the JSON document, the CSV.
+void printVerifyText(const ir::Fabric &F, const VerifyRequest &r, const verify::Result &res, FILE *out);
+void printVerifyJson(const ir::Fabric &F, const VerifyRequest &r, const verify::Result &res, FILE *out);
+bool writeWorkOrder(const std::string &path, const verify::Result &res, std::string &err);
 
 } // namespace fabc

@@ -8,6 +8,7 @@
 #include "checks/OutputChecks.h"
 #include "driver/Commands.h"
 #include "diag/Diag.h"
+#include "discovery/Observed.h"
 #include "elab/Elaborator.h"
 #include "passes/Passes.h"
 #include "sema/Imports.h"
@@ -33,6 +34,9 @@ commands:
   check FILE...     check designs only, for CI and pre-commit (no outputs)
   diff OLD NEW      compile two revisions and print the recabling plan between them (--format=json)
   fmt FILE...       print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)
+  verify FILE --discovered DISC...
+                    compare the design with the fabric as built (ibnetdiscover, lldpctl -f json,
+                    SONiC show lldp table): missing, miswired, unexpected and degraded cables
   explain CODE      describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)
   backends          list the output backends for --emit
   version           print the version
@@ -54,13 +58,17 @@ options:
   -i                         fmt: rewrite the files in place (atomically, only if they change)
   --check                    fmt: print the files that are not formatted, exit 1 if any
   --width=N                  fmt: the line width a brace list must fit to stay on one line (default 100)
-  --format=F                 diff: text (default) or json
+  --format=F                 diff, verify: text (default) or json
+  --discovered FILE          verify: a discovery file (repeat it, or list more files after the design)
+  --scope NAME               verify: only the part of the design under a group or building (su[1], hall-a)
+  --work-order=FILE          verify: write the fixes as a CSV work order (rack, U, port, action)
   --exit-code                diff: exit 3 if the designs differ (0 if they do not)
   --time-stages              print the wall time of each stage and the peak memory to stderr
   -q, --quiet                no summary line
 
-exit status: 0 clean, 1 errors in the design (fmt --check: files to reformat), 2 usage or I/O
-error, 3 (diff --exit-code) the designs differ
+exit status: 0 clean, 1 errors in the design (fmt --check: files to reformat; verify: the
+fabric does not match), 2 usage or I/O error (verify: a discovery file unreadable), 3 (diff
+--exit-code) the designs differ
 )";
 
 struct Options {
@@ -81,6 +89,8 @@ struct Options {
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;
   ElabLimits limits;
+  std::vector<std::string> discovered; // verify
+  std::string scope, workOrder;        // verify
 };
 
 bool parseUInt(const std::string &s, uint64_t &out) {
@@ -163,6 +173,12 @@ int parseArgs(int argc, char **argv, Options &o) {
       if (!parseUInt(v, n) || n == 0 || n > (uint64_t(UINT32_MAX) / mul))
         return usageError("--max-file-size takes a size in bytes (K, M, G suffixes) up to 4 GiB");
       o.maxFileSize = n * mul;
+    } else if (value("--discovered", v)) {
+      o.discovered.push_back(v);
+    } else if (value("--scope", v)) {
+      o.scope = v;
+    } else if (value("--work-order", v)) {
+      o.workOrder = v;
     } else if (value("-o", v)) {
       o.outDir = v;
     } else if (value("--emit", v)) {
@@ -477,6 +493,68 @@ int diffCommand(const Options &o) {
   return o.exitCode && st.any() ? 3 : ExitOk;
 }
 
+// fabc verify DESIGN --discovered FILE...: compile the design, read the discovery
+// (streamed), compare (compiler/verify/), print. Exit 0 when the fabric matches, 1 when it
+// does not (or the design has errors), 2 when a discovery file cannot be read whole.
+int verifyCommand(const Options &o) {
+  if (o.inputs.empty())
+    return usageError("verify takes a design and discovery files: fabc verify DESIGN --discovered FILE...");
+  VerifyRequest r;
+  r.discovered = o.discovered;
+  r.discovered.insert(r.discovered.end(), o.inputs.begin() + 1, o.inputs.end());
+  r.scope = o.scope;
+  r.workOrder = o.workOrder;
+  r.json = o.diffJson;
+  if (r.discovered.empty())
+    return usageError("verify needs the discovered fabric: --discovered FILE (ibnetdiscover, lldpctl -f json, "
+                      "SONiC show lldp table)");
+  SourceManager sm;
+  DiagEngine diags(sm);
+  setupDiags(o, diags);
+  StageTimer timer(o.timeStages);
+  ast::Context ctx;
+  ir::Fabric F;
+  bool ioError = false;
+  if (!compileToIR(o, o.inputs[0], sm, diags, ctx, F, timer, ioError)) {
+    diags.finish();
+    return ioError ? ExitUsage : ExitErrors;
+  }
+  timer("discovery");
+  discovery::Observed obs;
+  discovery::ReadLimits limits;
+  limits.maxPorts = std::max<uint64_t>(2 * uint64_t(F.numPorts()), 1u << 20);
+  bool readable = true;
+  for (const std::string &file : r.discovered)
+    readable &= discovery::readDiscovery(file, "", limits, obs, sm, diags);
+  if (!readable) {
+    diags.finish();
+    timer.report();
+    return ExitUsage;
+  }
+  timer("verify");
+  verify::Options vo;
+  vo.scope = r.scope;
+  verify::Result res;
+  std::string err;
+  if (!verify::verifyFabric(F, obs, vo, sm, diags, res, err)) {
+    diags.finish();
+    return usageError(err);
+  }
+  diags.finish();
+  timer.report();
+  if (r.json)
+    printVerifyJson(F, r, res, stdout);
+  else if (!o.quiet)
+    printVerifyText(F, r, res, stdout);
+  if (!r.workOrder.empty() && !writeWorkOrder(r.workOrder, res, err)) {
+    fmt::print(stderr, "fabc: error: cannot write the work order: {}\n", err);
+    return ExitUsage;
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return ExitUsage;
+  return res.errors() || diags.hasErrors() ? ExitErrors : ExitOk;
+}
+
 // docs/diagnostics.md puts <a id="fab-e0042"></a> before each code's section.
 std::string docAnchor(const DiagInfo &d) {
   std::string r = std::string("fab-") + d.code;
@@ -542,6 +620,8 @@ int dispatch(Options &o) {
     return explain(o);
   if (o.command == "diff")
     return diffCommand(o);
+  if (o.command == "verify")
+    return verifyCommand(o);
   if (o.command == "fmt") {
     FmtRequest r;
     r.inputs = o.inputs;
