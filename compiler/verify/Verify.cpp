@@ -308,17 +308,18 @@ void Verifier::run() {
       // Degraded: only what the discovery states (ibsim says 4xSDR for every link).
       uint32_t lanes = F.layoutOf(F.portDevice[pa]).groups[F.portGroup(pa)].lanes;
       double speed = F.portSpeed(pa);
-      std::string cable = text(end(pa)) + " -- " + text(end(pb));
+      std::string cable = text(end(pa)) + " and " + text(end(pb));
       if (L.width && lanes && L.width < lanes) {
         add({FaultKind::Degraded, DiagCode::W0181,
-             fmt::format("{} trained at {}x, its ports have {} lanes", cable, L.width, lanes),
-             "reseat or replace the cable", {end(pa), end(pb)}, {}},
+             fmt::format("{} -- {} trained at {}x, its ports have {} lanes", text(end(pa)), text(end(pb)), L.width,
+                         lanes),
+             "reseat or replace the cable between " + cable, {end(pa), end(pb)}, {}},
             {}, L.at);
       } else if (L.laneRate && !L.sdr && L.width && L.width * L.laneRate < 0.9 * speed) {
         add({FaultKind::Degraded, DiagCode::W0182,
-             fmt::format("{} runs at {:g} Gb/s ({}x {:g} Gb/s), planned {:g} Gb/s", cable,
+             fmt::format("{} -- {} runs at {:g} Gb/s ({}x {:g} Gb/s), planned {:g} Gb/s", text(end(pa)), text(end(pb)),
                          L.width * L.laneRate / 1e9, L.width, L.laneRate / 1e9, speed / 1e9),
-             "replace the cable or transceivers", {end(pa), end(pb)}, {}},
+             "replace the cable or transceivers between " + cable, {end(pa), end(pb)}, {}},
             {}, L.at);
       }
       continue;
