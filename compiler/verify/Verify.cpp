@@ -404,6 +404,8 @@ void Verifier::pairWrongCables() {
     wrong_[i].resolved = wrong_[best.j].resolved = true;
     explained_[F.portLink[best.s]] = 1;
     explained_[F.portLink[best.u]] = 1;
+    if (best.s < best.u && F.portDevice[best.s] == F.portDevice[best.u])
+      std::swap(best.s, best.u); // in panel order
     EndInfo eu = end(best.u), es = end(best.s);
     std::string action = eu.dev == es.dev ? fmt::format("swap the cables in {} {} and {}", eu.device, eu.port_, es.port_)
                                           : fmt::format("swap the cable ends in {} and {}", text(eu), text(es));
