@@ -145,6 +145,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     if (r.diags.tooManyErrors())
       break;
     Where at{r.file, lines.lineNo()};
+    if (!lines.lastHadNewline())
+      break; // a last line without its newline: the file is cut (reported below)
     if (lines.tooLong()) {
       malformed(fmt::format("longer than {} bytes", r.limits.maxLineBytes), 0);
       continue;
@@ -276,7 +278,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       if (kv.second.line < first.line)
         first = kv.second, guid = kv.first;
     uint32_t n = obs.findGuid(guid);
-    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.at(r.sm, r.diags, first, {}),
+    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.at(r.sm, r.diags, first, readLine(obs.files[r.file], first.line)),
                                    "{} node{} linked to but never listed (first: '{}', GUID 0x{:016x}): the "
                                    "ibnetdiscover output is cut",
                                    peers.size(), peers.size() == 1 ? " is" : "s are",

@@ -228,10 +228,12 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
     size_t stop = end == std::string::npos ? clean.size() : end;
     llvm::Expected<json::Value> v = json::parse(llvm::StringRef(clean).substr(i, stop - i));
     if (!v || end == std::string::npos) {
+      if (!v && end == std::string::npos)
+        llvm::consumeError(v.takeError());
       // "[line:col, byte=N]: message" from LLVM's parser, relative to this document.
-      std::string msg = "the JSON ends before the document does";
+      std::string msg = "the file ends inside a JSON document";
       size_t at = clean.size();
-      if (!v) {
+      if (!v && end != std::string::npos) {
         std::string log;
         llvm::raw_string_ostream os(log);
         llvm::logAllUnhandledErrors(v.takeError(), os);

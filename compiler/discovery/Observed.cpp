@@ -123,13 +123,14 @@ void Reader::addLink(const Link &l, std::string_view lineText) {
       s += fmt::format(" {}", obs.strings.str(e.name));
     return s;
   };
+  auto same = [](const End &x, const End &y) { return x.node == y.node && x.number == y.number && x.name == y.name; };
+  // x: the end of `l` that `o` holds; `o` links it to y, `l` to another.
+  bool atA = obs.linkAt(l.a) == other;
+  const End &x = atA ? l.a : l.b, &mine = atA ? l.b : l.a;
+  const End &y = same(o.a, x) ? o.b : o.a;
   Diagnostic *d = diags.report(DiagCode::E0184, obs.at(sm, diags, l.at, lineText),
-                               "'{}' is reported linked to '{}', but also to '{}'", endName(l.a), endName(l.b),
-                               obs.linkAt(l.a) == other ? endName(o.a.node == l.a.node && o.a.number == l.a.number &&
-                                                                          o.a.name == l.a.name
-                                                                      ? o.b
-                                                                      : o.a)
-                                                        : endName(l.a));
+                               "'{}' is reported linked to '{}', but also to '{}'", endName(x), endName(mine),
+                               endName(y));
   DiagEngine::note(d, {}, fmt::format("first reported at {}:{}", obs.files[o.at.file], o.at.line));
   ok = false;
 }
@@ -137,14 +138,14 @@ void Reader::addLink(const Link &l, std::string_view lineText) {
 uint32_t Reader::addNode(std::string_view name, uint64_t guid, bool isSwitch, Where at, std::string_view lineText) {
   bool clash = false;
   uint32_t n = obs.nodeByGuid(guid, name, isSwitch, at, &clash);
-  if (clash) {
+  if (clash && clashReported.insert(guid).second) { // once a GUID: every peer line repeats it
     Diagnostic *d = diags.report(DiagCode::E0183, obs.at(sm, diags, at, lineText),
                                  "GUID 0x{:016x} is reported for '{}' and for '{}'", guid, name,
                                  obs.strings.str(obs.nodes[n].name));
     DiagEngine::note(d, {}, fmt::format("first reported at {}:{}", obs.files[obs.nodes[n].at.file],
                                         obs.nodes[n].at.line));
-    ok = false;
   }
+  ok &= !clash;
   return n;
 }
 
@@ -176,6 +177,20 @@ std::string Reader::clean(std::string_view s, Where at, std::string_view lineTex
     DiagEngine::note(d, {}, "further invalid names in this file are escaped the same way, without a warning");
   }
   return r;
+}
+
+std::string readLine(const std::string &path, uint32_t lineNo) {
+  std::string line;
+  std::FILE *in = std::fopen(path.c_str(), "rb");
+  if (!in)
+    return line;
+  LineReader r(in, 400);
+  while (r.next(line) && r.lineNo() < lineNo) {
+  }
+  if (r.lineNo() != lineNo)
+    line.clear();
+  std::fclose(in);
+  return line;
 }
 
 bool LineReader::next(std::string &line) {

@@ -11,6 +11,7 @@
 #include "ir/Fabric.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringMap.h>
 
 #include <cstdint>
@@ -126,6 +127,7 @@ struct Reader {
   // (FAB-W0183) and each bad byte written \xNN, so every output stays UTF-8.
   std::string clean(std::string_view s, Where at, std::string_view lineText);
   bool warnedUtf8 = false;
+  llvm::DenseSet<uint64_t> clashReported;
 };
 bool parseIbnetdiscover(std::FILE *in, Reader &r);
 bool parseLldpJson(std::string_view text, const std::string &localName, Reader &r);

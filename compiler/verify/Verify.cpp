@@ -8,6 +8,7 @@
 #include "passes/Addressing.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringMap.h>
 
 #include <algorithm>
@@ -93,9 +94,9 @@ public:
       }
       if (r.dev == None)
         r.dev = host(name);
-      if (r.dev == None || r.port == None) {
+      if (r.dev == None) { // by GUID only when the name says nothing (names win)
         auto it = hcaGuid_.find(N.guid);
-        if (it != hcaGuid_.end() && (r.dev == None || F.portDevice[it->second] == r.dev)) {
+        if (it != hcaGuid_.end()) {
           r.port = it->second;
           r.dev = F.portDevice[it->second];
         }
@@ -103,7 +104,7 @@ public:
       return r;
     }
     r.dev = host(name);
-    if (r.dev == None && N.guid) {
+    if (r.dev == None && N.guid && N.isSwitch) { // a switch GUID names a switch only
       auto it = switchGuid_.find(N.guid);
       if (it != switchGuid_.end())
         r.dev = it->second;
@@ -160,6 +161,7 @@ private:
   Result &out;
   Matcher match;
   std::vector<uint8_t> scope_;
+  llvm::DenseSet<uint32_t> sonic_; // switches whose discovery names ports EthernetN
   std::vector<Resolved> nodes_;
   std::vector<uint32_t> seen_; // design link -> observed link, None
   std::vector<Wrong> wrong_;
@@ -211,7 +213,8 @@ EndInfo Verifier::end(uint32_t port) const {
   if (ib::isSwitch(F, e.dev))
     e.port_ = fmt::format("port {}", ib::portNumber(F, port));
   else if (m.kind == ir::ModelKind::Switch)
-    e.port_ = names::swpName(names::portInfo(F, port));
+    e.port_ = sonic_.count(e.dev) ? names::sonicPortName(names::portInfo(F, port))
+                                  : names::swpName(names::portInfo(F, port));
   else
     e.port_ = names::portLabel(F, port);
   std::string full = F.portName(port);
@@ -252,10 +255,17 @@ void Verifier::run() {
     }
     nodes_[n] = r;
   }
-  if (!any && !obs.nodes.empty()) {
+  // Another fabric: no node of the design, or (past a handful) most nodes not of it, as
+  // when two designs share names like "spine0". Comparing would bury the cause.
+  uint64_t matched = 0;
+  for (const Resolved &r : nodes_)
+    matched += r.dev != None;
+  (void)any;
+  if (!obs.nodes.empty() && (matched == 0 || (obs.nodes.size() >= 8 && matched * 2 < obs.nodes.size()))) {
     out.foreign = true;
-    Diagnostic *d = diags.report(DiagCode::E0185, {}, "no discovered node is a device of fabric '{}' ({} nodes in {})",
-                                 F.name, obs.nodes.size(),
+    Diagnostic *d = diags.report(DiagCode::E0185, {},
+                                 "the discovery is not of fabric '{}': {} of its {} nodes are devices of the design ({})",
+                                 F.name, matched, obs.nodes.size(),
                                  obs.files.size() == 1 ? obs.files[0] : fmt::format("{} files", obs.files.size()));
     DiagEngine::note(d, {}, fmt::format("the first is '{}' ({})", obs.strings.str(obs.nodes[0].name),
                                         where(obs.nodes[0].at)));
@@ -282,7 +292,13 @@ void Verifier::run() {
       if (e.number) // an InfiniBand switch: port N is the device's port N - 1
         return e.number <= F.layoutOf(r.dev).ports && obs.nodes[e.node].isSwitch ? F.devPortBase[r.dev] + e.number - 1
                                                                                  : None;
-      return e.name ? match.port(r.dev, obs.strings.str(e.name)) : None;
+      if (!e.name)
+        return None;
+      std::string_view name = obs.strings.str(e.name);
+      // The ports of a switch are named back the way its operating system named them.
+      if (name.rfind("Ethernet", 0) == 0)
+        sonic_.insert(r.dev);
+      return match.port(r.dev, name);
     };
     uint32_t pa = portOf(L.a, a), pb = portOf(L.b, b);
     // An end named by its host only (an HCA described "host mlx5_0", a server's own
@@ -304,7 +320,7 @@ void Verifier::run() {
     uint32_t l = pa == None ? None : F.portLink[pa];
     if (pa != None && pb != None && l != None && F.portLink[pb] == l && pa != pb) {
       seen_[l] = k;
-      ++out.matched;
+      out.matched += linkInScope(l);
       // Degraded: only what the discovery states (ibsim says 4xSDR for every link).
       uint32_t lanes = F.layoutOf(F.portDevice[pa]).groups[F.portGroup(pa)].lanes;
       double speed = F.portSpeed(pa);
@@ -350,11 +366,13 @@ void Verifier::run() {
       pending_.back().f.where = fmt::format("{}:{}", sm.path(r.begin.file), lc.line);
     }
   }
-  // Unknown devices: those that are not of the design, in the order they were found.
+  // Unknown devices: those that are not of the design, in the order they were found
+  // (the first 20; the JSON and the count have them all).
   for (uint32_t n = 0; n < obs.nodes.size(); ++n) {
     if (nodes_[n].dev != None || !unknownCables[n])
       continue;
-    ++out.unknownNodes;
+    if (++out.unknownNodes > 20)
+      continue;
     const discovery::Node &N = obs.nodes[n];
     add({FaultKind::UnknownDevice, DiagCode::W0180,
          fmt::format("'{}'{} is not a device of the design; its {} cable{} not checked", obs.strings.str(N.name),

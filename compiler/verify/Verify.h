@@ -46,7 +46,7 @@ struct Result {
   uint64_t planned = 0;     // planned cables in scope
   uint64_t matched = 0;     // found as planned
   uint64_t discovered = 0;  // discovered cables with an end in scope
-  uint64_t unknownNodes = 0;
+  uint64_t unknownNodes = 0; // discovered nodes with cables that are not of the design (FAB-W0180 for the first 20)
   std::vector<Fault> faults; // in order: miswired, missing, unexpected, degraded, unknown
   uint64_t errors() const;
 };
