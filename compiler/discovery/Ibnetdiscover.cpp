@@ -132,8 +132,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
   LineReader lines(in, r.limits.maxLineBytes);
   std::string line;
   uint32_t current = ir::None;           // the node whose record we are in
-  llvm::DenseSet<uint64_t> headers;      // GUIDs with a record
-  llvm::DenseMap<uint64_t, Where> peers; // GUIDs seen only as peers so far, where first
+  llvm::DenseSet<uint64_t> headers;      // GUIDs with a record (mixKey)
+  llvm::DenseMap<uint64_t, std::pair<uint64_t, Where>> peers; // GUIDs seen only as peers so far (mixKey): GUID, where first
   unsigned records = 0;
   Observed &obs = r.obs;
   auto malformed = [&](std::string_view what, size_t col) {
@@ -202,8 +202,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       std::string name;
       if (commentDescription(s, desc, descCol))
         name = r.clean(desc, at, line);
-      if (!headers.count(guid) && !peers.count(guid))
-        peers[guid] = at;
+      if (!headers.count(mixKey(guid)) && !peers.count(mixKey(guid)))
+        peers[mixKey(guid)] = {guid, at};
       uint32_t peer = r.addNode(name, guid, kind == 'S', at, line);
       Link l;
       l.a = {current, uint32_t(local), 0};
@@ -246,7 +246,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     std::string name;
     if (commentDescription(s.substr(c.i), desc, descCol))
       name = r.clean(desc, at, line);
-    if (!headers.insert(guid).second) {
+    if (!headers.insert(mixKey(guid)).second) {
       Diagnostic *d = r.diags.report(DiagCode::E0183, obs.at(r.sm, r.diags, at, line, uint32_t(idCol), 20),
                                      "GUID 0x{:016x} has two node records", guid);
       uint32_t n = obs.findGuid(guid);
@@ -257,7 +257,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       current = ir::None;
       continue;
     }
-    peers.erase(guid);
+    peers.erase(mixKey(guid));
     uint32_t before = uint32_t(obs.nodes.size());
     current = r.addNode(name, guid, isSwitch, at, line);
     if (current < before)
@@ -275,8 +275,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     uint64_t guid = 0;
     Where first{UINT32_MAX, UINT32_MAX};
     for (auto &kv : peers)
-      if (kv.second.line < first.line)
-        first = kv.second, guid = kv.first;
+      if (kv.second.second.line < first.line)
+        first = kv.second.second, guid = kv.second.first;
     uint32_t n = obs.findGuid(guid);
     Diagnostic *d = r.diags.report(DiagCode::E0182, obs.at(r.sm, r.diags, first, readLine(obs.files[r.file], first.line)),
                                    "{} node{} linked to but never listed (first: '{}', GUID 0x{:016x}): the "

@@ -56,6 +56,17 @@ struct Link {
   Where at;
 };
 
+// LLVM's DenseMap hashes a 64-bit key as (unsigned)(key * 37): its high half is lost, so
+// keys that differ only there (node << 32 | port, GUIDs of one prefix) all collide. Keys
+// go through this bijective mixer (splitmix64's finalizer) first: still exact, and spread.
+inline uint64_t mixKey(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
 class Observed {
 public:
   ir::StringPool strings;
@@ -70,7 +81,7 @@ public:
   // LLDP: the node of this system name, created on first sight.
   uint32_t nodeByName(std::string_view name, Where at);
   uint32_t findGuid(uint64_t guid) const {
-    auto it = byGuid_.find(guid);
+    auto it = byGuid_.find(mixKey(guid));
     return it == byGuid_.end() ? ir::None : it->second;
   }
 
@@ -88,7 +99,7 @@ public:
 
 private:
   static uint64_t key(const End &e) {
-    return uint64_t(e.node) << 32 | (e.number ? e.number : (0x80000000u | e.name));
+    return mixKey(uint64_t(e.node) << 32 | (e.number ? e.number : (0x80000000u | e.name)));
   }
   llvm::StringMap<uint32_t> byName_;
   llvm::DenseMap<uint64_t, uint32_t> byGuid_;
@@ -127,7 +138,7 @@ struct Reader {
   // (FAB-W0183) and each bad byte written \xNN, so every output stays UTF-8.
   std::string clean(std::string_view s, Where at, std::string_view lineText);
   bool warnedUtf8 = false;
-  llvm::DenseSet<uint64_t> clashReported;
+  llvm::DenseSet<uint64_t> clashReported = llvm::DenseSet<uint64_t>(); // mixKey(GUID)
 };
 bool parseIbnetdiscover(std::FILE *in, Reader &r);
 bool parseLldpJson(std::string_view text, const std::string &localName, Reader &r);

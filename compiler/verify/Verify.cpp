@@ -34,11 +34,11 @@ public:
       byHost_.try_emplace(passes::hostName(F, d), d);
       if (!F.devGuid.empty() && F.devGuid[d]) {
         if (ib::isSwitch(F, d)) {
-          switchGuid_[F.devGuid[d]] = d;
+          switchGuid_[discovery::mixKey(F.devGuid[d])] = d;
         } else if (ib::isEndSystem(F, d)) {
           uint32_t base = F.devPortBase[d];
           for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
-            hcaGuid_[ib::hcaGuid(F, p)] = p;
+            hcaGuid_[discovery::mixKey(ib::hcaGuid(F, p))] = p;
         }
       }
     }
@@ -95,7 +95,7 @@ public:
       if (r.dev == None)
         r.dev = host(name);
       if (r.dev == None) { // by GUID only when the name says nothing (names win)
-        auto it = hcaGuid_.find(N.guid);
+        auto it = hcaGuid_.find(discovery::mixKey(N.guid));
         if (it != hcaGuid_.end()) {
           r.port = it->second;
           r.dev = F.portDevice[it->second];
@@ -105,7 +105,7 @@ public:
     }
     r.dev = host(name);
     if (r.dev == None && N.guid && N.isSwitch) { // a switch GUID names a switch only
-      auto it = switchGuid_.find(N.guid);
+      auto it = switchGuid_.find(discovery::mixKey(N.guid));
       if (it != switchGuid_.end())
         r.dev = it->second;
     }
