@@ -136,6 +136,12 @@ void Reader::addLink(const Link &l, std::string_view lineText) {
 }
 
 uint32_t Reader::addNode(std::string_view name, uint64_t guid, bool isSwitch, Where at, std::string_view lineText) {
+  if (limits.maxPorts && obs.nodes.size() >= limits.maxPorts && !full) {
+    diags.report(DiagCode::E0189, obs.at(sm, diags, at, lineText),
+                 "the discovery lists more than {} nodes, more than the design could explain", limits.maxPorts);
+    full = true;
+    ok = false;
+  }
   bool clash = false;
   uint32_t n = obs.nodeByGuid(guid, name, isSwitch, at, &clash);
   if (clash && clashReported.insert(mixKey(guid)).second) { // once a GUID: every peer line repeats it
