@@ -67,8 +67,8 @@ void printVerifyJson(const ir::Fabric &F, const VerifyRequest &r, const verify::
     fmt::print(out, "{}{}", i ? ", " : "", js(r.discovered[i]));
   fmt::print(out,
              "],\n  \"foreign\": {},\n  \"planned\": {},\n  \"as_planned\": {},\n  \"discovered\": {},\n  "
-             "\"matches\": {},\n  \"faults\": [",
-             res.foreign ? "true" : "false", res.planned, res.matched, res.discovered,
+             "\"unknown_nodes\": {},\n  \"matches\": {},\n  \"faults\": [",
+             res.foreign ? "true" : "false", res.planned, res.matched, res.discovered, res.unknownNodes,
              !res.foreign && res.errors() == 0 ? "true" : "false");
   for (size_t i = 0; i < res.faults.size(); ++i) {
     const Fault &f = res.faults[i];

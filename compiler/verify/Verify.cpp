@@ -255,6 +255,8 @@ void Verifier::run() {
     }
     nodes_[n] = r;
   }
+  for (uint32_t l = 0; l < F.numLinks(); ++l)
+    out.planned += linkInScope(l);
   // Another fabric: no node of the design, or (past a handful) most nodes not of it, as
   // when two designs share names like "spine0". Comparing would bury the cause.
   uint64_t matched = 0;
@@ -272,8 +274,6 @@ void Verifier::run() {
     DiagEngine::note(d, {}, "check that the discovery was taken on this fabric, and the design's parameters (-D)");
     return;
   }
-  for (uint32_t l = 0; l < F.numLinks(); ++l)
-    out.planned += linkInScope(l);
   seen_.assign(F.numLinks(), None);
   explained_.assign(F.numLinks(), 0);
   std::vector<uint32_t> unknownCables(obs.nodes.size(), 0);
