@@ -132,8 +132,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
   LineReader lines(in, r.limits.maxLineBytes);
   std::string line;
   uint32_t current = ir::None;           // the node whose record we are in
-  llvm::DenseSet<uint64_t> headers;      // GUIDs with a record (mixKey)
-  llvm::DenseMap<uint64_t, std::pair<uint64_t, Where>> peers; // GUIDs seen only as peers so far (mixKey): GUID, where first
+  KeySet headers;                        // GUIDs with a record
+  KeyMap<std::pair<uint64_t, Where>> peers; // GUIDs seen only as peers so far: GUID, where first
   unsigned records = 0;
   Observed &obs = r.obs;
   auto malformed = [&](std::string_view what, size_t col) {
@@ -184,7 +184,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       }
       c.blanks();
       size_t peerCol = c.i;
-      if (!c.nodeId(kind, guid) || !c.eat('[') || !c.number(remote) || !c.eat(']') || remote > 255) {
+      if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || !c.eat('[') || !c.number(remote) || !c.eat(']') ||
+          remote > 255) {
         malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]'", peerCol);
         continue;
       }
@@ -202,8 +203,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       std::string name;
       if (commentDescription(s, desc, descCol))
         name = r.clean(desc, at, line);
-      if (!headers.count(mixKey(guid)) && !peers.count(mixKey(guid)))
-        peers[mixKey(guid)] = {guid, at};
+      if (!headers.count(guid) && !peers.count(guid))
+        peers[guid] = {guid, at};
       uint32_t peer = r.addNode(name, guid, kind == 'S', at, line);
       Link l;
       l.a = {current, uint32_t(local), 0};
@@ -236,7 +237,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     }
     c.blanks();
     size_t idCol = c.i;
-    if (!c.nodeId(kind, guid)) {
+    if (!c.nodeId(kind, guid) || guid >= FirstReservedKey) {
       malformed("expected the node id '\"S-<guid>\"' or '\"H-<guid>\"'", idCol);
       current = ir::None;
       continue;
@@ -246,7 +247,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     std::string name;
     if (commentDescription(s.substr(c.i), desc, descCol))
       name = r.clean(desc, at, line);
-    if (!headers.insert(mixKey(guid)).second) {
+    if (!headers.insert(guid).second) {
       Diagnostic *d = r.diags.report(DiagCode::E0183, obs.at(r.sm, r.diags, at, line, uint32_t(idCol), 20),
                                      "GUID 0x{:016x} has two node records", guid);
       uint32_t n = obs.findGuid(guid);
@@ -257,7 +258,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       current = ir::None;
       continue;
     }
-    peers.erase(mixKey(guid));
+    peers.erase(guid);
     uint32_t before = uint32_t(obs.nodes.size());
     current = r.addNode(name, guid, isSwitch, at, line);
     if (current < before)

@@ -20,7 +20,7 @@ const char *formatName(Format f) {
 }
 
 uint32_t Observed::nodeByGuid(uint64_t guid, std::string_view name, bool isSwitch, Where at, bool *clash) {
-  auto it = byGuid_.find(mixKey(guid));
+  auto it = byGuid_.find(guid);
   if (it != byGuid_.end()) {
     Node &n = nodes[it->second];
     if (!name.empty()) {
@@ -39,7 +39,7 @@ uint32_t Observed::nodeByGuid(uint64_t guid, std::string_view name, bool isSwitc
   n.isSwitch = isSwitch;
   n.at = at;
   nodes.push_back(n);
-  byGuid_[mixKey(guid)] = uint32_t(nodes.size() - 1);
+  byGuid_[guid] = uint32_t(nodes.size() - 1);
   return uint32_t(nodes.size() - 1);
 }
 
@@ -144,7 +144,7 @@ uint32_t Reader::addNode(std::string_view name, uint64_t guid, bool isSwitch, Wh
   }
   bool clash = false;
   uint32_t n = obs.nodeByGuid(guid, name, isSwitch, at, &clash);
-  if (clash && clashReported.insert(mixKey(guid)).second) { // once a GUID: every peer line repeats it
+  if (clash && clashReported.insert(guid).second) { // once a GUID: every peer line repeats it
     Diagnostic *d = diags.report(DiagCode::E0183, obs.at(sm, diags, at, lineText),
                                  "GUID 0x{:016x} is reported for '{}' and for '{}'", guid, name,
                                  obs.strings.str(obs.nodes[n].name));

@@ -56,9 +56,11 @@ struct Link {
   Where at;
 };
 
-// LLVM's DenseMap hashes a 64-bit key as (unsigned)(key * 37): its high half is lost, so
-// keys that differ only there (node << 32 | port, GUIDs of one prefix) all collide. Keys
-// go through this bijective mixer (splitmix64's finalizer) first: still exact, and spread.
+// 64-bit keys (GUIDs; node << 32 | port) for llvm::DenseMap. Its default hash is
+// (unsigned)(key * 37), which drops the high half, so node << 32 | port keys all collided
+// (60 MB of ibnetdiscover output took 111 s): this hash mixes the whole key (splitmix64's
+// finalizer). ~0 and ~0 - 1 are the map's markers: an end key never reaches them (node
+// ids are below 2^32 - 1), and a GUID that large is refused as malformed (FAB-E0181).
 inline uint64_t mixKey(uint64_t x) {
   x ^= x >> 30;
   x *= 0xbf58476d1ce4e5b9ull;
@@ -66,6 +68,15 @@ inline uint64_t mixKey(uint64_t x) {
   x *= 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
+struct KeyInfo {
+  static uint64_t getEmptyKey() { return ~uint64_t(0); }
+  static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
+  static unsigned getHashValue(uint64_t v) { return unsigned(mixKey(v)); }
+  static bool isEqual(uint64_t a, uint64_t b) { return a == b; }
+};
+constexpr uint64_t FirstReservedKey = ~uint64_t(0) - 1;
+template <typename V> using KeyMap = llvm::DenseMap<uint64_t, V, KeyInfo>;
+using KeySet = llvm::DenseSet<uint64_t, KeyInfo>;
 
 class Observed {
 public:
@@ -81,7 +92,7 @@ public:
   // LLDP: the node of this system name, created on first sight.
   uint32_t nodeByName(std::string_view name, Where at);
   uint32_t findGuid(uint64_t guid) const {
-    auto it = byGuid_.find(mixKey(guid));
+    auto it = byGuid_.find(guid);
     return it == byGuid_.end() ? ir::None : it->second;
   }
 
@@ -99,11 +110,11 @@ public:
 
 private:
   static uint64_t key(const End &e) {
-    return mixKey(uint64_t(e.node) << 32 | (e.number ? e.number : (0x80000000u | e.name)));
+    return uint64_t(e.node) << 32 | (e.number ? e.number : (0x80000000u | e.name));
   }
   llvm::StringMap<uint32_t> byName_;
-  llvm::DenseMap<uint64_t, uint32_t> byGuid_;
-  llvm::DenseMap<uint64_t, uint32_t> byEnd_;
+  KeyMap<uint32_t> byGuid_;
+  KeyMap<uint32_t> byEnd_;
 };
 
 // Limits that keep a hostile or huge discovery bounded.
@@ -138,7 +149,7 @@ struct Reader {
   // (FAB-W0183) and each bad byte written \xNN, so every output stays UTF-8.
   std::string clean(std::string_view s, Where at, std::string_view lineText);
   bool warnedUtf8 = false;
-  llvm::DenseSet<uint64_t> clashReported = llvm::DenseSet<uint64_t>(); // mixKey(GUID)
+  llvm::DenseSet<uint64_t> clashReported = llvm::DenseSet<uint64_t>(); // GUID
 };
 bool parseIbnetdiscover(std::FILE *in, Reader &r);
 bool parseLldpJson(std::string_view text, const std::string &localName, Reader &r);

@@ -34,11 +34,13 @@ public:
       byHost_.try_emplace(passes::hostName(F, d), d);
       if (!F.devGuid.empty() && F.devGuid[d]) {
         if (ib::isSwitch(F, d)) {
-          switchGuid_[discovery::mixKey(F.devGuid[d])] = d;
+          if (F.devGuid[d] < discovery::FirstReservedKey)
+            switchGuid_[F.devGuid[d]] = d;
         } else if (ib::isEndSystem(F, d)) {
           uint32_t base = F.devPortBase[d];
           for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
-            hcaGuid_[discovery::mixKey(ib::hcaGuid(F, p))] = p;
+            if (ib::hcaGuid(F, p) < discovery::FirstReservedKey)
+              hcaGuid_[ib::hcaGuid(F, p)] = p;
         }
       }
     }
@@ -95,7 +97,7 @@ public:
       if (r.dev == None)
         r.dev = host(name);
       if (r.dev == None) { // by GUID only when the name says nothing (names win)
-        auto it = hcaGuid_.find(discovery::mixKey(N.guid));
+        auto it = hcaGuid_.find(N.guid);
         if (it != hcaGuid_.end()) {
           r.port = it->second;
           r.dev = F.portDevice[it->second];
@@ -105,7 +107,7 @@ public:
     }
     r.dev = host(name);
     if (r.dev == None && N.guid && N.isSwitch) { // a switch GUID names a switch only
-      auto it = switchGuid_.find(discovery::mixKey(N.guid));
+      auto it = switchGuid_.find(N.guid);
       if (it != switchGuid_.end())
         r.dev = it->second;
     }
@@ -115,7 +117,7 @@ public:
 private:
   const ir::Fabric &F;
   llvm::StringMap<uint32_t> byHost_;
-  llvm::DenseMap<uint64_t, uint32_t> switchGuid_, hcaGuid_;
+  discovery::KeyMap<uint32_t> switchGuid_, hcaGuid_; // GUIDs past FirstReservedKey are never discovered
   std::map<uint32_t, std::unique_ptr<llvm::StringMap<uint32_t>>> ports_;
 };
 
