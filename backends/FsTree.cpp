@@ -12,6 +12,7 @@
 #include <mutex>
 #include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -115,6 +116,108 @@ void install() {
 }
 
 } // namespace
+
+bool validRel(std::string_view r) {
+  if (r.empty() || r.front() == '/' || r.back() == '/')
+    return false;
+  for (size_t start = 0; start <= r.size();) {
+    size_t e = r.find('/', start);
+    if (e == std::string_view::npos)
+      e = r.size();
+    std::string_view c = r.substr(start, e - start);
+    if (c.empty() || c == "." || c == "..")
+      return false;
+    start = e + 1;
+  }
+  return true;
+}
+
+std::pair<std::string_view, std::string_view> splitRel(std::string_view rel) {
+  size_t slash = rel.rfind('/');
+  if (slash == std::string_view::npos)
+    return {std::string_view(), rel};
+  return {rel.substr(0, slash), rel.substr(slash + 1)};
+}
+
+int walk(int root, std::string_view relDir, bool make, std::string_view *failedAt) {
+  int fd = root;
+  for (size_t start = 0; start < relDir.size();) {
+    size_t e = relDir.find('/', start);
+    if (e == std::string_view::npos)
+      e = relDir.size();
+    std::string comp(relDir.substr(start, e - start));
+    if (make && ::mkdirat(fd, comp.c_str(), 0777) != 0 && errno != EEXIST) {
+      int err = errno;
+      if (fd != root)
+        ::close(fd);
+      if (failedAt)
+        *failedAt = relDir.substr(0, e);
+      errno = err;
+      return -1;
+    }
+    int next = ::openat(fd, comp.c_str(), DirFlags);
+    int err = errno;
+    struct stat st; // O_DIRECTORY answers ENOTDIR for a symbolic link: say which it is
+    if (next < 0 && err == ENOTDIR && ::fstatat(fd, comp.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+      err = ELOOP;
+    if (fd != root)
+      ::close(fd);
+    if (next < 0) {
+      if (failedAt)
+        *failedAt = relDir.substr(0, e);
+      errno = err;
+      return -1;
+    }
+    fd = next;
+    start = e + 1;
+  }
+  return fd;
+}
+
+std::vector<std::pair<std::string, unsigned char>> list(int dirFd) {
+  std::vector<std::pair<std::string, unsigned char>> r;
+  int dup = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
+  DIR *d = dup < 0 ? nullptr : ::fdopendir(dup);
+  if (!d) {
+    if (dup >= 0)
+      ::close(dup);
+    return r;
+  }
+  while (dirent *e = ::readdir(d))
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+      r.emplace_back(e->d_name, e->d_type);
+  ::closedir(d);
+  return r;
+}
+
+bool writeAll(int fd, std::string_view s) {
+  while (!s.empty()) {
+    ssize_t n = ::write(fd, s.data(), s.size());
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      if (n == 0)
+        errno = EIO;
+      return false;
+    }
+    s.remove_prefix(size_t(n));
+  }
+  return true;
+}
+
+bool writeFileAt(int dirFd, const char *name, std::string_view text) {
+  int fd = ::openat(dirFd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return false;
+  bool ok = writeAll(fd, text);
+  int err = errno;
+  if (::close(fd) != 0 && ok) {
+    ok = false;
+    err = errno;
+  }
+  errno = err;
+  return ok;
+}
 
 void removeAt(int dirFd, const char *name) { removeTree(dirFd, name, 0); }
 

@@ -1,10 +1,30 @@
 #pragma once
 // Descriptor-relative file-system helpers for OutputDir: removing a tree without following
 // symbolic links, leftovers of killed builds, and the cleanup run on a fatal signal.
+#include <fcntl.h>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fabc::fstree {
+
+constexpr int DirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+
+// A relative path that stays below its root: no leading '/', no empty, '.' or '..' part.
+bool validRel(std::string_view rel);
+// "a/b/c" -> {"a/b", "c"}; "c" -> {"", "c"}.
+std::pair<std::string_view, std::string_view> splitRel(std::string_view rel);
+// Walks `relDir` from `root` with O_NOFOLLOW at every step (a symbolic link fails with
+// ELOOP), making missing directories when asked. A descriptor (root itself for ""), or
+// -1 with errno and, in `failedAt`, the prefix that failed.
+int walk(int root, std::string_view relDir, bool make, std::string_view *failedAt = nullptr);
+// The names in a directory (without "." and ".."), with their d_type.
+std::vector<std::pair<std::string, unsigned char>> list(int dirFd);
+// write(2) until done; false with errno.
+bool writeAll(int fd, std::string_view s);
+// Creates `name` below dirFd (O_EXCL, O_NOFOLLOW) holding `text`; false with errno.
+bool writeFileAt(int dirFd, const char *name, std::string_view text);
 
 // Removes `name` below `dirFd` (a file, a symbolic link or a whole directory tree) and
 // never follows a symbolic link. Async-signal-safe (getdents64 into a stack buffer).
