@@ -432,6 +432,12 @@ bool OutputDir::commit() {
   bool ok = commitLocked(rels);
   ::flock(parentFd_, LOCK_UN);
   if (ok) {
+    if (oldTree_) {
+      // DIR is complete: removing the previous tree (slow for thousands of files) holds
+      // neither the lock nor the signals; a kill now leaves it to the next build.
+      fstree::undefer();
+      fstree::removeAt(parentFd_, stagingName_.c_str());
+    }
     stagingName_.clear();
     madePaths_.clear();
   } else {
@@ -496,7 +502,7 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     fstree::removeAt(parentFd_, aside.c_str());
     return true;
   }
-  fstree::removeAt(parentFd_, stagingName_.c_str()); // the previous build, now under the staging name
+  oldTree_ = true; // the previous build, now under the staging name: removed after the lock
   return true;
 }
 

@@ -127,6 +127,7 @@ private:
   bool inside_ = false;  // staging inside DIR: commit moves files one by one
   int slot_ = -1;        // signal-handler registration
   bool begun_ = false;
+  bool oldTree_ = false; // commit swapped: the previous build is under the staging name
 };
 
 } // namespace fabc
