@@ -67,7 +67,13 @@ struct Slot {
   char name[256] = {};
 };
 Slot slots[8];
-volatile sig_atomic_t deferred = 0, pending = 0;
+// Idle, Committing (a signal waits) or Dying (the handler removes the staging tree, and
+// no commit may start): one atomic state, so the handler and a commit on another thread
+// never both proceed.
+enum { Idle, Committing, Dying };
+std::atomic<int> state{Idle};
+static_assert(std::atomic<int>::is_always_lock_free, "used in a signal handler");
+volatile sig_atomic_t pending = 0;
 const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 
 void cleanupArmed() {
@@ -88,7 +94,8 @@ void dieOf(int sig) {
 
 void onSignal(int sig) {
   int saved = errno;
-  if (deferred) {
+  int expected = Idle;
+  if (!state.compare_exchange_strong(expected, Dying) && expected == Committing) {
     pending = sig;
     errno = saved;
     return;
@@ -290,11 +297,17 @@ void disarm(int slot) {
   slots[slot].used = false;
 }
 
-void defer() { deferred = 1; }
+bool defer() {
+  int expected = Idle;
+  return state.compare_exchange_strong(expected, Committing);
+}
 
 void undefer() {
-  deferred = 0;
+  int expected = Committing;
+  if (!state.compare_exchange_strong(expected, Idle))
+    return;
   if (int sig = pending) {
+    state = Dying;
     pending = 0;
     cleanupArmed();
     struct sigaction dfl;

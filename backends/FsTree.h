@@ -45,8 +45,9 @@ std::string randomName();
 int arm(int dirFd, const std::string &name);
 void disarm(int slot);
 // While deferred (a commit in progress), a signal is held and acted on by undefer(): the
-// commit's renames are never cut in half by a catchable signal.
-void defer();
+// commit's renames are never cut in half by a catchable signal. False when a signal
+// handler is already removing the staging directory: the commit must not start.
+bool defer();
 void undefer();
 
 } // namespace fabc::fstree

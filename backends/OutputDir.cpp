@@ -174,13 +174,20 @@ std::string OutputDir::stagingPath() const {
 }
 
 // Makes `prefix` + random name below fd, locked; retried when a concurrent build's
-// cleanup took it between mkdirat and flock.
-static int makeStaging(int fd, const std::string &prefix, std::string &name) {
+// cleanup took it between mkdirat and flock. Armed for the signal handler before it
+// exists: a signal at any point after mkdirat finds it.
+static int makeStaging(int fd, const std::string &prefix, std::string &name, int &slot) {
   for (int attempt = 0; attempt < 32; ++attempt) {
     name = prefix + fstree::randomName();
+    fstree::disarm(slot);
+    slot = fstree::arm(fd, name);
     if (::mkdirat(fd, name.c_str(), 0700) != 0) {
       if (errno == EEXIST)
         continue;
+      int err = errno;
+      fstree::disarm(slot);
+      slot = -1;
+      errno = err;
       return -1;
     }
     int root = ::openat(fd, name.c_str(), DirFlags);
@@ -192,6 +199,8 @@ static int makeStaging(int fd, const std::string &prefix, std::string &name) {
       return root;
     ::close(root);
   }
+  fstree::disarm(slot);
+  slot = -1;
   errno = EEXIST;
   return -1;
 }
@@ -257,7 +266,7 @@ bool OutputDir::begin() {
   if (!inside_) {
     std::string prefix = "." + name_ + ".fabc-";
     fstree::removeUnlocked(parentFd_, prefix);
-    rootFd_ = makeStaging(parentFd_, prefix, stagingName_);
+    rootFd_ = makeStaging(parentFd_, prefix, stagingName_, slot_);
     if (rootFd_ < 0 && errno != EACCES && errno != EPERM && errno != EROFS && errno != ENAMETOOLONG)
       return fail(parentPath_, errno);
     inside_ = rootFd_ < 0; // the parent is not writable: stage inside DIR
@@ -276,11 +285,10 @@ bool OutputDir::begin() {
     parentFd_ = dirFd;
     parentPath_ = canon;
     fstree::removeUnlocked(parentFd_, ".fabc-staging-");
-    rootFd_ = makeStaging(parentFd_, ".fabc-staging-", stagingName_);
+    rootFd_ = makeStaging(parentFd_, ".fabc-staging-", stagingName_, slot_);
     if (rootFd_ < 0)
       return fail(dir_, errno);
   }
-  slot_ = fstree::arm(parentFd_, stagingName_);
   return true;
 }
 
@@ -428,8 +436,8 @@ bool OutputDir::commit() {
   // One commit into DIR at a time (builds by other processes wait here).
   while (::flock(parentFd_, LOCK_EX) != 0 && errno == EINTR) {
   }
-  fstree::defer(); // SIGTERM now waits until DIR is consistent
-  bool ok = commitLocked(rels);
+  // SIGTERM now waits until DIR is consistent (unless it came first: then no commit).
+  bool ok = fstree::defer() ? commitLocked(rels) : fail(dir_, EINTR);
   ::flock(parentFd_, LOCK_UN);
   if (ok) {
     if (oldTree_) {
@@ -543,6 +551,7 @@ bool OutputDir::commitInPlace(int dirFd, const std::vector<std::string> &rels, c
   // 3. Move each file in, relative to descriptors opened without following links.
   int dst = -1;
   std::string dstRel = "\x01";
+  llvm::StringSet<> scanned;
   for (const std::string &rel : rels) {
     auto [dir, base] = splitRel(rel);
     if (dir != dstRel) {
@@ -553,9 +562,18 @@ bool OutputDir::commitInPlace(int dirFd, const std::vector<std::string> &rels, c
       if (dst < 0)
         return fail(dir_ + "/" + std::string(failedAt), errno);
       dstRel = std::string(dir);
-      for (auto &[name, type] : list(dst)) // an older fabc's temporaries
-        if (fstree::isTmpLeftover(name) && (type == DT_REG || type == DT_UNKNOWN))
-          ::unlinkat(dst, name.c_str(), 0);
+      for (std::string_view d = dir;; d = splitRel(d).first) { // an older fabc's temporaries on the way
+        if (scanned.insert(d).second)
+          if (int fd = walk(dirFd, d, false); fd >= 0) {
+            for (auto &[name, type] : list(fd))
+              if (fstree::isTmpLeftover(name) && (type == DT_REG || type == DT_UNKNOWN))
+                ::unlinkat(fd, name.c_str(), 0);
+            if (fd != dirFd)
+              ::close(fd);
+          }
+        if (d.empty())
+          break;
+      }
     }
     int src = stagedDir(dir, false);
     std::string b(base);
