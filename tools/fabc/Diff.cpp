@@ -268,6 +268,8 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
 int diffCommand(Options &o) {
   if (o.inputs.size() != 2)
     return usageError("diff takes two designs: fabc diff OLD NEW");
+  if (!o.stopAfter.empty()) // the comparison reads what every pass produces
+    return usageError("--stop-after does not apply to diff");
   StageTimer timer(o.timeStages);
   Compilation a(compileOptions(o, false)), b(compileOptions(o, false));
   setupDiags(o, a.diags());
