@@ -6,6 +6,7 @@
 #include "passes/Passes.h"
 #include "sema/Imports.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <sys/stat.h>
@@ -79,6 +80,7 @@ Compilation::Compilation(CompileOptions opts, SourceManager &sm, DiagEngine &dia
 Compilation::~Compilation() = default;
 
 bool Compilation::run(const CompileInput &input) {
+  assert((opts_.stopAfter.empty() || passes::findPass(opts_.stopAfter)) && "stopAfter names no pass");
   SourceManager &sm = *sm_;
   DiagEngine &diags = *diags_;
   stage("parse");
