@@ -109,13 +109,8 @@ bool Compilation::run(const CompileInput &input) {
     }
   }
   parsed_ = parsed_ && !prog.files.empty();
-  if (!opts_.defines.empty() && !diags.hasErrors()) {
-    std::string text;
-    for (auto &d : opts_.defines)
-      text += "param " + d.first + " = " + d.second + ";\n";
-    uint32_t id = sm.add("<command line>", text);
-    prog.defines = parseFile(id, sm, diags, ctx_);
-  }
+  if (!opts_.defines.empty() && !diags.hasErrors())
+    prog.defines = parseDefines(opts_.defines, sm, diags, ctx_);
   bool ok = !diags.hasErrors();
   if (ok) {
     stage("elaborate");

@@ -1,6 +1,7 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "passes/Addressing.h"
 #include "diag/Diag.h"
+#include "ir/DenseKeys.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -245,7 +246,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     }
   }
 
-  llvm::DenseSet<uint32_t> used;
+  ir::Wide32Set used; // ASNs: every 32-bit value is legal
   unsigned conflicts = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -270,13 +271,13 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     p.next = p.lo;
   auto alloc = [&](uint8_t tier) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
-    while (p.next <= p.hi && used.count(uint32_t(p.next)))
+    while (p.next <= p.hi && used.count(p.next))
       ++p.next;
     if (p.next > p.hi) {
       ++p.failed;
       return 0;
     }
-    used.insert(uint32_t(p.next));
+    used.insert(p.next);
     return uint32_t(p.next++);
   };
   for (uint32_t d = 0; d < nd; ++d) {
@@ -301,7 +302,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   }
 
   // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group.
-  llvm::DenseMap<uint32_t, std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
+  ir::Wide32Map<std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
   unsigned dups = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -335,7 +336,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   size_t nd = F.numDevices();
   uint64_t size = uint64_t(1) << (32 - plan.lbLen);
   uint64_t p2pSize = uint64_t(1) << (32 - plan.p2pLen);
-  llvm::DenseMap<uint32_t, uint32_t> taken; // address -> device
+  ir::Wide32Map<uint32_t> taken; // address -> device
   unsigned dups = 0, overlaps = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     uint32_t a = F.devLoopback[d];
@@ -361,7 +362,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || F.devLoopback[d])
       continue;
-    while (next <= last && taken.count(uint32_t(next)))
+    while (next <= last && taken.count(next))
       ++next;
     if (next > last) {
       ++failed;
