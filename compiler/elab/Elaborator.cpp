@@ -1,7 +1,7 @@
 #include "elab/Elaborator.h"
 #include "diag/Diag.h"
 #include "elab/Value.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallVector.h>

@@ -4,7 +4,7 @@
 #include "passes/Addressing.h"
 #include "passes/Passes.h"
 #include "passes/Roce.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "passes/Passes.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 #include "elab/Elaborator.h"
 #include "ir/InfiniBand.h"
 #include "passes/Passes.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <gtest/gtest.h>
 
