@@ -261,11 +261,9 @@ public:
   std::vector<Role> devRole;
   std::vector<uint16_t> devU;   // lowest rack unit (1-based), 0 = unplaced in a rack
   std::vector<SourceLoc> devLoc;
-  std::vector<uint32_t> devCursorBase; // next-free-port cursors, one per port group
 
   // Ports.
   std::vector<uint32_t> portDevice, portLink;
-  std::vector<uint32_t> cursors;
 
   // Links.
   std::vector<uint32_t> linkA, linkB; // ports
