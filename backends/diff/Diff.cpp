@@ -4,6 +4,7 @@
 #include "backends/diff/Diff.h"
 #include "backends/Backend.h"
 #include "backends/Common.h"
+#include "ir/Address.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Support/xxhash.h>
@@ -73,7 +74,7 @@ std::string skuOf(const ir::Fabric &F, uint32_t m) {
 }
 
 std::string ipv4(uint32_t a) {
-  return a ? fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255) : "";
+  return a ? ir::ipv4String(a) : "";
 }
 
 // ---- keys (the join columns) ----

@@ -16,7 +16,6 @@
 
 namespace fabc {
 namespace {
-using passes::ipv4String;
 
 const char *kMap = "AZURE"; // the name SONiC's own QoS and buffer templates use
 const char *kGroup = "FABRIC";

@@ -1,9 +1,7 @@
 // The instance tree: declaring names, creating devices (with their instance
 // properties and port layout), instance statements and template instantiation.
 #include "elab/ElabState.h"
-
-#include <cstdio>
-#include <cstdlib>
+#include "ir/Address.h"
 
 namespace fabc::elab {
 
@@ -156,25 +154,16 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
     } else if (p.key == "loopback") {
       uint32_t v;
       if (propStr(p, v)) {
-        unsigned a, b, c, d;
-        char tail;
-        std::string t(F.strings.str(v));
-        if (std::sscanf(t.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &tail) != 4 || a > 255 || b > 255 || c > 255 || d > 255)
+        std::string_view t = F.strings.str(v);
+        if (!ir::parseIPv4(t, loopback))
           error(DiagCode::E0034, p.value->range, "loopback '{}' is not an IPv4 address", t);
-        else
-          loopback = (a << 24) | (b << 16) | (c << 8) | d;
       }
     } else if (p.key == "guid") {
       // InfiniBand node GUID, as printed on the device: "0x" and 1 to 16 hex digits.
       uint32_t v;
       if (propStr(p, v)) {
-        std::string t(F.strings.str(v));
-        size_t digits = t.size() > 2 ? t.size() - 2 : 0;
-        bool ok = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && digits <= 16 &&
-                  t.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
-        if (ok)
-          guid = std::strtoull(t.c_str() + 2, nullptr, 16);
-        if (!ok || !guid)
+        std::string_view t = F.strings.str(v);
+        if (!ir::parseGuid(t, guid) || !guid)
           error(DiagCode::E0034, p.value->range, "guid '{}' is not a non-zero 64-bit hex number such as \"0x0002c90300a1b2c3\"", t);
       }
     } else {

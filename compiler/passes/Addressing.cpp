@@ -1,6 +1,7 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "passes/Addressing.h"
 #include "diag/Diag.h"
+#include "ir/Address.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -10,6 +11,8 @@
 
 namespace fabc::passes {
 using ir::None;
+using ir::ipv4String;
+using ir::parseCidr;
 
 bool isRoutedSwitch(const ir::Fabric &F, uint32_t dev) {
   const ir::Model &m = F.modelOf(dev);
@@ -42,51 +45,6 @@ uint32_t fabricMtu(const ir::Fabric &F) {
     return 9100;
   double v = s->dim == dims::Data ? s->number / 8 : s->number;
   return v >= 0 && v < 1e9 ? uint32_t(v) : 0;
-}
-
-std::string ipv4String(uint32_t a) {
-  return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
-}
-
-bool parseIpv4(std::string_view s, uint32_t &out) {
-  uint32_t addr = 0;
-  size_t i = 0;
-  for (int part = 0; part < 4; ++part) {
-    if (part && (i >= s.size() || s[i++] != '.'))
-      return false;
-    size_t start = i;
-    uint32_t v = 0;
-    while (i < s.size() && std::isdigit((unsigned char)s[i]) && i - start < 3)
-      v = v * 10 + uint32_t(s[i++] - '0');
-    if (i == start || v > 255)
-      return false;
-    addr = addr << 8 | v;
-  }
-  if (i != s.size())
-    return false;
-  out = addr;
-  return true;
-}
-
-bool parseCidr(std::string_view s, uint32_t &base, unsigned &len) {
-  size_t slash = s.find('/');
-  if (slash == std::string_view::npos || slash + 1 >= s.size() || s.size() - slash > 3)
-    return false;
-  unsigned l = 0;
-  for (size_t i = slash + 1; i < s.size(); ++i) {
-    if (!std::isdigit((unsigned char)s[i]))
-      return false;
-    l = l * 10 + unsigned(s[i] - '0');
-  }
-  uint32_t a;
-  if (l > 32 || !parseIpv4(s.substr(0, slash), a))
-    return false;
-  uint32_t mask = l ? ~uint32_t(0) << (32 - l) : 0;
-  if (a & ~mask)
-    return false;
-  base = a;
-  len = l;
-  return true;
 }
 
 namespace {
