@@ -35,7 +35,7 @@ struct BomSummary {
 };
 BomSummary summarize(const ir::Fabric &F);
 
-const char *tierName(uint32_t tier);
+using ir::tierName;
 bool failOpen(BackendContext &ctx);
 
 // Backend entry points (registered in Registry.cpp).

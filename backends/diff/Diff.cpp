@@ -197,7 +197,7 @@ Device deviceOf(const ir::Fabric &F, uint32_t d) {
   Device r;
   r.name = F.deviceName(d);
   r.model = skuOf(F, F.devModel[d]);
-  r.tier = F.devTier[d] == 255 ? "untiered" : tierName(F.devTier[d]);
+  r.tier = ir::tierName(F.devTier[d]);
   r.role = ir::roleName(F.devRole[d]);
   r.rack = F.devRack[d] == None ? "" : F.rackName(F.devRack[d]);
   r.u = F.devU[d];

@@ -78,15 +78,15 @@ uint32_t groupAt(const Clusters &c, uint32_t dev, int level) {
 
 struct Node {
   std::string id, label;
-  uint8_t tier;
+  ir::Tier tier;
   bool isSwitch;
   uint32_t group; // cluster, None
   uint64_t count = 0;
 };
 
-const char *tierColor(uint8_t tier) {
-  static const char *colors[] = {"#e8e8e8", "#c6dbef", "#fdd49e", "#fcbba1", "#dadaeb"};
-  return tier < 5 ? colors[tier] : "#ffffff";
+const char *tierColor(ir::Tier tier) {
+  static const char *colors[ir::NumTiers] = {"#e8e8e8", "#c6dbef", "#fdd49e", "#fcbba1", "#dadaeb"};
+  return ir::tierIndex(tier) < ir::NumTiers ? colors[ir::tierIndex(tier)] : "#ffffff";
 }
 
 std::string quote(std::string_view s) {
@@ -124,7 +124,7 @@ void emitCluster(const ir::Fabric &F, OutFile &o, uint32_t g, const std::vector<
             quote(name + " (" + std::string(F.strings.str(G.kindName)) + ")"));
     indent += "  ";
   }
-  std::map<uint8_t, std::vector<uint32_t>, std::greater<uint8_t>> byTier;
+  std::map<ir::Tier, std::vector<uint32_t>, std::greater<ir::Tier>> byTier;
   for (uint32_t n : nodesOf[slot])
     byTier[nodes[n].tier].push_back(n);
   for (const auto &kv : byTier) {
@@ -174,7 +174,7 @@ bool runDot(BackendContext &ctx) {
     }
   } else {
     // The deepest nesting level whose (group, tier, model) nodes stay under the limit.
-    using Key = std::tuple<uint32_t, uint8_t, uint32_t>; // group, tier, model
+    using Key = std::tuple<uint32_t, ir::Tier, uint32_t>; // group, tier, model
     for (level = int(C.any ? C.maxDepth : 0); level >= -1; --level) {
       std::map<Key, uint32_t> keys;
       for (uint32_t d = 0; d < n && keys.size() <= maxNodes; ++d)
@@ -205,7 +205,7 @@ bool runDot(BackendContext &ctx) {
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> edges;
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = nodeOf[F.portDevice[F.linkA[l]]], b = nodeOf[F.portDevice[F.linkB[l]]];
-    auto up = [&](uint32_t x) { return nodes[x].tier == 255 ? -1 : int(nodes[x].tier); };
+    auto up = [&](uint32_t x) { return nodes[x].tier == ir::Tier::Unknown ? -1 : int(ir::tierIndex(nodes[x].tier)); };
     if (up(b) > up(a) || (up(b) == up(a) && b < a))
       std::swap(a, b);
     ++edges[{a, b}];

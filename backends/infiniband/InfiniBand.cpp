@@ -83,8 +83,8 @@ bool collect(BackendContext &ctx, View &v) {
     if (ib::isSwitch(F, d)) {
       v.switches.push_back(d);
       member[d] = 1;
-      if (F.devTier[d] != 255)
-        v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
+      if (F.devTier[d] != ir::Tier::Unknown)
+        v.topTier = std::max<uint32_t>(v.topTier, ir::tierIndex(F.devTier[d]));
     }
   if (v.switches.empty()) {
     Diagnostic *d = ctx.diags.report(DiagCode::W0157, F.loc, "fabric '{}' has no InfiniBand switch: no InfiniBand "
@@ -103,10 +103,10 @@ bool collect(BackendContext &ctx, View &v) {
       if (ib::isSwitch(F, d))
         continue;
       uint32_t s = F.portDevice[F.otherEnd(l, p)];
-      if (F.devTier[s] != 1 && offLeaf++ < 20) {
+      if (F.devTier[s] != ir::Tier::Leaf && offLeaf++ < 20) {
         Diagnostic *dg = ctx.diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
                                           "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
-                                          F.portName(p), F.deviceName(s), unsigned(F.devTier[s]));
+                                          F.portName(p), F.deviceName(s), ir::tierIndex(F.devTier[s]));
         DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
       }
       member[d] = 1;
@@ -199,13 +199,13 @@ void emitNet(BackendContext &ctx, View &v, OutFile &o) {
 void emitRoots(const View &v, OutFile &o) {
   size_t roots = 0;
   for (uint32_t s : v.switches)
-    roots += v.F.devTier[s] == v.topTier;
+    roots += ir::tierIndex(v.F.devTier[s]) == v.topTier;
   o.print("# OpenSM root_guid_file for the ftree routing engine (opensm -R ftree -a FILE): the {} {} switch{}\n",
           roots, tierName(v.topTier), roots == 1 ? "" : "es");
   if (v.topTier < 2)
     o.write("# The fabric has one switch tier: ftree needs two or more, use another engine (minhop)\n");
   for (uint32_t s : v.switches)
-    if (v.F.devTier[s] == v.topTier)
+    if (ir::tierIndex(v.F.devTier[s]) == v.topTier)
       o.print("0x{:016x}\n", v.F.devGuid[s]);
 }
 

@@ -123,8 +123,8 @@ bool buildTree(BackendContext &ctx, Tree &t) {
   // The switches above, tier by tier: children are the entries of lower-tier neighbours.
   std::vector<std::vector<uint32_t>> upperByTier(ir::Metrics::MaxTier);
   for (uint32_t s = 0; s < n; ++s)
-    if (isSwitch(F, s) && !isLeaf[s] && F.devTier[s] >= 2 && F.devTier[s] < ir::Metrics::MaxTier)
-      upperByTier[F.devTier[s]].push_back(s);
+    if (isSwitch(F, s) && !isLeaf[s] && F.devTier[s] >= ir::Tier::Spine && ir::isSwitchTier(F.devTier[s]))
+      upperByTier[ir::tierIndex(F.devTier[s])].push_back(s);
   std::vector<std::vector<uint32_t>> neighbours(n);
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
@@ -135,7 +135,7 @@ bool buildTree(BackendContext &ctx, Tree &t) {
   }
   unsigned mixed = 0;
   for (uint32_t s = 0; s < n; ++s) {
-    if (!isLeaf[s] || F.devTier[s] == 255)
+    if (!isLeaf[s] || F.devTier[s] == ir::Tier::Unknown)
       continue;
     for (uint32_t w : neighbours[s])
       if (isLeaf[w] && F.devTier[w] < F.devTier[s]) {
@@ -153,7 +153,7 @@ bool buildTree(BackendContext &ctx, Tree &t) {
     for (uint32_t s : upperByTier[tier]) {
       std::vector<uint32_t> kids;
       for (uint32_t w : neighbours[s])
-        if (t.entryOf[w] != None && F.devTier[w] < tier)
+        if (t.entryOf[w] != None && ir::tierIndex(F.devTier[w]) < tier)
           kids.push_back(t.entryOf[w]);
       std::sort(kids.begin(), kids.end());
       kids.erase(std::unique(kids.begin(), kids.end()), kids.end());

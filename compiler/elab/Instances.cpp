@@ -82,7 +82,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
     throw Abort{};
   }
   const ir::Model &m = F.models[model];
-  uint8_t tier = m.kind == ir::ModelKind::Switch ? 255 : 0;
+  ir::Tier tier = m.kind == ir::ModelKind::Switch ? ir::Tier::Unknown : ir::Tier::EndSystem;
   ir::Role role = m.kind == ir::ModelKind::Switch ? ir::Role::Switch : ir::Role::Compute;
   std::vector<uint32_t> breakouts;
   uint32_t asn = 0, loopback = 0;
@@ -92,19 +92,19 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
       Value v = eval(p.value);
       if (v.type == Value::Str) {
         std::string_view t = F.strings.str(v.s);
-        tier = t == "leaf" ? 1 : t == "spine" ? 2 : t == "core" ? 3 : t == "super" ? 4 : 0;
-        if (!tier) {
+        tier = ir::tierFromName(t);
+        if (!ir::isSwitchTier(tier)) {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown tier '{}'", t);
           DiagEngine::note(d, {}, "tiers: \"leaf\", \"spine\", \"core\", \"super\" (or 1 to 4)");
-          tier = 255;
+          tier = ir::Tier::Unknown;
         }
       } else {
         int64_t t;
         if (toInt(v, p.value, t, "tier")) {
-          if (t < 1 || t > 4)
+          if (t < ir::tierIndex(ir::Tier::Leaf) || t > ir::tierIndex(ir::Tier::Super))
             error(DiagCode::E0034, p.value->range, "tier is 1 to 4, not {}", t);
           else
-            tier = uint8_t(t);
+            tier = ir::Tier(t);
         }
       }
     } else if (p.key == "role" && m.kind != ir::ModelKind::Switch) {

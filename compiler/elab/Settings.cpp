@@ -120,7 +120,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
       uint32_t v;
       if (propStr(p, v)) {
         std::string_view t = F.strings.str(v);
-        if (t != "leaf" && t != "spine" && t != "core") {
+        ir::Tier tier = ir::tierFromName(t);
+        if (tier < ir::Tier::Leaf || tier > ir::Tier::Core) {
           error(DiagCode::E0034, p.value->range, "tier is \"leaf\", \"spine\" or \"core\", not '{}'", t);
           return;
         }

@@ -125,6 +125,20 @@ struct NameNode {
 enum class Role : uint8_t { Compute, Storage, Management, Switch };
 const char *roleName(Role r);
 
+// A device's tier: end systems at 0, switch tiers counting up from the leaves. The
+// numbers order the tiers (code compares them), and a tier indexes per-tier arrays
+// through tierIndex. Unknown: a switch the design does not tier and no link reaches
+// from below; it compares above every tier, so test for it first.
+enum class Tier : uint8_t { EndSystem = 0, Leaf, Spine, Core, Super, Unknown = 255 };
+constexpr unsigned NumTiers = 5; // EndSystem..Super
+constexpr unsigned tierIndex(Tier t) { return unsigned(t); }
+constexpr bool isSwitchTier(Tier t) { return t >= Tier::Leaf && t <= Tier::Super; }
+// "system", "leaf", "spine", "core", "super"; "untiered" for Unknown. The one name table:
+// outputs and the language ('tier = "spine"') spell tiers this way.
+const char *tierName(Tier t);
+const char *tierName(unsigned index); // by tierIndex, for loops over per-tier arrays
+Tier tierFromName(std::string_view name); // a tierName back; Unknown for anything else
+
 enum class GroupKind : uint8_t { NvLink, Rail, Su, Pod, Plane, Other };
 GroupKind groupKindFromName(std::string_view s);
 const char *groupKindName(GroupKind k);
@@ -224,9 +238,9 @@ struct PathStats {
   uint32_t via = None; // the switch where the path turns
 };
 struct Metrics {
-  static constexpr unsigned MaxTier = 5;
-  TierStats tiers[MaxTier];      // [0] unused; 1 leaf, 2 spine, 3 core, 4 super
-  uint32_t topTier = 0;
+  static constexpr unsigned MaxTier = NumTiers;
+  TierStats tiers[MaxTier];      // by tierIndex; [0] (end systems) unused
+  uint32_t topTier = 0;          // tierIndex of the highest switch tier, 0: none
   uint64_t gpus = 0;
   uint64_t systems = 0;
   uint32_t nvlinkDomains = 0, largestNvlinkDomain = 0;
@@ -257,7 +271,7 @@ public:
 
   // Devices (parallel arrays).
   std::vector<uint32_t> devModel, devLayout, devNode, devPortBase, devRack;
-  std::vector<uint8_t> devTier; // 0: end system; 1 leaf; 2 spine; 3 core; 255 unknown
+  std::vector<Tier> devTier;
   std::vector<Role> devRole;
   std::vector<uint16_t> devU;   // lowest rack unit (1-based), 0 = unplaced in a rack
   std::vector<SourceLoc> devLoc;

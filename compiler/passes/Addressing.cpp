@@ -162,7 +162,10 @@ struct Components {
   }
 };
 
-unsigned poolOf(uint8_t tier) { return tier == 2 ? 1 : tier >= 3 && tier != 255 ? 2 : 0; }
+// leaf_asn (leaves and untiered switches), spine_asn, core_asn (core and above).
+unsigned poolOf(ir::Tier tier) {
+  return tier == ir::Tier::Spine ? 1 : tier >= ir::Tier::Core && tier != ir::Tier::Unknown ? 2 : 0;
+}
 
 void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<uint8_t> &routed) {
   size_t nd = F.numDevices();
@@ -172,18 +175,19 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   std::vector<uint32_t> group(nd, None);
   struct Group {
     uint32_t asn = 0, explicitDev = None;
-    uint8_t tier = 0;
+    ir::Tier tier = ir::Tier::EndSystem;
   };
   std::vector<Group> groups;
   if (plan.perTier) {
-    for (uint8_t t = 2; t < ir::Metrics::MaxTier; ++t) {
+    for (unsigned k = ir::tierIndex(ir::Tier::Spine); k < ir::NumTiers; ++k) {
+      const ir::Tier t = ir::Tier(k);
       bool any = false;
       for (uint32_t d = 0; d < nd && !any; ++d)
         any = routed[d] && F.devTier[d] == t;
       if (!any)
         continue;
       Components cc(nd);
-      auto inSet = [&](uint32_t d) { return routed[d] && F.devTier[d] >= 1 && F.devTier[d] <= t; };
+      auto inSet = [&](uint32_t d) { return routed[d] && F.devTier[d] >= ir::Tier::Leaf && F.devTier[d] <= t; };
       for (size_t l = 0; l < F.numLinks(); ++l) {
         uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
         if (inSet(a) && inSet(b))
@@ -226,7 +230,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   }
   for (AsnPool &p : plan.pools)
     p.next = p.lo;
-  auto alloc = [&](uint8_t tier) -> uint32_t {
+  auto alloc = [&](ir::Tier tier) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
     while (p.next <= p.hi && used.count(uint32_t(p.next)))
       ++p.next;
@@ -272,7 +276,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     Diagnostic *dg = diags.report(DiagCode::E0103, devRange(F, d), "'{}' and '{}' both have ASN {}", F.deviceName(first),
                                   F.deviceName(d), F.devAsn[d]);
     DiagEngine::note(dg, devRange(F, first), "the first one is declared here");
-    DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= 2 && F.devTier[d] != 255
+    DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= ir::Tier::Spine && F.devTier[d] != ir::Tier::Unknown
                                  ? "to share one ASN across a spine tier, use asn_per = \"tier\" in policy addressing"
                                  : "give each its own asn, or drop the asn property to take one from the pool");
   }

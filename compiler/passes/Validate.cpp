@@ -127,8 +127,8 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
   std::vector<double> down(nd, 0), up(nd, 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    uint8_t ta = F.devTier[a], tb = F.devTier[b];
-    if (ta == 255 || tb == 255 || ta == tb)
+    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
+    if (ta == ir::Tier::Unknown || tb == ir::Tier::Unknown || ta == tb)
       continue;
     double bw = F.portSpeed(F.linkA[l]);
     uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
@@ -140,14 +140,14 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     t = {};
   M.topTier = 0;
   for (uint32_t d = 0; d < nd; ++d) {
-    uint8_t t = F.devTier[d];
-    if (t == 0 || t == 255 || t >= ir::Metrics::MaxTier)
+    ir::Tier t = F.devTier[d];
+    if (!ir::isSwitchTier(t))
       continue;
-    ir::TierStats &ts = M.tiers[t];
+    ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
     ++ts.switches;
     ts.downBandwidth += down[d];
     ts.upBandwidth += up[d];
-    M.topTier = std::max<uint32_t>(M.topTier, t);
+    M.topTier = std::max(M.topTier, ir::tierIndex(t));
     if (up[d] > 0) {
       double r = down[d] / up[d];
       if (r > ts.maxOversubscription) {
@@ -166,8 +166,8 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     if (p.kind != ir::PolicyKind::Oversubscription)
       continue;
     std::string_view tier = F.strings.str(p.scope);
-    uint32_t t = tier == "leaf" ? 1 : tier == "spine" ? 2 : 3;
-    const ir::TierStats &ts = M.tiers[t];
+    ir::Tier t = ir::tierFromName(tier); // leaf, spine or core: the elaborator checked
+    const ir::TierStats &ts = M.tiers[ir::tierIndex(t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core)];
     if (ts.worstSwitch == None || ts.maxOversubscription <= p.max + 1e-9)
       continue;
     uint32_t d = ts.worstSwitch;
@@ -248,16 +248,17 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
   std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
   std::vector<TwoBuildings> byBuilding(nd);
   for (uint32_t d = 0; d < nd; ++d)
-    if (F.devTier[d] == 0 && F.modelOf(d).gpus) {
+    if (F.devTier[d] == ir::Tier::EndSystem && F.modelOf(d).gpus) {
       const ir::Model &m = F.modelOf(d);
       upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
       tag[d] = pod[d];
       byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
     }
-  for (uint8_t t = 1; t < ir::Metrics::MaxTier; ++t) {
+  for (unsigned k = 1; k < ir::NumTiers; ++k) {
+    const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      uint32_t lo = F.devTier[a] == t - 1 && F.devTier[b] == t ? a : F.devTier[b] == t - 1 && F.devTier[a] == t ? b : None;
+      uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;
       if (lo == None || upLat[lo] < 0)
         continue;
       uint32_t hi = lo == a ? b : a;
@@ -282,7 +283,7 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
   M.crossBuildingPath = {};
   uint32_t worst = None;
   for (uint32_t d = 0; d < nd; ++d) {
-    if (F.devTier[d] == 0 || F.devTier[d] == 255 || upLat[d] < 0)
+    if (!ir::isSwitchTier(F.devTier[d]) || upLat[d] < 0)
       continue;
     const ir::Model &m = F.modelOf(d);
     double sw = m.latency.known ? m.latency.value : 0;
@@ -295,7 +296,7 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
       if (cross > M.crossBuildingPath.latency)
         M.crossBuildingPath = {cross, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
     }
-    if (F.devTier[d] != M.topTier)
+    if (ir::tierIndex(F.devTier[d]) != M.topTier)
       continue;
     if (path > M.worstLatency) {
       M.worstLatency = path;
@@ -372,14 +373,14 @@ void checkRedundancy(ir::Fabric &F, DiagEngine &diags) {
   std::vector<uint32_t> ups(F.numDevices(), 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    if (F.devTier[a] == 255 || F.devTier[b] == 255 || F.devTier[a] == F.devTier[b])
+    if (F.devTier[a] == ir::Tier::Unknown || F.devTier[b] == ir::Tier::Unknown || F.devTier[a] == F.devTier[b])
       continue;
     ++ups[F.devTier[a] < F.devTier[b] ? a : b];
   }
   unsigned reported = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    uint8_t t = F.devTier[d];
-    if (t == 0 || t == 255 || t >= F.metrics.topTier || ups[d] != 1)
+    ir::Tier t = F.devTier[d];
+    if (!ir::isSwitchTier(t) || ir::tierIndex(t) >= F.metrics.topTier || ups[d] != 1)
       continue;
     if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0103, devRange(F, d), "'{}' has a single uplink", F.deviceName(d));
