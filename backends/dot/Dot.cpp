@@ -42,8 +42,7 @@ Clusters buildClusters(const ir::Fabric &F) {
   c.parent.assign(F.groups.size(), None);
   c.depth.assign(F.groups.size(), 0);
   auto size = [&](uint32_t g) {
-    const ir::Group &G = F.groups[g];
-    return G.contiguous ? uint64_t(G.end - G.begin) : uint64_t(G.members.size());
+    return uint64_t(F.groups[g].devices().size());
   };
   std::vector<uint32_t> order;
   for (uint32_t g = 0; g < F.groups.size(); ++g)
@@ -53,17 +52,13 @@ Clusters buildClusters(const ir::Fabric &F) {
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return size(a) > size(b); });
   for (uint32_t g : order) {
     const ir::Group &G = F.groups[g];
-    uint32_t first = G.contiguous ? G.begin : G.members[0];
+    uint32_t first = G.devices().front();
     c.parent[g] = c.innermost[first];
     c.depth[g] = c.parent[g] == None ? 0 : c.depth[c.parent[g]] + 1;
     c.maxDepth = std::max(c.maxDepth, c.depth[g]);
     c.any = true;
-    if (G.contiguous)
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        c.innermost[d] = g;
-    else
-      for (uint32_t d : G.members)
-        c.innermost[d] = g;
+    for (uint32_t d : G.devices())
+      c.innermost[d] = g;
   }
   return c;
 }

@@ -83,12 +83,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
         if (colOf[d] == None)
           colOf[d] = id;
       };
-      if (g.contiguous)
-        for (uint32_t d = g.begin; d < g.end; ++d)
-          set(d);
-      else
-        for (uint32_t d : g.members)
-          set(d);
+      for (uint32_t d : g.devices())
+        set(d);
     }
   } else if (F.buildings.size() > 1) {
     for (const ir::Building &b : F.buildings)
@@ -182,12 +178,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
       if (domainOf[d] == None)
         domainOf[d] = id;
     };
-    if (g.contiguous)
-      for (uint32_t d = g.begin; d < g.end; ++d)
-        set(d);
-    else
-      for (uint32_t d : g.members)
-        set(d);
+    for (uint32_t d : g.devices())
+      set(d);
   }
   std::vector<std::map<uint64_t, uint64_t>> cellModels(ncells), cellDomains(ncells);
   for (uint32_t d = 0; d < nd; ++d) {

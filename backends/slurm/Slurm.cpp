@@ -62,7 +62,7 @@ uint32_t enclosingGroup(const ir::Fabric &F, const std::vector<std::vector<uint3
         break;
       }
     const ir::Group &G = F.groups[g];
-    uint64_t size = G.contiguous ? G.end - G.begin : G.members.size();
+    uint64_t size = G.devices().size();
     if (all && size < bestSize) {
       best = g;
       bestSize = size;
@@ -187,15 +187,9 @@ bool buildTree(BackendContext &ctx, Tree &t) {
     const ir::Group &G = F.groups[g];
     if (G.kind == ir::GroupKind::NvLink || G.kind == ir::GroupKind::Rail || G.kind == ir::GroupKind::Plane)
       continue;
-    if (G.contiguous) {
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        if (isLeaf[d])
-          groupsOf[d].push_back(g);
-    } else {
-      for (uint32_t d : G.members)
-        if (isLeaf[d])
-          groupsOf[d].push_back(g);
-    }
+    for (uint32_t d : G.devices())
+      if (isLeaf[d])
+        groupsOf[d].push_back(g);
   }
   unsigned anonymous = 0;
   for (Tree::Entry &e : t.entries) {
@@ -269,12 +263,8 @@ void emitBlocks(BackendContext &ctx, const Tree &t, OutFile &o) {
         inBlock[d] = 1;
       }
     };
-    if (G.contiguous)
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        add(d);
-    else
-      for (uint32_t d : G.members)
-        add(d);
+    for (uint32_t d : G.devices())
+      add(d);
     if (!b.nodes.empty())
       blocks.push_back(std::move(b));
   }

@@ -143,14 +143,49 @@ enum class GroupKind : uint8_t { NvLink, Rail, Su, Pod, Plane, Other };
 GroupKind groupKindFromName(std::string_view s);
 const char *groupKindName(GroupKind k);
 
+// The devices of a group, however the group stores them: for (uint32_t d : g.devices()).
+class GroupDevices {
+public:
+  class iterator {
+  public:
+    iterator(const uint32_t *list, uint32_t i) : list_(list), i_(i) {}
+    uint32_t operator*() const { return list_ ? list_[i_] : i_; }
+    iterator &operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const iterator &o) const { return i_ != o.i_; }
+    bool operator==(const iterator &o) const { return i_ == o.i_; }
+
+  private:
+    const uint32_t *list_; // null: the ids count up from begin
+    uint32_t i_;
+  };
+  GroupDevices(const uint32_t *list, uint32_t begin, uint32_t end) : list_(list), begin_(begin), end_(end) {}
+  iterator begin() const { return {list_, begin_}; }
+  iterator end() const { return {list_, end_}; }
+  uint32_t size() const { return end_ - begin_; }
+  bool empty() const { return begin_ == end_; }
+  uint32_t front() const { return *begin(); }
+
+private:
+  const uint32_t *list_;
+  uint32_t begin_, end_;
+};
+
 struct Group {
   GroupKind kind = GroupKind::Other;
   uint32_t kindName = 0;
   uint32_t node = None;           // its name
-  uint32_t begin = 0, end = 0;    // devices [begin, end) when contiguous, else members
+  // A template's devices are one id range [begin, end) (contiguous); a group statement
+  // lists its members. Read either through devices().
+  uint32_t begin = 0, end = 0;
   bool contiguous = true;
-  std::vector<uint32_t> members;  // device ids when not contiguous
+  std::vector<uint32_t> members;  // sorted, unique device ids when not contiguous
   SourceRange loc;
+  GroupDevices devices() const {
+    return contiguous ? GroupDevices(nullptr, begin, end) : GroupDevices(members.data(), 0, uint32_t(members.size()));
+  }
 };
 
 struct Building {

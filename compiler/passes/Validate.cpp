@@ -64,12 +64,8 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
       n += F.gpusOf(d);
       grouped[d] = 1;
     };
-    if (g.contiguous)
-      for (uint32_t d = g.begin; d < g.end; ++d)
-        add(d);
-    else
-      for (uint32_t d : g.members)
-        add(d);
+    for (uint32_t d : g.devices())
+      add(d);
     ++domains;
     largest = std::max<uint32_t>(largest, uint32_t(n));
     if (double(n) > max) {
@@ -237,12 +233,8 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
           pod[d] = id;
         }
       };
-      if (g.contiguous)
-        for (uint32_t d = g.begin; d < g.end; ++d)
-          set(d);
-      else
-        for (uint32_t d : g.members)
-          set(d);
+      for (uint32_t d : g.devices())
+        set(d);
     }
   }
   std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
