@@ -2,6 +2,7 @@
 #include "passes/Addressing.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"
+#include "ir/DenseKeys.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -207,7 +208,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     }
   }
 
-  llvm::DenseSet<uint32_t> used;
+  ir::Wide32Set used; // ASNs: every 32-bit value is legal
   unsigned conflicts = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -232,13 +233,13 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     p.next = p.lo;
   auto alloc = [&](ir::Tier tier) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
-    while (p.next <= p.hi && used.count(uint32_t(p.next)))
+    while (p.next <= p.hi && used.count(p.next))
       ++p.next;
     if (p.next > p.hi) {
       ++p.failed;
       return 0;
     }
-    used.insert(uint32_t(p.next));
+    used.insert(p.next);
     return uint32_t(p.next++);
   };
   for (uint32_t d = 0; d < nd; ++d) {
@@ -263,7 +264,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   }
 
   // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group.
-  llvm::DenseMap<uint32_t, std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
+  ir::Wide32Map<std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
   unsigned dups = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -297,7 +298,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   size_t nd = F.numDevices();
   uint64_t size = uint64_t(1) << (32 - plan.lbLen);
   uint64_t p2pSize = uint64_t(1) << (32 - plan.p2pLen);
-  llvm::DenseMap<uint32_t, uint32_t> taken; // address -> device
+  ir::Wide32Map<uint32_t> taken; // address -> device
   unsigned dups = 0, overlaps = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     uint32_t a = F.devLoopback[d];
@@ -323,7 +324,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || F.devLoopback[d])
       continue;
-    while (next <= last && taken.count(uint32_t(next)))
+    while (next <= last && taken.count(next))
       ++next;
     if (next > last) {
       ++failed;
