@@ -87,7 +87,7 @@ struct Entry {
   SourceRange loc;
 };
 
-struct Abort {}; // thrown to unwind elaboration after a limit; caught in elaborate()
+struct Abort {}; // thrown to unwind elaboration after a limit; caught in Elab::run()
 
 // A resolved path end.
 struct Endpoint {
