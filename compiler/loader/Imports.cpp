@@ -220,4 +220,42 @@ bool loadProgram(const std::string &mainPath, const LoadOptions &opts, SourceMan
   return loadProgramText(mainPath, std::move(text), opts, sm, diags, ctx, out);
 }
 
+ast::File *parseDefines(const std::vector<std::pair<std::string, std::string>> &defines, SourceManager &sm,
+                        DiagEngine &diags, ast::Context &ctx) {
+  std::string text;
+  for (auto &d : defines)
+    text += "param " + d.first + " = " + d.second + ";\n";
+  uint32_t id = sm.add("<command line>", text);
+  unsigned before = diags.errors();
+  ast::File *f = parseFile(id, sm, diags, ctx);
+  if (!f || diags.errors() != before)
+    return nullptr;
+  // Exactly one statement per line, the param of that line's -D: anything else came
+  // from inside a VALUE ("2; import ...", "2; param other = 3").
+  auto lineOf = [&](SourceRange r) { return sm.lineCol(r.begin).line; };
+  auto reject = [&](SourceRange r, size_t line) {
+    const auto &d = defines[std::min(line, defines.size()) - 1];
+    Diagnostic *dg = diags.report(DiagCode::E0014, r, "-D {}: '{}' is not one expression", d.first, d.second);
+    DiagEngine::note(dg, {}, "-D NAME=VALUE takes one Fabric expression, e.g. -D su=2 or -D speed=\"400 Gb/s\"");
+    return nullptr;
+  };
+  if (!f->imports.empty())
+    return reject(f->imports[0].range, lineOf(f->imports[0].range));
+  if (!f->models.empty())
+    return reject(f->models[0]->range, lineOf(f->models[0]->range));
+  if (!f->templates.empty())
+    return reject(f->templates[0]->range, lineOf(f->templates[0]->range));
+  if (!f->fabrics.empty())
+    return reject(f->fabrics[0]->range, lineOf(f->fabrics[0]->range));
+  std::vector<uint8_t> seen(defines.size() + 1, 0);
+  for (const ast::Stmt *st : f->topLevel) {
+    size_t line = lineOf(st->range);
+    if (line == 0 || line > defines.size())
+      return reject(st->range, defines.size());
+    if (st->kind != ast::Stmt::Param || st->name != defines[line - 1].first || seen[line]++)
+      return reject(st->range, line);
+  }
+  return f;
+}
+
 } // namespace fabc

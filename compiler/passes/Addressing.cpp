@@ -1,5 +1,6 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "passes/Addressing.h"
+#include "checks/HostNames.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"
 #include "ir/DenseKeys.h"
@@ -366,29 +367,6 @@ void assignSubnets(ir::Fabric &F, DiagEngine &diags, const Plan &plan) {
   }
 }
 
-void checkHostnames(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &routed) {
-  llvm::StringMap<uint32_t> seen;
-  unsigned reported = 0;
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    if (!routed[d])
-      continue;
-    std::string h = hostName(F, d);
-    bool valid = !h.empty() && h.size() <= 63 && h.front() != '-' && h.back() != '-';
-    if (!valid && reported++ < 20) {
-      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' gives the hostname '{}', which is not a valid "
-                                    "RFC 1123 hostname", F.deviceName(d), h);
-      DiagEngine::note(dg, {}, "hostnames are at most 63 letters, digits and '-', and neither start nor end with '-'");
-      continue;
-    }
-    auto ins = seen.try_emplace(h, d);
-    if (!ins.second && reported++ < 20) {
-      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' and '{}' both get the hostname '{}'",
-                                    F.deviceName(ins.first->second), F.deviceName(d), h);
-      DiagEngine::note(dg, devRange(F, ins.first->second), "the first one is declared here");
-    }
-  }
-}
-
 } // namespace
 
 void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
@@ -407,7 +385,11 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   assignLoopbacks(F, diags, plan, routed);
   if (plan.numbered)
     assignSubnets(F, diags, plan);
-  checkHostnames(F, diags, routed);
+  std::vector<uint32_t> switches;
+  for (uint32_t d = 0; d < nd; ++d)
+    if (routed[d])
+      switches.push_back(d);
+  checks::checkHostNames(F, diags, switches); // their configs are named after them
 }
 
 } // namespace fabc::passes
