@@ -5,7 +5,7 @@
 #include "ast/Parser.h"
 #include "ir/Verify.h"
 #include "passes/Passes.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <cassert>
 #include <cstdio>

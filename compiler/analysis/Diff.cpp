@@ -1,6 +1,7 @@
 // fabc diff's comparison: hash joins between two IRs, then what changed, as data
 // (tools/fabc prints it as a plan in working order).
 #include "analysis/Diff.h"
+#include "ir/Address.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/Support/xxhash.h>
@@ -64,15 +65,8 @@ private:
   std::vector<uint32_t> next_;
 };
 
-std::string ipv4(uint32_t a) {
-  return a ? fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255) : "";
-}
+std::string ipv4(uint32_t a) { return a ? ir::ipv4String(a) : ""; }
 
-// TODO(tier): the tier's name from ir once it has one (backends/cabling spells it too).
-const char *tierText(uint32_t t) {
-  static const char *names[] = {"system", "leaf", "spine", "core", "super"};
-  return t < 5 ? names[t] : "untiered";
-}
 
 // ---- keys (the join columns) ----
 void deviceKey(const ir::Fabric &F, uint32_t d, std::string &out) { F.appendNodeName(F.devNode[d], out); }
@@ -223,7 +217,7 @@ DiffDevice diffDevice(const ir::Fabric &F, uint32_t d) {
   DiffDevice r;
   r.name = F.deviceName(d);
   r.model = skuOf(F, F.devModel[d]);
-  r.tier = F.devTier[d] == 255 ? "untiered" : tierText(F.devTier[d]);
+  r.tier = ir::tierName(F.devTier[d]);
   r.role = ir::roleName(F.devRole[d]);
   r.rack = F.devRack[d] == None ? "" : F.rackName(F.devRack[d]);
   r.u = F.devU[d];

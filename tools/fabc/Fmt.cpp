@@ -1,7 +1,7 @@
 // fabc fmt: print, check or rewrite sources in the canonical layout (docs/fmt.md).
 #include "ast/Format.h"
 #include "Commands.h"
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 
 #include <cerrno>
 #include <climits>
