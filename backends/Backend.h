@@ -1,7 +1,9 @@
 #pragma once
-// The backend interface. A backend reads the Fabric IR (never the AST) and streams its
+// The backend interface. A backend reads the Fabric IR and the analyses (never the AST),
+// holds no rule (its checks are in compiler/checks/, run before it), and streams its
 // files through an OutputDir (backends/OutputDir.h), which stages them and puts them in
 // place only when the whole build succeeded: no half-written output, ever.
+#include "analysis/Analyses.h"
 #include "backends/OutputDir.h"
 #include "ir/Fabric.h"
 
@@ -23,6 +25,7 @@ struct BuildInfo {
 
 struct BackendContext {
   const ir::Fabric &F;
+  const Analyses &an; // computed once; the backend's output checks have run (checks/OutputChecks.h)
   OutputDir &out;
   DiagEngine &diags;
   const BuildInfo &info;
@@ -34,6 +37,7 @@ struct Backend {
   const char *description;
   bool (*run)(BackendContext &ctx);
   bool byDefault; // part of the default --emit set
+  bool inAll = true; // part of --emit=all (the IR dump is not: it is for testing passes)
 };
 
 // Every backend, in a fixed order.

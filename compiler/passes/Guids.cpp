@@ -6,8 +6,10 @@
 // single-port HCA behind each port; see ir/InfiniBand.h). GUIDs a design pins with the
 // `guid` instance property are kept, and the counter steps over their blocks.
 #include "passes/Guids.h"
+#include "ir/DenseKeys.h"
 
 #include "diag/Diag.h"
+#include "ir/Address.h"
 #include "ir/InfiniBand.h"
 
 #include <llvm/ADT/DenseSet.h>
@@ -43,17 +45,16 @@ bool parsePrefix(const ir::Fabric &F, DiagEngine &diags, Prefix &out) {
     out.text = std::string(F.strings.str(s->str));
   }
   const std::string &t = out.text;
-  size_t digits = t.size() >= 2 ? t.size() - 2 : 0;
-  bool ok = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && digits <= 15 &&
-            t.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
-  if (!ok) {
+  uint64_t v = 0;
+  unsigned digits = 0;
+  if (!ir::parseGuid(t, v, &digits) || digits > 15) {
     Diagnostic *d = diags.report(DiagCode::E0130, out.loc, "guid_prefix '{}' is not \"0x\" and 1 to 15 hex digits", t);
     DiagEngine::note(d, {}, "the digits are the fixed high bits of every GUID: 6 digits (an OUI) leave 40 bits to "
                             "number the devices");
     return false;
   }
-  out.bits = unsigned(4 * digits);
-  out.value = std::strtoull(t.c_str() + 2, nullptr, 16) << (64 - out.bits);
+  out.bits = 4 * digits;
+  out.value = v << (64 - out.bits);
   return true;
 }
 } // namespace
@@ -136,7 +137,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     return;
 
   // Blocks of pinned GUIDs, which the counter steps over.
-  llvm::DenseSet<uint64_t> pinned;
+  ir::U64Set pinned; // any 64-bit GUID is legal, ~0 included
   for (uint32_t d = 0; d < n; ++d) {
     uint64_t g = F.devGuid[d];
     if (!g)

@@ -1,36 +1,18 @@
 // The latency pass's pod and cross-building paths, the shared energy model, and the
 // report's escaping and number formatting.
-#include "backends/energy/EnergyModel.h"
+#include "analysis/Analyses.h"
 #include "backends/report/ReportKit.h"
+#include "TestCompile.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <gtest/gtest.h>
 
 using namespace fabc;
 
 namespace {
-struct Built {
-  SourceManager sm;
-  std::unique_ptr<DiagEngine> diags;
-  ast::Context ctx;
-  ir::Fabric F;
-  bool ok = false;
-};
+using test::Built;
 
-std::unique_ptr<Built> build(const std::string &text) {
-  auto b = std::make_unique<Built>();
-  b->diags = std::make_unique<DiagEngine>(b->sm);
-  b->diags->setOutput(std::tmpfile());
-  LoadOptions lo;
-  LoadedProgram prog;
-  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
-    return b;
-  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
-  return b;
-}
+std::unique_ptr<Built> build(const std::string &text) { return test::compileText(text); }
 
 // Switch 100 ns, NIC 50 ns: latencies add up by hand.
 const char *kModels = R"(
@@ -134,7 +116,9 @@ fabric f {
 TEST(EnergyModel, CategoriesAddUpToTheTotals) {
   auto b = build(twoSites("pod"));
   ASSERT_TRUE(b->ok);
-  EnergyModel E = computeEnergy(b->F);
+  Analyses an(b->F);
+  const EnergyModel &E = an.energy();
+  EXPECT_EQ(&E, &an.energy()); // computed once
   double sumTiers = 0, sumBuildings = 0;
   for (const PowerBucket &t : E.tiers) {
     double c = 0;
