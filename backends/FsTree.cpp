@@ -297,6 +297,8 @@ void disarm(int slot) {
   slots[slot].used = false;
 }
 
+bool dying() { return state.load() == Dying; }
+
 bool defer() {
   int expected = Idle;
   return state.compare_exchange_strong(expected, Committing);

@@ -48,6 +48,9 @@ void disarm(int slot);
 // commit's renames are never cut in half by a catchable signal. False when a signal
 // handler is already removing the staging directory: the commit must not start.
 bool defer();
+// True once a signal handler (on another thread, maybe) has begun removing the armed
+// entries: whoever creates one after arming it checks this and removes it itself.
+bool dying();
 void undefer();
 
 } // namespace fabc::fstree

@@ -190,6 +190,13 @@ static int makeStaging(int fd, const std::string &prefix, std::string &name, int
       errno = err;
       return -1;
     }
+    if (fstree::dying()) { // the handler may have looked before mkdirat: not left behind
+      ::unlinkat(fd, name.c_str(), AT_REMOVEDIR);
+      fstree::disarm(slot);
+      slot = -1;
+      errno = EINTR;
+      return -1;
+    }
     int root = ::openat(fd, name.c_str(), DirFlags);
     if (root < 0)
       continue;
