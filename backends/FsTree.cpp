@@ -64,6 +64,7 @@ struct Slot {
   volatile sig_atomic_t armed = 0;
   std::atomic<bool> used{false};
   int fd = -1;
+  long tid = 0; // the thread that writes into it
   char name[256] = {};
 };
 Slot slots[8];
@@ -94,6 +95,14 @@ void dieOf(int sig) {
 
 void onSignal(int sig) {
   int saved = errno;
+  // Run where the staging directory is written: on another thread the writer would go
+  // on creating files while this removes them. The signal is passed on to that thread.
+  long self = ::syscall(SYS_gettid);
+  for (Slot &s : slots)
+    if (s.armed && s.tid != self && ::syscall(SYS_tgkill, ::getpid(), s.tid, sig) == 0) {
+      errno = saved;
+      return;
+    }
   int expected = Idle;
   if (!state.compare_exchange_strong(expected, Dying) && expected == Committing) {
     pending = sig;
@@ -283,6 +292,7 @@ int arm(int dirFd, const std::string &name) {
     if (!slots[i].used.compare_exchange_strong(expected, true))
       continue;
     slots[i].fd = dirFd;
+    slots[i].tid = ::syscall(SYS_gettid);
     std::memcpy(slots[i].name, name.c_str(), name.size() + 1);
     slots[i].armed = 1;
     return i;
