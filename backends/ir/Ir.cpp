@@ -4,6 +4,7 @@
 #include "backends/ir/Ir.h"
 
 #include "backends/Common.h"
+#include "ir/Address.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
@@ -166,7 +167,7 @@ private:
         if (F.devTier[d] == ir::Tier::Unknown)
           J.attribute("tier", nullptr);
         else
-          J.attribute("tier", unsigned(F.devTier[d]));
+          J.attribute("tier", ir::tierIndex(F.devTier[d]));
         J.attribute("role", ir::roleName(F.devRole[d]));
         if (F.devRack[d] == None)
           J.attribute("rack", nullptr);
@@ -373,7 +374,7 @@ private:
   }
 
   static std::string ipv4(uint32_t a) {
-    return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
+    return ir::ipv4String(a);
   }
 
   const ir::Fabric &F;

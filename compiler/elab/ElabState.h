@@ -151,6 +151,11 @@ private:
   // loop iteration): instances, links, places, buildings and halls, spans, policies.
   void duplicateStmtProps(const ast::Block &b);
   bool propQty(const ast::Prop &p, const Dim &want, double &out);
+  // The same, then the property's range from Ranges.def (FAB-E0034 outside it).
+  bool propQty(const char *where, const ast::Prop &p, const Dim &want, double &out);
+  bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);
+  bool inRange(const char *where, const ast::Prop &p, double v, const Dim &d);
+  bool optionValue(const ast::Prop &p, const ir::Setting &st);
   void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
     Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
     DiagEngine::note(d, {}, std::string("accepted: ") + accepted);

@@ -1,6 +1,8 @@
 // Catalog models into ir::Model: properties, figures with their provenance, port groups.
 #include "elab/ElabState.h"
 
+#include <cstring>
+
 namespace fabc::elab {
 
 bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
@@ -11,6 +13,55 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   out.known = true;
   out.estimate = p.annot == ast::Prop::Estimate;
   out.source = p.annot == ast::Prop::None ? 0 : F.strings.intern(p.annotText);
+  return true;
+}
+
+namespace {
+struct Range {
+  const char *where, *key;
+  double lo;
+  bool loOpen;
+  double hi;
+  bool whole;
+  const char *why;
+};
+const Range kRanges[] = {
+#define RANGE(WHERE, KEY, LO, LO_OPEN, HI, WHOLE, WHY) {WHERE, KEY, LO, LO_OPEN, HI, WHOLE, WHY},
+#include "elab/Ranges.def"
+#undef RANGE
+};
+} // namespace
+
+bool Elab::inRange(const char *where, const ast::Prop &p, double v, const Dim &d) {
+  for (const Range &r : kRanges) {
+    if (std::strcmp(r.where, where) != 0 || p.key != r.key)
+      continue;
+    bool ok = std::isfinite(v) && (r.loOpen ? v > r.lo : v >= r.lo) && v <= r.hi && (!r.whole || v == std::floor(v));
+    if (ok)
+      return true;
+    Diagnostic *dg = error(r.key == std::string_view("dot_max_nodes") ? DiagCode::E0136 : DiagCode::E0034,
+                           p.value->range, "'{}' is {}, outside {}{}, {}]{}", p.key, formatQuantity(v, d),
+                           r.loOpen ? "(" : "[", r.lo == 0 ? std::string("0") : formatQuantity(r.lo, d), formatQuantity(r.hi, d),
+                           r.whole && std::isfinite(v) && v != std::floor(v) ? " (a whole number)" : "");
+    DiagEngine::note(dg, {}, r.why);
+    return false;
+  }
+  return true;
+}
+
+bool Elab::propQty(const char *where, const ast::Prop &p, const Dim &want, double &out) {
+  double v;
+  if (!propQty(p, want, v) || !inRange(where, p, v, want))
+    return false;
+  out = v;
+  return true;
+}
+
+bool Elab::figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out) {
+  ir::Figure f;
+  if (!figure(p, want, f) || !inRange(where, p, f.value, want))
+    return false;
+  out = f;
   return true;
 }
 
@@ -128,10 +179,10 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     if (k == "vendor") propStr(p, out.vendor);
     else if (k == "sku") propStr(p, out.sku);
     else if (k == "description") propStr(p, out.description);
-    else if (k == "power") figure(p, dims::Power, out.power);
-    else if (k == "price") figure(p, dims::Money, out.price);
+    else if (k == "power") figure("model", p, dims::Power, out.power);
+    else if (k == "price") figure("model", p, dims::Money, out.price);
     else if (k == "rack_units" && device) { if (propInt(p, 0, 64, iv)) out.rackUnits = uint32_t(iv); }
-    else if (k == "latency" && (device || out.kind == K::Gpu)) figure(p, dims::Time, out.latency);
+    else if (k == "latency" && (device || out.kind == K::Gpu)) figure("model", p, dims::Time, out.latency);
     else if (k == "gpus" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.gpus = uint32_t(iv); }
     else if (k == "nvlink_domain" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.nvlinkDomain = uint32_t(iv); }
     else if (k == "gpu" && out.kind == K::System) {
@@ -156,11 +207,11 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         }
       }
     }
-    else if (media && k == "speed") propQty(p, dims::Bandwidth, out.speed);
+    else if (media && k == "speed") propQty("model", p, dims::Bandwidth, out.speed);
     else if (media && k == "form") propStr(p, out.form);
-    else if (media && k == "reach") figure(p, dims::Length, out.reach);
+    else if (media && k == "reach") figure("model", p, dims::Length, out.reach);
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
-    else if (out.kind == K::Optic && k == "lasers") figure(p, dims::None, out.lasers);
+    else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (k == "protocol" && (out.kind == K::Switch || out.kind == K::Nic)) {
       uint32_t s;
@@ -203,7 +254,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     duplicateProps(pd.props, ("port group '" + pd.name + "' of model '" + m.name + "'").c_str());
     for (const ast::Prop &p : pd.props) {
       int64_t iv;
-      if (p.key == "speed") haveSpeed = propQty(p, dims::Bandwidth, g.speed);
+      if (p.key == "speed") haveSpeed = propQty("port", p, dims::Bandwidth, g.speed);
       else if (p.key == "lanes") { if (propInt(p, 1, 64, iv)) g.lanes = uint32_t(iv); }
       else if (p.key == "form") propStr(p, g.form);
       else if (p.key == "ports_per_cage") { if (propInt(p, 1, 8, iv)) g.portsPerCage = uint32_t(iv); }

@@ -17,7 +17,7 @@ void Elab::execBuilding(const ast::Stmt *s) {
   b.loc = s->nameRange;
   for (const ast::Prop &p : s->props) {
     if (p.key == "hall_distance")
-      propQty(p, dims::Length, b.hallDistance);
+      propQty("building", p, dims::Length, b.hallDistance);
     else
       unknownProp(p, "a building", "hall_distance");
   }
@@ -34,9 +34,9 @@ void Elab::execBuilding(const ast::Stmt *s) {
     hall.loc = h.range;
     for (const ast::Prop &p : h.props) {
       int64_t iv;
-      if (p.key == "row_pitch") propQty(p, dims::Length, hall.rowPitch);
-      else if (p.key == "rack_width") propQty(p, dims::Length, hall.rackWidth);
-      else if (p.key == "tray_drop") propQty(p, dims::Length, hall.trayDrop);
+      if (p.key == "row_pitch") propQty("hall", p, dims::Length, hall.rowPitch);
+      else if (p.key == "rack_width") propQty("hall", p, dims::Length, hall.rackWidth);
+      else if (p.key == "tray_drop") propQty("hall", p, dims::Length, hall.trayDrop);
       else if (p.key == "rack_units") { if (propInt(p, 1, 100, iv)) hall.rackUnits = uint32_t(iv); }
       else unknownProp(p, "a hall", "row_pitch rack_width tray_drop rack_units");
     }
@@ -59,7 +59,7 @@ void Elab::execSpan(const ast::Stmt *s) {
   bool haveLength = false;
   for (const ast::Prop &p : s->props) {
     if (p.key == "length")
-      haveLength = propQty(p, dims::Length, sp.length);
+      haveLength = propQty("span", p, dims::Length, sp.length);
     else
       unknownProp(p, "a span", "length");
   }

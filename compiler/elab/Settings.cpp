@@ -28,20 +28,37 @@ void Elab::execOption(const ast::Stmt *s) {
   p.value = s->e1;
   ir::Options &o = F.options;
   if (s->name == "default_cable_length") {
-    if (propQty(p, dims::Length, o.defaultCableLength))
+    if (propQty("option", p, dims::Length, o.defaultCableLength))
       o.defaultCableLengthLoc = s->range;
   } else if (s->name == "cable_slack")
-    propQty(p, dims::Length, o.cableSlack);
+    propQty("option", p, dims::Length, o.cableSlack);
   else if (s->name == "pue")
-    propQty(p, dims::None, o.pue);
+    propQty("option", p, dims::None, o.pue);
   else if (s->name == "nic_latency")
-    propQty(p, dims::Time, o.gpuNicLatency);
+    propQty("option", p, dims::Time, o.gpuNicLatency);
   else if (isExtraOption(s->name)) {
     ir::Setting st;
-    if (setting(p, st))
+    if (setting(p, st) && optionValue(p, st))
       F.extraOptions.push_back(std::move(st));
   } else
     unknownProp(p, "an option", kOptionNames);
+}
+
+// A Settings.def option's value, whatever outputs are built: the numeric ones with a
+// range in Ranges.def take a plain number in it. (Their meaning belongs to an output,
+// their validity to the design: `option dot_max_nodes = 0;` is wrong in `fabc check`
+// without --emit=dot too.)
+bool Elab::optionValue(const ast::Prop &p, const ir::Setting &st) {
+  bool ranged = p.key == "report_collapse" || p.key == "dot_max_nodes";
+  if (!ranged)
+    return true;
+  if (st.type != ir::Setting::Number || !st.dim.none()) {
+    Diagnostic *d = error(p.key == "dot_max_nodes" ? DiagCode::E0136 : DiagCode::E0026, p.value->range,
+                          "option {} takes a number of devices", p.key);
+    DiagEngine::note(d, {}, "for example: option " + p.key + " = 1000;");
+    return false;
+  }
+  return inRange("option", p, st.number, Dim());
 }
 
 bool Elab::isExtraOption(const std::string &name) {
@@ -105,7 +122,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
   for (const ast::Prop &p : s->props) {
     if (p.key == "max" && pol.kind != ir::PolicyKind::RailOptimized) {
       Dim want = pol.kind == ir::PolicyKind::Power ? dims::Power : pol.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
-      haveMax = propQty(p, want, pol.max);
+      haveMax = propQty(("policy " + k).c_str(), p, want, pol.max);
     } else if (p.key == "per" && pol.kind == ir::PolicyKind::Power) {
       uint32_t v;
       if (propStr(p, v)) {

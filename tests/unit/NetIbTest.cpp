@@ -89,11 +89,11 @@ TEST(OutputChecks, PlanWithoutABuild) {
   EXPECT_EQ(an.infiniband.hcaDescriptions[0], "h0 cx0");
   EXPECT_TRUE(checks::checkOutput("summary", b->F, an, *b->diags)); // no rule of its own
 
+  // An option's value is the design's: dot_max_nodes = 0 fails elaboration, before any
+  // output is chosen (elab/Ranges.def).
   auto z = build("model S : switch { port p[2] { speed = 400 Gb/s; } }\n"
                  "fabric f { option dot_max_nodes = 0; s : S; }\n");
-  ASSERT_TRUE(z->ok);
-  Analyses az(z->F);
-  EXPECT_FALSE(checks::checkOutput("dot", z->F, az, *z->diags));
+  EXPECT_FALSE(z->ok);
   EXPECT_EQ(z->diags->all().back().code, DiagCode::E0136);
 }
 
