@@ -6,7 +6,7 @@
 
 namespace fabc {
 
-const char *tierName(uint32_t tier);
+using ir::tierName;
 bool failOpen(BackendContext &ctx);
 
 // Backend entry points (registered in Registry.cpp).

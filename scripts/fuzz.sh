@@ -53,6 +53,16 @@ find "$RUN/robustness" -type f -name '*.fab' | while IFS= read -r f; do
   cp "$f" "$RUN/seeds/robustness_$(echo "${f#"$RUN"/robustness/}" | tr / _)"
 done
 rm -rf "$RUN/robustness"
+# Seeds of the semantic and nesting modes (first byte 0x01 / 0x02, tests/fuzz/fabc_fuzz.cpp).
+python3 - "$RUN/seeds" <<'EOF2'
+import os, random, sys
+rng = random.Random(7)
+for mode in (1, 2):
+    for k in range(32):
+        n = rng.randint(4, 400 if mode == 2 else 40)
+        with open(os.path.join(sys.argv[1], f"mode{mode}_{k}"), "wb") as f:
+            f.write(bytes([mode]) + bytes(rng.randrange(256) for _ in range(n)))
+EOF2
 echo "fuzz: $(ls "$RUN/seeds" | wc -l) seeds, $(ls "$RUN/corpus" | wc -l) inputs kept from earlier runs, ${SECONDS_TO_RUN} s"
 
 # -timeout: one input; -rss_limit_mb: the whole process; -max_len: inputs, seeds included

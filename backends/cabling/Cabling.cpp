@@ -155,11 +155,6 @@ bool emitBom(BackendContext &ctx) {
 
 } // namespace
 
-const char *tierName(uint32_t t) {
-  static const char *names[] = {"system", "leaf", "spine", "core", "super"};
-  return t < 5 ? names[t] : "untiered";
-}
-
 bool failOpen(BackendContext &ctx) {
   fmt::print(stderr, "fabc: error: cannot write output: {}\n", ctx.out.error());
   return false;

@@ -40,8 +40,7 @@ Clusters buildClusters(const ir::Fabric &F) {
   c.parent.assign(F.groups.size(), None);
   c.depth.assign(F.groups.size(), 0);
   auto size = [&](uint32_t g) {
-    const ir::Group &G = F.groups[g];
-    return G.contiguous ? uint64_t(G.end - G.begin) : uint64_t(G.members.size());
+    return uint64_t(F.groups[g].devices().size());
   };
   std::vector<uint32_t> order;
   for (uint32_t g = 0; g < F.groups.size(); ++g)
@@ -51,17 +50,13 @@ Clusters buildClusters(const ir::Fabric &F) {
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return size(a) > size(b); });
   for (uint32_t g : order) {
     const ir::Group &G = F.groups[g];
-    uint32_t first = G.contiguous ? G.begin : G.members[0];
+    uint32_t first = G.devices().front();
     c.parent[g] = c.innermost[first];
     c.depth[g] = c.parent[g] == None ? 0 : c.depth[c.parent[g]] + 1;
     c.maxDepth = std::max(c.maxDepth, c.depth[g]);
     c.any = true;
-    if (G.contiguous)
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        c.innermost[d] = g;
-    else
-      for (uint32_t d : G.members)
-        c.innermost[d] = g;
+    for (uint32_t d : G.devices())
+      c.innermost[d] = g;
   }
   return c;
 }
@@ -76,15 +71,15 @@ uint32_t groupAt(const Clusters &c, uint32_t dev, int level) {
 
 struct Node {
   std::string id, label;
-  uint8_t tier;
+  ir::Tier tier;
   bool isSwitch;
   uint32_t group; // cluster, None
   uint64_t count = 0;
 };
 
-const char *tierColor(uint8_t tier) {
-  static const char *colors[] = {"#e8e8e8", "#c6dbef", "#fdd49e", "#fcbba1", "#dadaeb"};
-  return tier < 5 ? colors[tier] : "#ffffff";
+const char *tierColor(ir::Tier tier) {
+  static const char *colors[ir::NumTiers] = {"#e8e8e8", "#c6dbef", "#fdd49e", "#fcbba1", "#dadaeb"};
+  return ir::tierIndex(tier) < ir::NumTiers ? colors[ir::tierIndex(tier)] : "#ffffff";
 }
 
 std::string quote(std::string_view s) {
@@ -122,7 +117,7 @@ void emitCluster(const ir::Fabric &F, OutFile &o, uint32_t g, const std::vector<
             quote(name + " (" + std::string(F.strings.str(G.kindName)) + ")"));
     indent += "  ";
   }
-  std::map<uint8_t, std::vector<uint32_t>, std::greater<uint8_t>> byTier;
+  std::map<ir::Tier, std::vector<uint32_t>, std::greater<ir::Tier>> byTier;
   for (uint32_t n : nodesOf[slot])
     byTier[nodes[n].tier].push_back(n);
   for (const auto &kv : byTier) {
@@ -158,7 +153,7 @@ bool runDot(BackendContext &ctx) {
     }
   } else {
     // The deepest nesting level whose (group, tier, model) nodes stay under the limit.
-    using Key = std::tuple<uint32_t, uint8_t, uint32_t>; // group, tier, model
+    using Key = std::tuple<uint32_t, ir::Tier, uint32_t>; // group, tier, model
     for (level = int(C.any ? C.maxDepth : 0); level >= -1; --level) {
       std::map<Key, uint32_t> keys;
       for (uint32_t d = 0; d < n && keys.size() <= maxNodes; ++d)
@@ -189,7 +184,7 @@ bool runDot(BackendContext &ctx) {
   std::map<std::pair<uint32_t, uint32_t>, uint64_t> edges;
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = nodeOf[F.portDevice[F.linkA[l]]], b = nodeOf[F.portDevice[F.linkB[l]]];
-    auto up = [&](uint32_t x) { return nodes[x].tier == 255 ? -1 : int(nodes[x].tier); };
+    auto up = [&](uint32_t x) { return nodes[x].tier == ir::Tier::Unknown ? -1 : int(ir::tierIndex(nodes[x].tier)); };
     if (up(b) > up(a) || (up(b) == up(a) && b < a))
       std::swap(a, b);
     ++edges[{a, b}];

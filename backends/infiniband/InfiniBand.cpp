@@ -120,13 +120,13 @@ void emitNet(BackendContext &ctx, const View &v, OutFile &o) {
 void emitRoots(const View &v, OutFile &o) {
   size_t roots = 0;
   for (uint32_t s : v.P.switches)
-    roots += v.F.devTier[s] == v.P.topTier;
+    roots += ir::tierIndex(v.F.devTier[s]) == v.P.topTier;
   o.print("# OpenSM root_guid_file for the ftree routing engine (opensm -R ftree -a FILE): the {} {} switch{}\n",
           roots, tierName(v.P.topTier), roots == 1 ? "" : "es");
   if (v.P.topTier < 2)
     o.write("# The fabric has one switch tier: ftree needs two or more, use another engine (minhop)\n");
   for (uint32_t s : v.P.switches)
-    if (v.F.devTier[s] == v.P.topTier)
+    if (ir::tierIndex(v.F.devTier[s]) == v.P.topTier)
       o.print("0x{:016x}\n", v.F.devGuid[s]);
 }
 

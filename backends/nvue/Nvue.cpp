@@ -11,7 +11,6 @@
 
 namespace fabc {
 namespace {
-using passes::ipv4String;
 
 void speedName(TextBuffer &b, double bps) {
   appendShortest(b, bps / 1e9);

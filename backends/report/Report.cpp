@@ -261,8 +261,8 @@ void Page::summary() {
          "(worst switch)</th><th>Worst switch</th></tr></thead><tbody>";
   std::vector<std::map<uint32_t, uint64_t>> models(ir::Metrics::MaxTier);
   for (uint32_t d = 0; d < F.numDevices(); ++d)
-    if (F.devTier[d] >= 1 && F.devTier[d] < ir::Metrics::MaxTier)
-      ++models[F.devTier[d]][F.devModel[d]];
+    if (ir::isSwitchTier(F.devTier[d]))
+      ++models[ir::tierIndex(F.devTier[d])][F.devModel[d]];
   for (uint32_t t = M.topTier; t >= 1; --t) {
     const ir::TierStats &ts = M.tiers[t];
     std::string ms;

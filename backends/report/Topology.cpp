@@ -83,12 +83,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
         if (colOf[d] == None)
           colOf[d] = id;
       };
-      if (g.contiguous)
-        for (uint32_t d = g.begin; d < g.end; ++d)
-          set(d);
-      else
-        for (uint32_t d : g.members)
-          set(d);
+      for (uint32_t d : g.devices())
+        set(d);
     }
   } else if (F.buildings.size() > 1) {
     for (const ir::Building &b : F.buildings)
@@ -121,16 +117,16 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
   uint32_t top = 0;
   uint64_t untiered = 0;
   for (uint32_t d = 0; d < nd; ++d) {
-    if (F.devTier[d] >= ir::Metrics::MaxTier)
+    if (ir::tierIndex(F.devTier[d]) >= ir::NumTiers)
       ++untiered;
     else
-      top = std::max<uint32_t>(top, F.devTier[d]);
+      top = std::max(top, ir::tierIndex(F.devTier[d]));
   }
   bool sharedAt[ir::Metrics::MaxTier] = {}, colAt[ir::Metrics::MaxTier] = {};
   uint64_t perTier[ir::Metrics::MaxTier] = {}, gpusAt0 = 0;
   for (uint32_t d = 0; d < nd; ++d) {
-    uint8_t t = F.devTier[d];
-    if (t >= ir::Metrics::MaxTier)
+    unsigned t = ir::tierIndex(F.devTier[d]);
+    if (t >= ir::NumTiers)
       continue;
     (colOf[d] == None ? sharedAt : colAt)[t] = true;
     ++perTier[t];
@@ -160,8 +156,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
   const double areaW = X1 - L, colW = ncols ? areaW / ncols : areaW;
   const uint32_t cellsPerRow = ncols + 1; // the last: the shared, full-width cell
   auto cellOf = [&](uint32_t d) -> uint32_t {
-    uint8_t t = F.devTier[d];
-    if (t >= ir::Metrics::MaxTier)
+    unsigned t = ir::tierIndex(F.devTier[d]);
+    if (t >= ir::NumTiers)
       return None;
     bool c = colOf[d] != None;
     return uint32_t(rowIndex[t][c]) * cellsPerRow + (c ? colOf[d] : ncols);
@@ -182,12 +178,8 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
       if (domainOf[d] == None)
         domainOf[d] = id;
     };
-    if (g.contiguous)
-      for (uint32_t d = g.begin; d < g.end; ++d)
-        set(d);
-    else
-      for (uint32_t d : g.members)
-        set(d);
+    for (uint32_t d : g.devices())
+      set(d);
   }
   std::vector<std::map<uint64_t, uint64_t>> cellModels(ncells), cellDomains(ncells);
   for (uint32_t d = 0; d < nd; ++d) {
@@ -196,7 +188,7 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
       continue;
     ++cellCount[c];
     ++cellModels[c][F.devModel[d]];
-    if (F.devTier[d] == 0)
+    if (F.devTier[d] == ir::Tier::EndSystem)
       ++cellDomains[c][(uint64_t(domainOf[d]) + 1) << 32 | F.devModel[d]];
   }
   for (size_t c = 0; c < ncells; ++c) {
@@ -379,7 +371,10 @@ void topology(std::string &out, const ir::Fabric &F, uint32_t collapse) {
     if (r && rows[r - 1].tier == t)
       continue;
     double y = Y0 + r * rowPitch + nodeH / 2;
-    std::string name = t == 0 ? "end systems" : t == 1 ? "leaf" : t == 2 ? "spine" : t == 3 ? "core" : "super-spine";
+    // The drawing's labels: tier names, but for the two ends of the stack.
+    std::string name = t == ir::tierIndex(ir::Tier::EndSystem) ? "end systems"
+                       : t == ir::tierIndex(ir::Tier::Super)   ? "super-spine"
+                                                               : ir::tierName(t);
     std::string sub = count(perTier[t]) + (t == 0 ? " systems" : " switches");
     out += fmt::format("<text class=\"tier\" x=\"12\" y=\"{}\">{}</text><text class=\"tier-sub\" x=\"12\" y=\"{}\">{}</text>",
                        n1(y - 4), esc(name), n1(y + 11), esc(sub));

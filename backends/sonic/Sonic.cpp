@@ -16,14 +16,13 @@
 
 namespace fabc {
 namespace {
-using passes::ipv4String;
 
 const char *kMap = "AZURE"; // the name SONiC's own QoS and buffer templates use
 const char *kGroup = "FABRIC";
 const char *kWred = "AZURE_LOSSLESS";
 
 const char *routerType(const ir::Fabric &F, uint32_t d) {
-  return F.devTier[d] >= 2 && F.devTier[d] != 255 ? "SpineRouter" : "LeafRouter";
+  return F.devTier[d] >= ir::Tier::Spine && F.devTier[d] != ir::Tier::Unknown ? "SpineRouter" : "LeafRouter";
 }
 
 // One switch's config_db.json, streamed table by table. ConfigDB keys are sorted (as

@@ -33,14 +33,14 @@ BomSummary summarize(const ir::Fabric &F) {
         ++s.computeSystems;
     } else if (m.kind == ir::ModelKind::Switch) {
       ++s.switches;
-      uint8_t t = F.devTier[d];
+      unsigned t = ir::tierIndex(F.devTier[d]);
       if (t < ir::Metrics::MaxTier)
         ++s.switchesByTier[t];
     }
   }
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t da = F.portDevice[F.linkA[l]], db = F.portDevice[F.linkB[l]];
-    uint8_t ta = F.devTier[da], tb = F.devTier[db];
+    uint8_t ta = uint8_t(ir::tierIndex(F.devTier[da])), tb = uint8_t(ir::tierIndex(F.devTier[db]));
     ++s.linksByTierPair[{std::min(ta, tb), std::max(ta, tb)}];
     bool mgmt = F.devRole[da] == ir::Role::Management || F.devRole[db] == ir::Role::Management;
     if (!mgmt)

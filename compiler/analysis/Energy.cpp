@@ -101,7 +101,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
     const ir::Figure &pf = F.modelOf(d).power;
     bool pe = pf.estimate || !pf.known, oe = opticEst[d];
     collectEstimate(F, F.devModel[d], "power", E.estimates);
-    uint8_t t = F.devTier[d];
+    unsigned t = ir::tierIndex(F.devTier[d]);
     add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o, pe, oe);
     add(E.all, c, p, o, pe, oe);
     if (F.devRack[d] == None) {

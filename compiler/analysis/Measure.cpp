@@ -35,12 +35,8 @@ void measureNvLink(ir::Fabric &F) {
       n += F.gpusOf(d);
       grouped[d] = 1;
     };
-    if (g.contiguous)
-      for (uint32_t d = g.begin; d < g.end; ++d)
-        add(d);
-    else
-      for (uint32_t d : g.members)
-        add(d);
+    for (uint32_t d : g.devices())
+      add(d);
     ++domains;
     largest = std::max<uint32_t>(largest, uint32_t(n));
   }
@@ -60,8 +56,8 @@ void measureTiers(ir::Fabric &F) {
   std::vector<double> down(nd, 0), up(nd, 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    uint8_t ta = F.devTier[a], tb = F.devTier[b];
-    if (ta == 255 || tb == 255 || ta == tb)
+    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
+    if (ta == ir::Tier::Unknown || tb == ir::Tier::Unknown || ta == tb)
       continue;
     double bw = F.portSpeed(F.linkA[l]);
     uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
@@ -73,14 +69,14 @@ void measureTiers(ir::Fabric &F) {
     t = {};
   M.topTier = 0;
   for (uint32_t d = 0; d < nd; ++d) {
-    uint8_t t = F.devTier[d];
-    if (t == 0 || t == 255 || t >= ir::Metrics::MaxTier)
+    ir::Tier t = F.devTier[d];
+    if (!ir::isSwitchTier(t))
       continue;
-    ir::TierStats &ts = M.tiers[t];
+    ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
     ++ts.switches;
     ts.downBandwidth += down[d];
     ts.upBandwidth += up[d];
-    M.topTier = std::max<uint32_t>(M.topTier, t);
+    M.topTier = std::max(M.topTier, ir::tierIndex(t));
     if (up[d] > 0) {
       double r = down[d] / up[d];
       if (r > ts.maxOversubscription) {
@@ -158,27 +154,24 @@ void measureLatency(ir::Fabric &F) {
           pod[d] = id;
         }
       };
-      if (g.contiguous)
-        for (uint32_t d = g.begin; d < g.end; ++d)
-          set(d);
-      else
-        for (uint32_t d : g.members)
-          set(d);
+      for (uint32_t d : g.devices())
+        set(d);
     }
   }
   std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
   std::vector<TwoBuildings> byBuilding(nd);
   for (uint32_t d = 0; d < nd; ++d)
-    if (F.devTier[d] == 0 && F.modelOf(d).gpus) {
+    if (F.devTier[d] == ir::Tier::EndSystem && F.modelOf(d).gpus) {
       const ir::Model &m = F.modelOf(d);
       upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
       tag[d] = pod[d];
       byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
     }
-  for (uint8_t t = 1; t < ir::Metrics::MaxTier; ++t) {
+  for (unsigned k = 1; k < ir::NumTiers; ++k) {
+    const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      uint32_t lo = F.devTier[a] == t - 1 && F.devTier[b] == t ? a : F.devTier[b] == t - 1 && F.devTier[a] == t ? b : None;
+      uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;
       if (lo == None || upLat[lo] < 0)
         continue;
       uint32_t hi = lo == a ? b : a;
@@ -203,7 +196,7 @@ void measureLatency(ir::Fabric &F) {
   M.crossBuildingPath = {};
   uint32_t worst = None;
   for (uint32_t d = 0; d < nd; ++d) {
-    if (F.devTier[d] == 0 || F.devTier[d] == 255 || upLat[d] < 0)
+    if (!ir::isSwitchTier(F.devTier[d]) || upLat[d] < 0)
       continue;
     const ir::Model &m = F.modelOf(d);
     double sw = m.latency.known ? m.latency.value : 0;
@@ -216,7 +209,7 @@ void measureLatency(ir::Fabric &F) {
       if (cross > M.crossBuildingPath.latency)
         M.crossBuildingPath = {cross, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
     }
-    if (F.devTier[d] != M.topTier)
+    if (ir::tierIndex(F.devTier[d]) != M.topTier)
       continue;
     if (path > M.worstLatency) {
       M.worstLatency = path;

@@ -32,8 +32,8 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     if (ib::isSwitch(F, d)) {
       v.switches.push_back(d);
       member[d] = 1;
-      if (F.devTier[d] != 255)
-        v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
+      if (F.devTier[d] != ir::Tier::Unknown)
+        v.topTier = std::max<uint32_t>(v.topTier, ir::tierIndex(F.devTier[d]));
     }
   if (v.switches.empty()) {
     Diagnostic *d = diags.report(DiagCode::W0157, F.loc, "fabric '{}' has no InfiniBand switch: no InfiniBand "
@@ -53,10 +53,10 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
       if (ib::isSwitch(F, d))
         continue;
       uint32_t s = F.portDevice[F.otherEnd(l, p)];
-      if (F.devTier[s] != 1 && offLeaf++ < 20) {
+      if (F.devTier[s] != ir::Tier::Leaf && offLeaf++ < 20) {
         Diagnostic *dg = diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
                                       "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
-                                      F.portName(p), F.deviceName(s), unsigned(F.devTier[s]));
+                                      F.portName(p), F.deviceName(s), ir::tierIndex(F.devTier[s]));
         DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
       }
       member[d] = 1;

@@ -32,41 +32,20 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
   return true;
 }
 
+// report_collapse and dot_max_nodes are validated with the design, whatever is built
+// (the elaborator's range table, elab/Ranges.def): here they are only read.
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   an.report.checked = true;
-  const ir::Setting *s = F.option("report_collapse");
-  if (!s)
-    return true;
-  if (s->type != ir::Setting::Number || !s->dim.none()) {
-    Diagnostic *d = diags.report(DiagCode::E0026, s->loc, "option report_collapse takes a number of devices");
-    DiagEngine::note(d, {}, "for example: option report_collapse = 128;");
-    return false;
-  }
-  if (s->number < 1 || s->number > 1e9 || s->number != std::floor(s->number)) {
-    Diagnostic *d = diags.report(DiagCode::E0034, s->loc, "option report_collapse is {:g}; it takes a whole number "
-                                                          "of devices from 1 up",
-                                 s->number);
-    DiagEngine::note(d, {}, "pods of more devices than this are drawn as one block per tier and model");
-    return false;
-  }
-  an.report.collapse = uint32_t(s->number);
+  if (const ir::Setting *s = F.option("report_collapse"))
+    an.report.collapse = uint32_t(s->number);
   return true;
 }
 
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   DotPlan &p = an.dot;
   p.checked = true;
-  if (const ir::Setting *s = F.option("dot_max_nodes")) {
-    bool ok = s->type == ir::Setting::Number && s->dim == Dim() && s->number >= 1 && s->number <= 100000 &&
-              s->number == std::floor(s->number);
-    if (!ok) {
-      Diagnostic *d = diags.report(DiagCode::E0136, s->loc, "option dot_max_nodes must be a whole number from "
-                                                            "1 to 100000");
-      DiagEngine::note(d, {}, "for example: option dot_max_nodes = 5000;");
-      return false;
-    }
+  if (const ir::Setting *s = F.option("dot_max_nodes"))
     p.maxNodes = uint32_t(s->number);
-  }
   // Every device is drawn, and named, up to the limit; past it, groups are.
   p.collapsed = F.numDevices() > p.maxNodes;
   if (p.collapsed)

@@ -43,7 +43,7 @@ uint32_t enclosingGroup(const ir::Fabric &F, const std::vector<std::vector<uint3
         break;
       }
     const ir::Group &G = F.groups[g];
-    uint64_t size = G.contiguous ? G.end - G.begin : G.members.size();
+    uint64_t size = G.devices().size();
     if (all && size < bestSize) {
       best = g;
       bestSize = size;
@@ -103,8 +103,8 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
   // The switches above, tier by tier: children are the entries of lower-tier neighbours.
   std::vector<std::vector<uint32_t>> upperByTier(ir::Metrics::MaxTier);
   for (uint32_t s = 0; s < n; ++s)
-    if (isSwitch(F, s) && !isLeaf[s] && F.devTier[s] >= 2 && F.devTier[s] < ir::Metrics::MaxTier)
-      upperByTier[F.devTier[s]].push_back(s);
+    if (isSwitch(F, s) && !isLeaf[s] && F.devTier[s] >= ir::Tier::Spine && ir::isSwitchTier(F.devTier[s]))
+      upperByTier[ir::tierIndex(F.devTier[s])].push_back(s);
   std::vector<std::vector<uint32_t>> neighbours(n);
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
@@ -115,7 +115,7 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
   }
   unsigned mixed = 0;
   for (uint32_t s = 0; s < n; ++s) {
-    if (!isLeaf[s] || F.devTier[s] == 255)
+    if (!isLeaf[s] || F.devTier[s] == ir::Tier::Unknown)
       continue;
     for (uint32_t w : neighbours[s])
       if (isLeaf[w] && F.devTier[w] < F.devTier[s]) {
@@ -133,7 +133,7 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
     for (uint32_t s : upperByTier[tier]) {
       std::vector<uint32_t> kids;
       for (uint32_t w : neighbours[s])
-        if (t.entryOf[w] != None && F.devTier[w] < tier)
+        if (t.entryOf[w] != None && ir::tierIndex(F.devTier[w]) < tier)
           kids.push_back(t.entryOf[w]);
       std::sort(kids.begin(), kids.end());
       kids.erase(std::unique(kids.begin(), kids.end()), kids.end());
@@ -167,15 +167,9 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
     const ir::Group &G = F.groups[g];
     if (G.kind == ir::GroupKind::NvLink || G.kind == ir::GroupKind::Rail || G.kind == ir::GroupKind::Plane)
       continue;
-    if (G.contiguous) {
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        if (isLeaf[d])
-          groupsOf[d].push_back(g);
-    } else {
-      for (uint32_t d : G.members)
-        if (isLeaf[d])
-          groupsOf[d].push_back(g);
-    }
+    for (uint32_t d : G.devices())
+      if (isLeaf[d])
+        groupsOf[d].push_back(g);
   }
   unsigned anonymous = 0;
   for (SlurmPlan::Entry &e : t.entries) {
@@ -211,12 +205,8 @@ void buildBlocks(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
         inBlock[d] = 1;
       }
     };
-    if (G.contiguous)
-      for (uint32_t d = G.begin; d < G.end; ++d)
-        add(d);
-    else
-      for (uint32_t d : G.members)
-        add(d);
+    for (uint32_t d : G.devices())
+      add(d);
     if (!b.nodes.empty())
       blocks.push_back(std::move(b));
   }

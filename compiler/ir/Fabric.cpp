@@ -27,6 +27,20 @@ Media mediaFromName(std::string_view s) {
   return Media::None;
 }
 
+namespace {
+const char *const kTierNames[NumTiers] = {"system", "leaf", "spine", "core", "super"};
+} // namespace
+
+const char *tierName(unsigned index) { return index < NumTiers ? kTierNames[index] : "untiered"; }
+const char *tierName(Tier t) { return tierName(tierIndex(t)); }
+
+Tier tierFromName(std::string_view name) {
+  for (unsigned i = 0; i < NumTiers; ++i)
+    if (name == kTierNames[i])
+      return Tier(i);
+  return Tier::Unknown;
+}
+
 const char *roleName(Role r) {
   switch (r) {
   case Role::Compute: return "compute";

@@ -125,18 +125,67 @@ struct NameNode {
 enum class Role : uint8_t { Compute, Storage, Management, Switch };
 const char *roleName(Role r);
 
+// A device's tier: end systems at 0, switch tiers counting up from the leaves. The
+// numbers order the tiers (code compares them), and a tier indexes per-tier arrays
+// through tierIndex. Unknown: a switch the design does not tier and no link reaches
+// from below; it compares above every tier, so test for it first.
+enum class Tier : uint8_t { EndSystem = 0, Leaf, Spine, Core, Super, Unknown = 255 };
+constexpr unsigned NumTiers = 5; // EndSystem..Super
+constexpr unsigned tierIndex(Tier t) { return unsigned(t); }
+constexpr bool isSwitchTier(Tier t) { return t >= Tier::Leaf && t <= Tier::Super; }
+// "system", "leaf", "spine", "core", "super"; "untiered" for Unknown. The one name table:
+// outputs and the language ('tier = "spine"') spell tiers this way.
+const char *tierName(Tier t);
+const char *tierName(unsigned index); // by tierIndex, for loops over per-tier arrays
+Tier tierFromName(std::string_view name); // a tierName back; Unknown for anything else
+
 enum class GroupKind : uint8_t { NvLink, Rail, Su, Pod, Plane, Other };
 GroupKind groupKindFromName(std::string_view s);
 const char *groupKindName(GroupKind k);
+
+// The devices of a group, however the group stores them: for (uint32_t d : g.devices()).
+class GroupDevices {
+public:
+  class iterator {
+  public:
+    iterator(const uint32_t *list, uint32_t i) : list_(list), i_(i) {}
+    uint32_t operator*() const { return list_ ? list_[i_] : i_; }
+    iterator &operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator!=(const iterator &o) const { return i_ != o.i_; }
+    bool operator==(const iterator &o) const { return i_ == o.i_; }
+
+  private:
+    const uint32_t *list_; // null: the ids count up from begin
+    uint32_t i_;
+  };
+  GroupDevices(const uint32_t *list, uint32_t begin, uint32_t end) : list_(list), begin_(begin), end_(end) {}
+  iterator begin() const { return {list_, begin_}; }
+  iterator end() const { return {list_, end_}; }
+  uint32_t size() const { return end_ - begin_; }
+  bool empty() const { return begin_ == end_; }
+  uint32_t front() const { return *begin(); }
+
+private:
+  const uint32_t *list_;
+  uint32_t begin_, end_;
+};
 
 struct Group {
   GroupKind kind = GroupKind::Other;
   uint32_t kindName = 0;
   uint32_t node = None;           // its name
-  uint32_t begin = 0, end = 0;    // devices [begin, end) when contiguous, else members
+  // A template's devices are one id range [begin, end) (contiguous); a group statement
+  // lists its members. Read either through devices().
+  uint32_t begin = 0, end = 0;
   bool contiguous = true;
-  std::vector<uint32_t> members;  // device ids when not contiguous
+  std::vector<uint32_t> members;  // sorted, unique device ids when not contiguous
   SourceRange loc;
+  GroupDevices devices() const {
+    return contiguous ? GroupDevices(nullptr, begin, end) : GroupDevices(members.data(), 0, uint32_t(members.size()));
+  }
 };
 
 struct Building {
@@ -228,9 +277,9 @@ struct PathStats {
 // (tiers, counts, latency paths) and by the transceiver and power passes; the validation
 // checks compare it with the policies, and every output reads it.
 struct Metrics {
-  static constexpr unsigned MaxTier = 5;
-  TierStats tiers[MaxTier];      // [0] unused; 1 leaf, 2 spine, 3 core, 4 super
-  uint32_t topTier = 0;
+  static constexpr unsigned MaxTier = NumTiers;
+  TierStats tiers[MaxTier];      // by tierIndex; [0] (end systems) unused
+  uint32_t topTier = 0;          // tierIndex of the highest switch tier, 0: none
   uint64_t gpus = 0;
   uint64_t systems = 0;
   uint32_t nvlinkDomains = 0, largestNvlinkDomain = 0;
@@ -261,15 +310,13 @@ public:
 
   // Devices (parallel arrays).
   std::vector<uint32_t> devModel, devLayout, devNode, devPortBase, devRack;
-  std::vector<uint8_t> devTier; // 0: end system; 1 leaf; 2 spine; 3 core; 255 unknown
+  std::vector<Tier> devTier;
   std::vector<Role> devRole;
   std::vector<uint16_t> devU;   // lowest rack unit (1-based), 0 = unplaced in a rack
   std::vector<SourceLoc> devLoc;
-  std::vector<uint32_t> devCursorBase; // next-free-port cursors, one per port group
 
   // Ports.
   std::vector<uint32_t> portDevice, portLink;
-  std::vector<uint32_t> cursors;
 
   // Links.
   std::vector<uint32_t> linkA, linkB; // ports

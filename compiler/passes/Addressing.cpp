@@ -2,6 +2,7 @@
 #include "passes/Addressing.h"
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
+#include "ir/Address.h"
 #include "ir/DenseKeys.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -12,6 +13,8 @@
 
 namespace fabc::passes {
 using ir::None;
+using ir::ipv4String;
+using ir::parseCidr;
 
 bool isRoutedSwitch(const ir::Fabric &F, uint32_t dev) {
   const ir::Model &m = F.modelOf(dev);
@@ -44,51 +47,6 @@ uint32_t fabricMtu(const ir::Fabric &F) {
     return 9100;
   double v = s->dim == dims::Data ? s->number / 8 : s->number;
   return v >= 0 && v < 1e9 ? uint32_t(v) : 0;
-}
-
-std::string ipv4String(uint32_t a) {
-  return fmt::format("{}.{}.{}.{}", a >> 24, (a >> 16) & 255, (a >> 8) & 255, a & 255);
-}
-
-bool parseIpv4(std::string_view s, uint32_t &out) {
-  uint32_t addr = 0;
-  size_t i = 0;
-  for (int part = 0; part < 4; ++part) {
-    if (part && (i >= s.size() || s[i++] != '.'))
-      return false;
-    size_t start = i;
-    uint32_t v = 0;
-    while (i < s.size() && std::isdigit((unsigned char)s[i]) && i - start < 3)
-      v = v * 10 + uint32_t(s[i++] - '0');
-    if (i == start || v > 255)
-      return false;
-    addr = addr << 8 | v;
-  }
-  if (i != s.size())
-    return false;
-  out = addr;
-  return true;
-}
-
-bool parseCidr(std::string_view s, uint32_t &base, unsigned &len) {
-  size_t slash = s.find('/');
-  if (slash == std::string_view::npos || slash + 1 >= s.size() || s.size() - slash > 3)
-    return false;
-  unsigned l = 0;
-  for (size_t i = slash + 1; i < s.size(); ++i) {
-    if (!std::isdigit((unsigned char)s[i]))
-      return false;
-    l = l * 10 + unsigned(s[i] - '0');
-  }
-  uint32_t a;
-  if (l > 32 || !parseIpv4(s.substr(0, slash), a))
-    return false;
-  uint32_t mask = l ? ~uint32_t(0) << (32 - l) : 0;
-  if (a & ~mask)
-    return false;
-  base = a;
-  len = l;
-  return true;
 }
 
 namespace {
@@ -206,7 +164,10 @@ struct Components {
   }
 };
 
-unsigned poolOf(uint8_t tier) { return tier == 2 ? 1 : tier >= 3 && tier != 255 ? 2 : 0; }
+// leaf_asn (leaves and untiered switches), spine_asn, core_asn (core and above).
+unsigned poolOf(ir::Tier tier) {
+  return tier == ir::Tier::Spine ? 1 : tier >= ir::Tier::Core && tier != ir::Tier::Unknown ? 2 : 0;
+}
 
 void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<uint8_t> &routed) {
   size_t nd = F.numDevices();
@@ -216,18 +177,19 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   std::vector<uint32_t> group(nd, None);
   struct Group {
     uint32_t asn = 0, explicitDev = None;
-    uint8_t tier = 0;
+    ir::Tier tier = ir::Tier::EndSystem;
   };
   std::vector<Group> groups;
   if (plan.perTier) {
-    for (uint8_t t = 2; t < ir::Metrics::MaxTier; ++t) {
+    for (unsigned k = ir::tierIndex(ir::Tier::Spine); k < ir::NumTiers; ++k) {
+      const ir::Tier t = ir::Tier(k);
       bool any = false;
       for (uint32_t d = 0; d < nd && !any; ++d)
         any = routed[d] && F.devTier[d] == t;
       if (!any)
         continue;
       Components cc(nd);
-      auto inSet = [&](uint32_t d) { return routed[d] && F.devTier[d] >= 1 && F.devTier[d] <= t; };
+      auto inSet = [&](uint32_t d) { return routed[d] && F.devTier[d] >= ir::Tier::Leaf && F.devTier[d] <= t; };
       for (size_t l = 0; l < F.numLinks(); ++l) {
         uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
         if (inSet(a) && inSet(b))
@@ -270,7 +232,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   }
   for (AsnPool &p : plan.pools)
     p.next = p.lo;
-  auto alloc = [&](uint8_t tier) -> uint32_t {
+  auto alloc = [&](ir::Tier tier) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
     while (p.next <= p.hi && used.count(p.next))
       ++p.next;
@@ -316,7 +278,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     Diagnostic *dg = diags.report(DiagCode::E0103, devRange(F, d), "'{}' and '{}' both have ASN {}", F.deviceName(first),
                                   F.deviceName(d), F.devAsn[d]);
     DiagEngine::note(dg, devRange(F, first), "the first one is declared here");
-    DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= 2 && F.devTier[d] != 255
+    DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= ir::Tier::Spine && F.devTier[d] != ir::Tier::Unknown
                                  ? "to share one ASN across a spine tier, use asn_per = \"tier\" in policy addressing"
                                  : "give each its own asn, or drop the asn property to take one from the pool");
   }

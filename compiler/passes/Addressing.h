@@ -28,11 +28,6 @@ std::string hostName(const ir::Fabric &F, uint32_t dev);
 bool bgpUnnumbered(const ir::Fabric &F);
 uint32_t fabricMtu(const ir::Fabric &F);
 
-std::string ipv4String(uint32_t addr);
-bool parseIpv4(std::string_view s, uint32_t &out);
-// "a.b.c.d/len" with the host bits zero.
-bool parseCidr(std::string_view s, uint32_t &base, unsigned &len);
-
 // Fills F.devAsn, F.devLoopback (routed switches) and F.linkSubnet (routed links when
 // numbered), and checks uniqueness. Explicit asn / loopback instance properties win.
 void assignAddresses(ir::Fabric &F, DiagEngine &diags);

@@ -9,6 +9,7 @@
 #include "ir/DenseKeys.h"
 
 #include "diag/Diag.h"
+#include "ir/Address.h"
 #include "ir/InfiniBand.h"
 
 #include <llvm/ADT/DenseSet.h>
@@ -44,17 +45,16 @@ bool parsePrefix(const ir::Fabric &F, DiagEngine &diags, Prefix &out) {
     out.text = std::string(F.strings.str(s->str));
   }
   const std::string &t = out.text;
-  size_t digits = t.size() >= 2 ? t.size() - 2 : 0;
-  bool ok = t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && digits <= 15 &&
-            t.find_first_not_of("0123456789abcdefABCDEF", 2) == std::string::npos;
-  if (!ok) {
+  uint64_t v = 0;
+  unsigned digits = 0;
+  if (!ir::parseGuid(t, v, &digits) || digits > 15) {
     Diagnostic *d = diags.report(DiagCode::E0130, out.loc, "guid_prefix '{}' is not \"0x\" and 1 to 15 hex digits", t);
     DiagEngine::note(d, {}, "the digits are the fixed high bits of every GUID: 6 digits (an OUI) leave 40 bits to "
                             "number the devices");
     return false;
   }
-  out.bits = unsigned(4 * digits);
-  out.value = std::strtoull(t.c_str() + 2, nullptr, 16) << (64 - out.bits);
+  out.bits = 4 * digits;
+  out.value = v << (64 - out.bits);
   return true;
 }
 } // namespace

@@ -13,15 +13,15 @@ using ir::None;
 void inferTiers(ir::Fabric &F) {
   // Sweep k = 1..4: an untiered switch next to a device of tier k-1 gets tier k. A
   // sweep may assign nothing (the leaves' tier was given) and the next still can.
-  for (uint8_t k = 1; k <= 4; ++k) {
-    if (std::find(F.devTier.begin(), F.devTier.end(), 255) == F.devTier.end())
+  for (unsigned k = ir::tierIndex(ir::Tier::Leaf); k <= ir::tierIndex(ir::Tier::Super); ++k) {
+    if (std::find(F.devTier.begin(), F.devTier.end(), ir::Tier::Unknown) == F.devTier.end())
       break;
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       for (int side = 0; side < 2; ++side) {
         uint32_t s = side ? b : a, o = side ? a : b;
-        if (F.devTier[s] == 255 && F.devTier[o] == k - 1)
-          F.devTier[s] = k;
+        if (F.devTier[s] == ir::Tier::Unknown && F.devTier[o] == ir::Tier(k - 1))
+          F.devTier[s] = ir::Tier(k);
       }
     }
   }

@@ -51,12 +51,8 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
     if (g.kind != ir::GroupKind::NvLink)
       continue;
     uint64_t n = 0;
-    if (g.contiguous)
-      for (uint32_t d = g.begin; d < g.end; ++d)
-        n += F.gpusOf(d);
-    else
-      for (uint32_t d : g.members)
-        n += F.gpusOf(d);
+    for (uint32_t d : g.devices())
+      n += F.gpusOf(d);
     if (double(n) > max) {
       Diagnostic *dg = diags.report(DiagCode::E0046, g.loc, "NVLink domain '{}' has {} GPUs, more than {}",
                                     F.nodeName(g.node), n, max);
@@ -104,8 +100,9 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     if (p.kind != ir::PolicyKind::Oversubscription)
       continue;
     std::string_view tier = F.strings.str(p.scope);
-    uint32_t t = tier == "leaf" ? 1 : tier == "spine" ? 2 : 3;
-    const ir::TierStats &ts = M.tiers[t];
+    ir::Tier t = ir::tierFromName(tier); // leaf, spine or core: the elaborator checked
+    t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
+    const ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
     if (ts.worstSwitch == None || ts.maxOversubscription <= p.max + 1e-9)
       continue;
     uint32_t d = ts.worstSwitch;
@@ -187,14 +184,14 @@ void checkRedundancy(ir::Fabric &F, DiagEngine &diags) {
   std::vector<uint32_t> ups(F.numDevices(), 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    if (F.devTier[a] == 255 || F.devTier[b] == 255 || F.devTier[a] == F.devTier[b])
+    if (F.devTier[a] == ir::Tier::Unknown || F.devTier[b] == ir::Tier::Unknown || F.devTier[a] == F.devTier[b])
       continue;
     ++ups[F.devTier[a] < F.devTier[b] ? a : b];
   }
   unsigned reported = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    uint8_t t = F.devTier[d];
-    if (t == 0 || t == 255 || t >= F.metrics.topTier || ups[d] != 1)
+    ir::Tier t = F.devTier[d];
+    if (!ir::isSwitchTier(t) || ir::tierIndex(t) >= F.metrics.topTier || ups[d] != 1)
       continue;
     if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0103, devRange(F, d), "'{}' has a single uplink", F.deviceName(d));

@@ -5,22 +5,37 @@
 //     unbounded memory (libFuzzer's -timeout and -rss_limit_mb);
 //   - an error count without a diagnostic, or a diagnostic with a location outside its
 //     file;
-//   - fmt failing its own self-check (FAB-E0160) on a file that parses, or not being
-//     idempotent (formatting the output again changes it).
+//   - fmt failing its own self-check (FAB-E0160) on a file that parses, not being
+//     idempotent (formatting the output again changes it), or taking longer than its
+//     per-input budget (linear in the input: fmt runs in pre-commit);
+//   - in semantic mode, a design that compiles clean with a figure that is not finite
+//     and physical (a negative or infinite length, power, latency or energy).
+// An input is one of three kinds, by its first byte:
+//   0x01  semantic mode: the rest picks (slot, value) pairs in tests/fuzz/semantic.json's
+//         design, valid designs with boundary values in every property, pool and option;
+//   0x02  nesting mode: the rest drives a generator of deep and long structures (else-if
+//         chains, nested blocks, brace lists, parentheses) for the parser and fmt;
+//   else  the text of a .fab file.
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
+#include "Compilation.h"
 #include "ast/Format.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <pthread.h>
 
+#include "checks/OutputChecks.h"
+
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -54,10 +69,34 @@ void checkLocations(const fabc::SourceManager &sm, const fabc::DiagEngine &diags
   }
 }
 
+// fmt's budget for one input: generous (the fuzzer runs under ASan), but linear in its
+// size, so that a superlinear formatter (2^n in an else-if chain once) is a finding
+// long before libFuzzer's -timeout.
+void formatTimed(uint32_t id, fabc::SourceManager &sm, fabc::DiagEngine &diags, std::string &out,
+                 const fabc::FormatOptions &fo, bool &ok) {
+  auto start = std::chrono::steady_clock::now();
+  ok = fabc::formatSource(id, sm, diags, out, fo);
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  double budget = 5.0 + 200e-6 * double(sm.text(id).size());
+  if (s > budget)
+    bug("fmt took longer than its budget", std::to_string(s) + " s for " + std::to_string(sm.text(id).size()) +
+                                               " bytes (budget " + std::to_string(budget) + " s)");
+}
+
 void compileOne(const std::string &text) {
   using namespace fabc;
-  SourceManager sm;
-  DiagEngine diags(sm);
+  CompileOptions co;
+  co.standardSearchPath = false;
+  co.includes = {FABC_SOURCE_STDLIB};
+  co.maxFileSize = kMaxFile;
+  co.limits.maxDevices = 2000;
+  co.limits.maxLinks = 20000;
+  co.limits.maxSteps = 200000;
+  co.limits.maxDepth = 16;
+  co.allowLibrary = true; // like fabc check: a file without a fabric block is a library
+  Compilation c(co);
+  const SourceManager &sm = c.sources();
+  DiagEngine &diags = c.diags();
   // The printers run too (carets, JSON and SARIF escaping), into /dev/null.
   DiagFormat format = DiagFormat(text.size() % 3);
   DiagReport report;
@@ -66,26 +105,7 @@ void compileOne(const std::string &text) {
   if (format != DiagFormat::Text)
     diags.setReport(&report);
   diags.setErrorLimit(20);
-  ast::Context ctx;
-  LoadOptions lo;
-  lo.searchPath = {FABC_SOURCE_STDLIB};
-  lo.maxFileSize = kMaxFile;
-  lo.parse.maxTokens = kMaxFile / 16;
-  LoadedProgram prog;
-  bool ok = loadProgramText("fuzz.fab", text, lo, sm, diags, ctx, prog);
-  bool parsed = ok;
-  if (ok) {
-    ElabOptions eo;
-    eo.limits.maxDevices = 2000;
-    eo.limits.maxLinks = 20000;
-    eo.limits.maxSteps = 200000;
-    eo.limits.maxDepth = 16;
-    eo.allowLibrary = true; // like fabc check: a file without a fabric block is a library
-    ir::Fabric F;
-    ok = elaborate(prog, eo, diags, F);
-    if (ok)
-      ok = runPasses(F, diags);
-  }
+  bool ok = c.run(CompileInput::source("fuzz.fab", text));
   if (!ok && !diags.hasErrors())
     bug("a stage failed without reporting an error");
   if (diags.hasErrors() && diags.all().empty())
@@ -96,16 +116,18 @@ void compileOne(const std::string &text) {
     report.print(devNull(), format);
 
   // fmt: only for files that parse (fmt reports syntax errors itself, that is no bug).
-  if (!parsed || prog.files.empty())
+  if (!c.parsed())
     return;
   SourceManager fsm;
   DiagEngine fdiags(fsm);
   fdiags.setOutput(devNull());
   uint32_t id = fsm.add("fuzz.fab", text);
   FormatOptions fo;
-  fo.parse = lo.parse;
+  fo.parse.maxTokens = kMaxFile / 16;
   std::string once;
-  if (!formatSource(id, fsm, fdiags, once, fo)) {
+  bool formatted;
+  formatTimed(id, fsm, fdiags, once, fo, formatted);
+  if (!formatted) {
     for (const Diagnostic &d : fdiags.all())
       if (d.code == DiagCode::E0160)
         bug("fmt failed its self-check on a file that parses", d.message);
@@ -113,19 +135,152 @@ void compileOne(const std::string &text) {
   }
   uint32_t id2 = fsm.add("fuzz-formatted.fab", once);
   std::string twice;
-  if (!formatSource(id2, fsm, fdiags, twice, fo))
+  formatTimed(id2, fsm, fdiags, twice, fo, formatted);
+  if (!formatted)
     bug("fmt's output does not format again", once);
   if (once != twice)
     bug("fmt is not idempotent", "--- once:\n" + once + "\n--- twice:\n" + twice);
   fdiags.finish();
 }
 
+// ---- semantic mode ----
+struct SemanticTable {
+  std::string tmpl;
+  std::vector<std::string> names;
+  std::vector<std::vector<std::string>> values;
+  std::vector<std::string> defaults;
+};
+
+const SemanticTable &semanticTable() {
+  static SemanticTable t = [] {
+    SemanticTable r;
+    auto buf = llvm::MemoryBuffer::getFile(FABC_FUZZ_SEMANTIC);
+    if (!buf)
+      bug("cannot read " FABC_FUZZ_SEMANTIC);
+    llvm::Expected<llvm::json::Value> v = llvm::json::parse((*buf)->getBuffer());
+    if (!v)
+      bug("semantic.json does not parse");
+    const llvm::json::Object *o = v->getAsObject();
+    r.tmpl = o->getString("template")->str();
+    const llvm::json::Object *slots = o->getObject("slots"), *defs = o->getObject("defaults");
+    for (const auto &kv : *slots) {
+      r.names.push_back(kv.first.str());
+      std::vector<std::string> vals;
+      for (const llvm::json::Value &x : *kv.second.getAsArray())
+        vals.push_back(x.getAsString()->str());
+      r.values.push_back(std::move(vals));
+      r.defaults.push_back(defs->getString(kv.first)->str());
+    }
+    return r;
+  }();
+  return t;
+}
+
+std::string semanticDesign(const uint8_t *data, size_t size) {
+  const SemanticTable &t = semanticTable();
+  std::vector<std::string> chosen = t.defaults;
+  for (size_t i = 0; i + 1 < size; i += 2) {
+    size_t slot = data[i] % t.names.size();
+    chosen[slot] = t.values[slot][data[i + 1] % t.values[slot].size()];
+  }
+  std::string out;
+  for (size_t i = 0; i < t.tmpl.size();) {
+    size_t at = t.tmpl.find('@', i);
+    if (at == std::string::npos) {
+      out.append(t.tmpl, i, std::string::npos);
+      break;
+    }
+    size_t end = t.tmpl.find('@', at + 1);
+    out.append(t.tmpl, i, at - i);
+    std::string name = t.tmpl.substr(at + 1, end - at - 1);
+    for (size_t k = 0; k < t.names.size(); ++k)
+      if (t.names[k] == name)
+        out += chosen[k];
+    i = end + 1;
+  }
+  return out;
+}
+
+// A design that compiles clean is finite and physical in every figure the outputs print.
+void checkFigures(fabc::Compilation &c) {
+  using namespace fabc;
+  const ir::Fabric &F = c.fabric();
+  auto physical = [](double v) { return std::isfinite(v) && v >= 0; };
+  for (size_t l = 0; l < F.numLinks(); ++l)
+    if (!physical(F.linkLength[l]))
+      bug("a link length that is not finite and >= 0", std::to_string(F.linkLength[l]));
+  for (size_t d = 0; d < F.numDevices(); ++d)
+    if (!physical(F.devPower[d]) || !physical(F.devOpticPower[d]))
+      bug("a device power that is not finite and >= 0");
+  const ir::Metrics &M = F.metrics;
+  if (!physical(M.worstLatency) || !physical(M.worstFibre) || !physical(M.bisection))
+    bug("a path or bisection figure that is not finite and >= 0");
+  const EnergyModel &E = c.analyses().energy();
+  if (!physical(E.it) || !physical(E.facility()) || !physical(E.annualMWh()))
+    bug("an energy figure that is not finite and >= 0", std::to_string(E.it));
+  for (const char *out : {"report", "dot", "infiniband", "slurm", "sonic", "frr", "nvue"})
+    (void)c.checkOutput(out); // the output rules run on boundary values too
+}
+
+void semanticOne(const uint8_t *data, size_t size) {
+  using namespace fabc;
+  std::string text = semanticDesign(data, size);
+  CompileOptions co;
+  co.standardSearchPath = false;
+  co.checkOutputsInRun = false;
+  Compilation c(co);
+  c.diags().setOutput(devNull());
+  bool ok = c.run(CompileInput::source("semantic.fab", text));
+  if (!ok && !c.diags().hasErrors())
+    bug("a stage failed without reporting an error", text);
+  checkLocations(c.sources(), c.diags());
+  if (ok)
+    checkFigures(c);
+}
+
+// ---- nesting mode ----
+// Each byte adds one piece; the structure stays balanced and bounded, so the input is
+// valid or nearly so, and deep or long where the bytes say.
+std::string nestingDesign(const uint8_t *data, size_t size) {
+  std::string out = "fabric f {\n";
+  std::vector<char> open; // '{' block, '(' parenthesis inside a let
+  for (size_t i = 0; i < size && out.size() < (1u << 16); ++i) {
+    switch (data[i] % 8) {
+    case 0: out += "if true {"; open.push_back('{'); break;
+    case 1: if (!open.empty() && open.back() == '{') { out += "} else if x > 1 {"; } break;
+    case 2: if (!open.empty() && open.back() == '{') { out += "} else {"; } break;
+    case 3: out += " if true {} else if false {}"; break;
+    case 4: out += "let x = ("; open.push_back('('); break;
+    case 5: out += "assert true;"; break;
+    case 6: out += std::string(data[i] % 3 + 1, '\n'); break;
+    case 7:
+      if (!open.empty()) {
+        out += open.back() == '(' ? "1);" : "}";
+        open.pop_back();
+      }
+      break;
+    }
+  }
+  while (!open.empty()) {
+    out += open.back() == '(' ? "1);" : "}";
+    open.pop_back();
+  }
+  return out + "\n}\n";
+}
+
 struct Job {
-  const std::string *text;
+  const uint8_t *data;
+  size_t size;
 };
 
 void *threadMain(void *p) {
-  compileOne(*static_cast<Job *>(p)->text);
+  auto *j = static_cast<Job *>(p);
+  if (j->size > 0 && j->data[0] == 1)
+    semanticOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 2)
+    compileOne(nestingDesign(j->data + 1, j->size - 1));
+  else
+    compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
   return nullptr;
 }
 
@@ -134,16 +289,15 @@ void *threadMain(void *p) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxFile)
     return -1; // not added to the corpus
-  std::string text(reinterpret_cast<const char *>(data), size);
   // As in fabc (driverMain): the pipeline runs on a thread with a 256 MB stack, so that
   // nesting up to the parser's limits never meets the main thread's 8 MB.
-  Job job{&text};
+  Job job{data, size};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, size_t(256) << 20);
   pthread_t t;
   if (pthread_create(&t, &attr, threadMain, &job) != 0)
-    compileOne(text);
+    threadMain(&job);
   else
     pthread_join(t, nullptr);
   pthread_attr_destroy(&attr);

@@ -55,6 +55,14 @@ try:
 except (OSError, subprocess.TimeoutExpired):
     pass
 
+# A small tmpfs in a private mount namespace stands for a full disk (output/full-disk.test).
+try:
+    if subprocess.run(["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=10).returncode == 0:
+        config.available_features.add("tmpfs")
+except (OSError, subprocess.TimeoutExpired):
+    pass
+
 # Network namespaces (FRR fabrics brought up in them): root, and a kernel that allows them.
 def _netns_works():
     import subprocess

@@ -1,10 +1,8 @@
 // The discovery parsers (ibnetdiscover, lldpctl JSON, SONiC's LLDP table) and fabc
 // verify's comparison, on text: bad input is a diagnostic, never a crash.
+#include "TestCompile.h"
 #include "diag/Diag.h"
 #include "discovery/Observed.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 #include "verify/Verify.h"
 
 #include <gtest/gtest.h>
@@ -160,26 +158,8 @@ TEST(Discovery, SonicLldpTable) {
 }
 
 // fabc verify on a compiled design and a hand-written discovery.
-struct Built {
-  SourceManager sm;
-  std::unique_ptr<DiagEngine> diags;
-  ast::Context ctx;
-  ir::Fabric F;
-  bool ok = false;
-};
-
-std::unique_ptr<Built> build(const std::string &text) {
-  auto b = std::make_unique<Built>();
-  b->diags = std::make_unique<DiagEngine>(b->sm);
-  b->diags->setOutput(std::tmpfile());
-  b->diags->setErrorLimit(0);
-  LoadOptions lo;
-  LoadedProgram prog;
-  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
-    return b;
-  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
-  return b;
-}
+using test::Built;
+std::unique_ptr<Built> build(const std::string &text) { return test::compileText(text); }
 
 const char *kLeafSpine = R"(
 model SW : switch { protocol = "ethernet"; port p[8] { speed = 400 Gb/s; lanes = 4; form = "OSFP"; } }
@@ -201,8 +181,8 @@ verify::Result verifyTable(const Built &b, const std::string &table) {
   EXPECT_TRUE(p->ok) << ::testing::PrintToString(p->codes());
   verify::Result res;
   std::string err;
-  SourceManager &sm = const_cast<SourceManager &>(b.sm);
-  EXPECT_TRUE(verify::verifyFabric(b.F, p->obs, {}, sm, *b.diags, res, err)) << err;
+  Built &m = const_cast<Built &>(b);
+  EXPECT_TRUE(verify::verifyFabric(m.F, p->obs, {}, m.c.sources(), *m.diags, res, err)) << err;
   return res;
 }
 
@@ -213,7 +193,7 @@ std::string sonicTable(const std::vector<std::string> &rows) {
   return t + "---------\nTotal entries: " + std::to_string(rows.size()) + "\n";
 }
 
-TEST(Verify, SwapMoveMissingUnexpected) {
+TEST(FabricVerify, SwapMoveMissingUnexpected) {
   auto b = build(kLeafSpine);
   ASSERT_TRUE(b->ok);
   // Clean: SONiC names on the leaf, Cumulus names on the spine, the design's on servers.
@@ -237,15 +217,15 @@ TEST(Verify, SwapMoveMissingUnexpected) {
   EXPECT_EQ(bad.errors(), 4u);
 }
 
-TEST(Verify, ScopeAndForeign) {
+TEST(FabricVerify, ScopeAndForeign) {
   auto b = build(kLeafSpine);
   ASSERT_TRUE(b->ok);
   auto p = parse(sonicTable({"Ethernet0 other0 x O", "Ethernet4 other1 y O"}), Kind::Sonic, "stranger");
   verify::Result res;
   std::string err;
-  ASSERT_TRUE(verify::verifyFabric(b->F, p->obs, {}, b->sm, *b->diags, res, err));
+  ASSERT_TRUE(verify::verifyFabric(b->F, p->obs, {}, b->c.sources(), *b->diags, res, err));
   EXPECT_TRUE(res.foreign);
-  EXPECT_FALSE(verify::verifyFabric(b->F, p->obs, {"nowhere"}, b->sm, *b->diags, res, err));
+  EXPECT_FALSE(verify::verifyFabric(b->F, p->obs, {"nowhere"}, b->c.sources(), *b->diags, res, err));
   EXPECT_NE(err.find("neither a group nor a building"), std::string::npos);
 }
 

@@ -2,8 +2,16 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
 #include <fstream>
+#include <sstream>
+#include <sys/file.h>
+#include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -95,4 +103,245 @@ TEST(OutputDir, ClosedFilesStayPendingAndManyFilesFit) {
   f->write("too late");
   EXPECT_FALSE(out.commit());
   EXPECT_FALSE(exists(dir2 + "/late.txt"));
+}
+
+TEST(Csv, TextThatASpreadsheetWouldRunStartsWithAQuote) {
+  EXPECT_EQ(csvField("=HYPERLINK(\"http://x\",\"y\")"), "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"");
+  EXPECT_EQ(csvField("@SUM(A1:A9)"), "'@SUM(A1:A9)");
+  EXPECT_EQ(csvField("+cmd|' /C calc'!A0"), "'+cmd|' /C calc'!A0");
+  EXPECT_EQ(csvField("-2+3"), "'-2+3");
+  EXPECT_EQ(csvField("\tx"), "'\tx");
+  EXPECT_EQ(csvField("\rx"), "\"'\rx\"");
+  // Numbers stay numbers.
+  EXPECT_EQ(csvField("-3"), "-3");
+  EXPECT_EQ(csvField("-2.5"), "-2.5");
+  EXPECT_EQ(csvField("+1e-3"), "+1e-3");
+  EXPECT_EQ(csvField("leaf-1"), "leaf-1");
+}
+
+namespace {
+std::string slurp(const std::string &p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+// Every entry of `dir` (recursively, sorted), as paths relative to it.
+std::vector<std::string> tree(const std::string &dir, const std::string &prefix = "") {
+  std::vector<std::string> r;
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *e = ::readdir(d)) {
+      std::string n = e->d_name;
+      if (n == "." || n == "..")
+        continue;
+      r.push_back(prefix + n);
+      struct stat st;
+      if (::lstat((dir + "/" + n).c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        for (auto &s : tree(dir + "/" + n, prefix + n + "/"))
+          r.push_back(s);
+    }
+    ::closedir(d);
+  }
+  std::sort(r.begin(), r.end());
+  return r;
+}
+std::vector<std::string> siblings(const std::string &dir) { // staging leftovers beside DIR
+  std::string parent = dir.substr(0, dir.rfind('/')), name = dir.substr(dir.rfind('/') + 1);
+  std::vector<std::string> r;
+  for (auto &e : tree(parent))
+    if (e.rfind("." + name + ".fabc-", 0) == 0 && e.find('/') == std::string::npos)
+      r.push_back(e);
+  return r;
+}
+bool build(const std::string &dir, const std::vector<std::string> &files, std::string *err = nullptr) {
+  OutputDir out(dir);
+  for (auto &f : files) {
+    OutFile *o = out.open(f);
+    if (!o) {
+      if (err)
+        *err = out.error();
+      return false;
+    }
+    o->write(f + "\n");
+  }
+  bool ok = out.commit();
+  if (err)
+    *err = out.error();
+  return ok;
+}
+} // namespace
+
+TEST(OutputDir, ManifestListsTheBuildSorted) {
+  std::string dir = tempDir() + "/out";
+  ASSERT_TRUE(build(dir, {"z.txt", "a/b.txt", "a/a.txt"}));
+  std::string m = slurp(dir + "/.fabc-manifest");
+  EXPECT_EQ(m.substr(m.find('\n') + 1), "a/a.txt\na/b.txt\nz.txt\n");
+  EXPECT_EQ(m.rfind("# fabc ", 0), 0u);
+  EXPECT_TRUE(siblings(dir).empty());
+}
+
+TEST(OutputDir, RebuildingSmallerRemovesTheFilesNoLongerWritten) {
+  std::string dir = tempDir() + "/out";
+  ASSERT_TRUE(build(dir, {"sonic/leaf1/c.json", "sonic/leaf2/c.json", "summary.json"}));
+  std::ofstream(dir + "/sonic/leaf1/c.json.fabc-tmp-4242") << "old fabc's temporary\n";
+  ASSERT_TRUE(build(dir, {"sonic/leaf1/c.json", "summary.json"}));
+  EXPECT_EQ(tree(dir), (std::vector<std::string>{".fabc-manifest", "sonic", "sonic/leaf1", "sonic/leaf1/c.json",
+                                                 "summary.json"}));
+  EXPECT_TRUE(siblings(dir).empty());
+}
+
+TEST(OutputDir, ForeignFilesAreKeptAndStaleFabcFilesRemoved) {
+  std::string dir = tempDir() + "/out";
+  ASSERT_TRUE(build(dir, {"sonic/leaf1/c.json", "sonic/leaf2/c.json", "summary.json"}));
+  std::ofstream(dir + "/NOTES.md") << "mine\n";
+  std::ofstream(dir + "/sonic/leaf2/hand-edit.txt") << "mine too\n";
+  ASSERT_TRUE(build(dir, {"sonic/leaf1/c.json", "bom/bom.csv"}));
+  EXPECT_EQ(tree(dir), (std::vector<std::string>{".fabc-manifest", "NOTES.md", "bom", "bom/bom.csv", "sonic",
+                                                 "sonic/leaf1", "sonic/leaf1/c.json", "sonic/leaf2",
+                                                 "sonic/leaf2/hand-edit.txt"}));
+  std::string m = slurp(dir + "/.fabc-manifest");
+  EXPECT_EQ(m.substr(m.find('\n') + 1), "bom/bom.csv\nsonic/leaf1/c.json\n");
+  EXPECT_EQ(slurp(dir + "/NOTES.md"), "mine\n");
+  EXPECT_TRUE(siblings(dir).empty());
+}
+
+TEST(OutputDir, ASymlinkedOutputDirectoryIsReplacedAtItsTarget) {
+  std::string base = tempDir();
+  ASSERT_TRUE(build(base + "/real", {"old.txt"}));
+  ASSERT_EQ(::symlink("real", (base + "/link").c_str()), 0);
+  ASSERT_TRUE(build(base + "/link", {"new.txt"}));
+  struct stat st;
+  ASSERT_EQ(::lstat((base + "/link").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_EQ(tree(base), (std::vector<std::string>{"link", "real", "real/.fabc-manifest", "real/new.txt"}));
+}
+
+TEST(OutputDir, LeftoversOfKilledBuildsAreRemovedButNotThoseOfRunningOnes) {
+  std::string base = tempDir(), dir = base + "/out";
+  ASSERT_EQ(::mkdir((base + "/.out.fabc-dead0001").c_str(), 0700), 0);
+  ASSERT_EQ(::mkdir((base + "/.out.fabc-dead0001/sonic").c_str(), 0700), 0);
+  std::ofstream(base + "/.out.fabc-dead0001/sonic/c.json") << "x";
+  ASSERT_EQ(::mkdir((base + "/.out.fabc-live0001").c_str(), 0700), 0);
+  int live = ::open((base + "/.out.fabc-live0001").c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_EQ(::flock(live, LOCK_EX), 0); // as a running build holds its staging directory
+  ASSERT_TRUE(build(dir, {"a.txt"}));
+  EXPECT_EQ(siblings(dir), (std::vector<std::string>{".out.fabc-live0001"}));
+  ::close(live);
+  ASSERT_TRUE(build(dir, {"a.txt"}));
+  EXPECT_TRUE(siblings(dir).empty());
+}
+
+TEST(OutputDir, ASubdirectorySwappedForASymlinkMidBuildCannotRedirectWrites) {
+  std::string dir = tempDir() + "/out", outside = tempDir();
+  OutputDir out(dir);
+  bool swapped = false;
+  out.beforeEnterHook = [&](const std::string &relDir) {
+    if (relDir != "sw/b" || swapped)
+      return;
+    // Another process replaces a staged directory by a link to elsewhere.
+    std::string stage = out.stagingPath();
+    ASSERT_EQ(::rename((stage + "/sw").c_str(), (stage + "/moved").c_str()), 0);
+    ASSERT_EQ(::symlink(outside.c_str(), (stage + "/sw").c_str()), 0);
+    swapped = true;
+  };
+  OutFile *a = out.open("sw/a/config.txt");
+  ASSERT_NE(a, nullptr) << out.error();
+  a->write("a\n");
+  EXPECT_EQ(out.open("sw/b/config.txt"), nullptr);
+  EXPECT_TRUE(swapped);
+  EXPECT_EQ(out.error(), dir + "/sw: a symbolic link inside the output directory");
+  a->write("more\n"); // still the directory it was opened in, wherever that moved
+  EXPECT_TRUE(tree(outside).empty()) << "wrote through the symlink";
+  out.abort();
+  EXPECT_TRUE(tree(outside).empty());
+  EXPECT_TRUE(siblings(dir).empty());
+  EXPECT_FALSE(exists(dir));
+}
+
+TEST(OutputDir, AParkedFileReopensRelativeToDescriptorsNotThroughALink) {
+  std::string dir = tempDir() + "/out", outside = tempDir();
+  OutputDir out(dir);
+  OutFile *a = out.open("sw/a.txt");
+  ASSERT_NE(a, nullptr);
+  a->write("1\n");
+  for (size_t i = 0; i <= OutputDir::MaxOpenFiles; ++i) // parks a.txt
+    ASSERT_NE(out.open("other/" + std::to_string(i)), nullptr);
+  std::string stage = out.stagingPath();
+  ASSERT_EQ(::rename((stage + "/sw").c_str(), (stage + "/moved").c_str()), 0);
+  ASSERT_EQ(::symlink(outside.c_str(), (stage + "/sw").c_str()), 0);
+  std::ofstream(outside + "/a.txt") << "victim\n";
+  a->write("2\n"); // reopens sw/a.txt: refused, the link is not followed
+  EXPECT_FALSE(out.commit());
+  EXPECT_EQ(out.error(), dir + "/sw/a.txt: a symbolic link inside the output directory");
+  EXPECT_EQ(slurp(outside + "/a.txt"), "victim\n");
+  EXPECT_FALSE(exists(dir));
+}
+
+TEST(OutputDir, ATamperedStagingDirectoryIsNotCommitted) {
+  std::string dir = tempDir() + "/out", outside = tempDir();
+  OutputDir out(dir);
+  OutFile *a = out.open("sw/a.txt");
+  ASSERT_NE(a, nullptr);
+  a->write("1\n");
+  a->close();
+  std::string stage = out.stagingPath();
+  ASSERT_EQ(::rename((stage + "/sw").c_str(), (stage + "/moved").c_str()), 0);
+  ASSERT_EQ(::symlink(outside.c_str(), (stage + "/sw").c_str()), 0);
+  EXPECT_FALSE(out.commit());
+  EXPECT_EQ(out.error(), dir + "/sw: a symbolic link inside the output directory");
+  EXPECT_FALSE(exists(dir));
+  EXPECT_TRUE(siblings(dir).empty());
+}
+
+TEST(OutputDir, AFailedWriteSaysWhyAndLeavesNothing) {
+  // A file size limit stands in for a full disk: the write fails with EFBIG, as it
+  // would with ENOSPC (tests/lit/output/full-disk.test uses a real full tmpfs).
+  std::string base = tempDir(), dir = base + "/deep/out";
+  struct sigaction ign, old;
+  std::memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  ::sigaction(SIGXFSZ, &ign, &old);
+  struct rlimit saved, low;
+  ::getrlimit(RLIMIT_FSIZE, &saved);
+  low = saved;
+  low.rlim_cur = 1 << 20;
+  ::setrlimit(RLIMIT_FSIZE, &low);
+  std::string err;
+  {
+    OutputDir out(dir);
+    OutFile *f = out.open("sonic/leaf3/config_db.json");
+    ASSERT_NE(f, nullptr);
+    std::string big(4 << 20, 'x');
+    f->write(big);
+    EXPECT_FALSE(out.commit());
+    err = out.error();
+  }
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  ::sigaction(SIGXFSZ, &old, nullptr);
+  EXPECT_EQ(err, dir + "/sonic/leaf3/config_db.json: " + std::strerror(EFBIG));
+  EXPECT_TRUE(tree(base).empty()) << "no staging directory, no empty directory";
+}
+
+TEST(OutputDir, ConcurrentBuildsEachCommitACompleteBuild) {
+  std::string dir = tempDir() + "/out";
+  std::vector<std::string> a, b;
+  for (int i = 0; i < 200; ++i)
+    a.push_back("sw/" + std::to_string(i) + "/a.txt");
+  for (int i = 0; i < 100; ++i)
+    b.push_back("sw/" + std::to_string(i) + "/b.txt");
+  OutputDir x(dir), y(dir);
+  for (auto &f : a)
+    x.open(f)->write("a\n");
+  for (auto &f : b)
+    y.open(f)->write("b\n");
+  ASSERT_TRUE(x.commit()) << x.error();
+  ASSERT_TRUE(y.commit()) << y.error();
+  std::string m = slurp(dir + "/.fabc-manifest");
+  std::sort(b.begin(), b.end());
+  std::string want;
+  for (auto &f : b)
+    want += f + "\n";
+  EXPECT_EQ(m.substr(m.find('\n') + 1), want);
+  EXPECT_EQ(tree(dir).size(), 1 + 1 + 100 * 2); // manifest, sw, and each sw/N with its file
+  EXPECT_TRUE(siblings(dir).empty());
 }

@@ -1,4 +1,4 @@
-#include "sema/Imports.h"
+#include "loader/Imports.h"
 #include "diag/Diag.h"
 
 #include <cerrno>

@@ -1,18 +1,28 @@
-// fabc verify's printing: the summary and the numbered work order (text), the JSON
-// document, and the CSV work order for the people on the floor. The comparison is
-// compiler/verify/; reading the discovery compiler/discovery/.
-#include "driver/Commands.h"
+// fabc verify DESIGN --discovered FILE...: compile the design (Compilation), read the
+// discovery (compiler/discovery, streamed), compare (compiler/verify), and print: the
+// summary and numbered work order (text), one JSON document, the CSV work order for the
+// people on the floor. Exit 0 when the fabric matches, 1 when it does not (or the design
+// has errors), 2 when a discovery file cannot be read whole.
+#include "Commands.h"
+#include "StageTimer.h"
 
-#include "diag/Diag.h"
+#include "backends/Backend.h"
+#include "discovery/Observed.h"
+#include "verify/Verify.h"
 
 #include <cstdio>
 
-namespace fabc {
+namespace fabc::cli {
 namespace {
 using verify::EndInfo;
 using verify::Fault;
 
-std::string js(std::string_view s) { return "\"" + jsonEscape(s) + "\""; }
+struct Request {
+  std::vector<std::string> discovered;
+  std::string scope;
+};
+
+std::string js(std::string_view s) { return jsonString(s); }
 
 std::string endJson(const EndInfo &e) {
   return fmt::format("{{\"device\": {}, \"port\": {}, \"design_port\": {}, \"rack\": {}, \"u\": {}}}", js(e.device),
@@ -20,18 +30,7 @@ std::string endJson(const EndInfo &e) {
                      e.u);
 }
 
-std::string csvField(std::string_view s) {
-  if (s.find_first_of(",\"\n\r") == std::string_view::npos)
-    return std::string(s);
-  std::string r = "\"";
-  for (char c : s)
-    r += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return r + "\"";
-}
-
-} // namespace
-
-void printVerifyText(const ir::Fabric &F, const VerifyRequest &r, const verify::Result &res, FILE *out) {
+void printText(const ir::Fabric &F, const Request &r, const verify::Result &res, FILE *out) {
   uint64_t errors = 0, warnings = 0;
   for (const Fault &f : res.faults)
     (diagInfo(f.code).severity == Severity::Error ? errors : warnings)++;
@@ -60,15 +59,15 @@ void printVerifyText(const ir::Fabric &F, const VerifyRequest &r, const verify::
   }
 }
 
-void printVerifyJson(const ir::Fabric &F, const VerifyRequest &r, const verify::Result &res, FILE *out) {
+void printJson(const ir::Fabric &F, const Request &r, const verify::Result &res, FILE *out) {
   fmt::print(out, "{{\n  \"fabric\": {},\n  \"scope\": {},\n  \"discovered_files\": [", js(F.name),
              r.scope.empty() ? "null" : js(r.scope));
   for (size_t i = 0; i < r.discovered.size(); ++i)
     fmt::print(out, "{}{}", i ? ", " : "", js(r.discovered[i]));
   fmt::print(out,
              "],\n  \"foreign\": {},\n  \"planned\": {},\n  \"as_planned\": {},\n  \"discovered\": {},\n  "
-             "\"unknown_nodes\": {},\n  \"matches\": {},\n  \"faults\": [",
-             res.foreign ? "true" : "false", res.planned, res.matched, res.discovered, res.unknownNodes,
+             "\"matches\": {},\n  \"faults\": [",
+             res.foreign ? "true" : "false", res.planned, res.matched, res.discovered,
              !res.foreign && res.errors() == 0 ? "true" : "false");
   for (size_t i = 0; i < res.faults.size(); ++i) {
     const Fault &f = res.faults[i];
@@ -102,4 +101,66 @@ bool writeWorkOrder(const std::string &path, const verify::Result &res, std::str
   return replaceFileAtomically(path, text, err);
 }
 
-} // namespace fabc
+
+} // namespace
+
+int verifyCommand(Options &o) {
+  if (o.inputs.empty())
+    return usageError("verify takes a design and discovery files: fabc verify DESIGN --discovered FILE...");
+  if (!o.stopAfter.empty()) // the comparison reads what every pass produces
+    return usageError("--stop-after does not apply to verify");
+  Request r;
+  r.discovered = o.discovered;
+  r.discovered.insert(r.discovered.end(), o.inputs.begin() + 1, o.inputs.end());
+  r.scope = o.scope;
+  if (r.discovered.empty())
+    return usageError("verify needs the discovered fabric: --discovered FILE (ibnetdiscover, lldpctl -f json, "
+                      "SONiC show lldp table)");
+  StageTimer timer(o.timeStages);
+  Compilation c(compileOptions(o, false));
+  DiagEngine &diags = c.diags();
+  setupDiags(o, diags);
+  c.onStage([&](const char *stage) { timer(stage); });
+  if (!c.run(CompileInput::file(o.inputs[0]))) {
+    diags.finish();
+    timer.report();
+    return c.ioError() ? ExitUsage : ExitErrors;
+  }
+  const ir::Fabric &F = c.fabric();
+  timer("discovery");
+  discovery::Observed obs;
+  discovery::ReadLimits limits;
+  limits.maxPorts = std::max<uint64_t>(2 * uint64_t(F.numPorts()), 1u << 20);
+  bool readable = true;
+  for (const std::string &file : r.discovered)
+    readable &= discovery::readDiscovery(file, "", limits, obs, c.sources(), diags);
+  if (!readable) {
+    diags.finish();
+    timer.report();
+    return ExitUsage;
+  }
+  timer("verify");
+  verify::Options vo;
+  vo.scope = r.scope;
+  verify::Result res;
+  std::string err;
+  if (!verify::verifyFabric(F, obs, vo, c.sources(), diags, res, err)) {
+    diags.finish();
+    return usageError(err);
+  }
+  diags.finish();
+  timer.report();
+  if (o.diffJson)
+    printJson(F, r, res, stdout);
+  else if (!o.quiet)
+    printText(F, r, res, stdout);
+  if (!o.workOrder.empty() && !writeWorkOrder(o.workOrder, res, err)) {
+    fmt::print(stderr, "fabc: error: cannot write the work order: {}\n", err);
+    return ExitUsage;
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return ExitUsage;
+  return res.errors() || diags.hasErrors() ? ExitErrors : ExitOk;
+}
+
+} // namespace fabc::cli

@@ -1,0 +1,260 @@
+#pragma once
+// Private to compiler/elab/: the elaborator's state, shared by the files that implement
+// it by concern (Models, Expr, Instances, Links, Placement, Settings, and Elaborator.cpp
+// for statements and the driver loop). Never include it outside elab/; the public
+// interface is elab/Elaborator.h.
+#include "elab/Elaborator.h"
+#include "diag/Diag.h"
+#include "elab/Value.h"
+#include "loader/Imports.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallVector.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fabc::elab {
+using ir::None;
+
+struct EntryKey {
+  uint32_t parent, sym;
+  bool operator==(const EntryKey &o) const { return parent == o.parent && sym == o.sym; }
+};
+struct ElemKey {
+  uint32_t parent, sym;
+  int64_t index;
+  bool operator==(const ElemKey &o) const { return parent == o.parent && sym == o.sym && index == o.index; }
+};
+// DenseMapInfo<uint64_t> hashes with (unsigned)(x * 37): the high half (the parent node
+// above) never reaches the bucket index, so every 'leaf' of every pod collided and
+// lookups went quadratic. A full 64-bit mix (the splitmix64 finalizer) instead.
+inline unsigned mixHash(uint64_t h) {
+  h ^= h >> 30;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 27;
+  h *= 0x94D049BB133111EBull;
+  h ^= h >> 31;
+  return unsigned(h);
+}
+struct RackKey {
+  uint32_t hall;
+  int64_t row, pos;
+  bool operator==(const RackKey &o) const { return hall == o.hall && row == o.row && pos == o.pos; }
+};
+} // namespace fabc::elab
+
+namespace llvm {
+template <> struct DenseMapInfo<fabc::elab::EntryKey> {
+  static fabc::elab::EntryKey getEmptyKey() { return {~0u, ~0u}; }
+  static fabc::elab::EntryKey getTombstoneKey() { return {~0u - 1, ~0u}; }
+  static unsigned getHashValue(const fabc::elab::EntryKey &k) {
+    return fabc::elab::mixHash((uint64_t(k.parent) << 32) | k.sym);
+  }
+  static bool isEqual(const fabc::elab::EntryKey &a, const fabc::elab::EntryKey &b) { return a == b; }
+};
+template <> struct DenseMapInfo<fabc::elab::ElemKey> {
+  static fabc::elab::ElemKey getEmptyKey() { return {~0u, ~0u, 0}; }
+  static fabc::elab::ElemKey getTombstoneKey() { return {~0u - 1, ~0u, 0}; }
+  static unsigned getHashValue(const fabc::elab::ElemKey &k) {
+    uint64_t h = (uint64_t(k.parent) << 32) | k.sym;
+    h ^= uint64_t(k.index) * 0x9E3779B97F4A7C15ull;
+    return fabc::elab::mixHash(h);
+  }
+  static bool isEqual(const fabc::elab::ElemKey &a, const fabc::elab::ElemKey &b) { return a == b; }
+};
+template <> struct DenseMapInfo<fabc::elab::RackKey> {
+  static fabc::elab::RackKey getEmptyKey() { return {~0u, 0, 0}; }
+  static fabc::elab::RackKey getTombstoneKey() { return {~0u - 1, 0, 0}; }
+  static unsigned getHashValue(const fabc::elab::RackKey &k) {
+    uint64_t h = k.hall * 0x9E3779B97F4A7C15ull ^ uint64_t(k.row) * 0xC2B2AE3D27D4EB4Full ^ uint64_t(k.pos);
+    return fabc::elab::mixHash(h);
+  }
+  static bool isEqual(const fabc::elab::RackKey &a, const fabc::elab::RackKey &b) { return a == b; }
+};
+} // namespace llvm
+
+namespace fabc::elab {
+
+// An instance-tree entry: a scalar instance or an array of them.
+struct Entry {
+  bool array = false;
+  bool device = false;
+  uint32_t node = None; // scalar
+  int64_t lo = 0, hi = 0; // array: indices seen, [lo, hi)
+  SourceRange loc;
+};
+
+struct Abort {}; // thrown to unwind elaboration after a limit; caught in Elab::run()
+
+// A resolved path end.
+struct Endpoint {
+  uint32_t node = None;   // scope or device node
+  uint32_t device = None; // device, when the path reaches one
+  int32_t group = -1;     // port group, when named
+  int64_t port = -1;      // index in the group, -1: next free
+  SourceRange groupRange, portRange;
+};
+
+class Elab {
+public:
+  Elab(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &f)
+      : prog_(prog), opts_(opts), diags_(diags), F(f) {}
+
+  bool run();
+
+private:
+  // ---- symbols ----
+  uint32_t sym(const std::string &s, uint32_t &cache) {
+    if (cache == UINT32_MAX)
+      cache = F.strings.intern(s);
+    return cache;
+  }
+  uint32_t exprSym(const ast::Expr *e) { return sym(e->text, e->sym); }
+
+  template <typename... Args>
+  Diagnostic *error(DiagCode c, SourceRange r, fmt::format_string<Args...> f, Args &&...args) {
+    Diagnostic *d = diags_.report(c, r, fmt::format(f, std::forward<Args>(args)...));
+    if (diags_.tooManyErrors())
+      throw Abort{};
+    return d;
+  }
+  void step(SourceRange r) {
+    if (++steps_ > opts_.limits.maxSteps) {
+      Diagnostic *d = error(DiagCode::E0030, r, "elaboration took more than {} steps", opts_.limits.maxSteps);
+      DiagEngine::note(d, {}, "raise the limit with --max-steps if the design is really this large");
+      throw Abort{};
+    }
+  }
+
+  // ---- models ----
+  void declareModels();
+  void convertModel(const ast::Model &m, ir::Model &out);
+  bool figure(const ast::Prop &p, const Dim &want, ir::Figure &out);
+  bool propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out);
+  bool propStr(const ast::Prop &p, uint32_t &out);
+  bool propBool(const ast::Prop &p, bool &out);
+  // A property set twice in one block is an error (FAB-E0038), never "the last one wins".
+  void duplicateProps(const std::vector<ast::Prop> &props, const char *block) {
+    std::map<std::string_view, const ast::Prop *> first;
+    for (const ast::Prop &p : props) {
+      auto ins = first.emplace(p.key, &p);
+      if (ins.second)
+        continue;
+      Diagnostic *d = error(DiagCode::E0038, p.keyRange, "property '{}' is set twice in {}", p.key, block);
+      DiagEngine::note(d, ins.first->second->keyRange, "first set here");
+    }
+  }
+  // Statements' property blocks, checked once each before anything runs (not once per
+  // loop iteration): instances, links, places, buildings and halls, spans, policies.
+  void duplicateStmtProps(const ast::Block &b);
+  bool propQty(const ast::Prop &p, const Dim &want, double &out);
+  // The same, then the property's range from Ranges.def (FAB-E0034 outside it).
+  bool propQty(const char *where, const ast::Prop &p, const Dim &want, double &out);
+  bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);
+  bool inRange(const char *where, const ast::Prop &p, double v, const Dim &d);
+  bool optionValue(const ast::Prop &p, const ir::Setting &st);
+  void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
+    Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
+    DiagEngine::note(d, {}, std::string("accepted: ") + accepted);
+  }
+
+  // ---- evaluation ----
+  Value eval(const ast::Expr *e);
+  Value evalBinary(const ast::Expr *e);
+  Value evalCall(const ast::Expr *e);
+  std::string show(const Value &v); // the text str() gives
+  Value lookup(const ast::Expr *e);
+  bool toInt(const Value &v, const ast::Expr *e, int64_t &out, const char *what);
+  bool toBool(const Value &v, const ast::Expr *e, bool &out);
+  bool checkFinite(double v, const ast::Expr *e) {
+    if (std::isfinite(v))
+      return true;
+    error(DiagCode::E0027, e->range, "result is not a finite number");
+    return false;
+  }
+  void bind(uint32_t s, Value v) { env_.push_back({s, std::move(v), false}); }
+
+  // ---- statements ----
+  void execBlock(const ast::Block &b);
+  void exec(const ast::Stmt *s);
+  void execInst(const ast::Stmt *s);
+  bool checkTarget(const ast::Stmt *s);
+  uint32_t targetModel(const ast::Stmt *s);
+  void instantiate(const ast::Stmt *s, int64_t index, bool isArray);
+  void execLink(const ast::Stmt *s);
+  void execGroup(const ast::Stmt *s);
+  void execPlace(const ast::Stmt *s);
+  void execBuilding(const ast::Stmt *s);
+  void execSpan(const ast::Stmt *s);
+  void execPolicy(const ast::Stmt *s);
+  void execOption(const ast::Stmt *s);
+  static bool isExtraOption(const std::string &name);
+  bool setting(const ast::Prop &p, ir::Setting &out);
+  void extraPolicy(const ast::Stmt *s, const char *props);
+  void execParam(const ast::Stmt *s);
+
+  // ---- instance tree ----
+  uint32_t newNode(uint32_t parent, uint32_t name, int64_t index) {
+    F.nodes.push_back({parent, name, index});
+    nodeDevice_.push_back(None);
+    nodeDevBegin_.push_back(uint32_t(F.numDevices()));
+    nodeDevEnd_.push_back(uint32_t(F.numDevices()));
+    return uint32_t(F.nodes.size() - 1);
+  }
+  // Declares (parent, name[index]); returns its node or None after a diagnostic.
+  uint32_t declare(uint32_t parent, uint32_t name, int64_t index, bool isArray, bool device, SourceRange r);
+  uint32_t createDevice(uint32_t node, uint32_t model, const ast::Stmt *s);
+  uint32_t layoutFor(uint32_t model, const std::vector<uint32_t> &breakouts);
+  void resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out);
+  void resolveFrom(uint32_t scope, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
+                   llvm::SmallVectorImpl<Endpoint> &out, bool first);
+  uint32_t findEntryScope(uint32_t scope, uint32_t name);
+  bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
+               ir::Media media);
+  uint32_t takePort(const Endpoint &e, const ast::Path &p);
+
+  const LoadedProgram &prog_;
+  const ElabOptions &opts_;
+  DiagEngine &diags_;
+  ir::Fabric &F;
+
+  llvm::DenseMap<uint32_t, uint32_t> modelIndex_;
+  llvm::DenseMap<uint32_t, const ast::Model *> modelAst_;
+  llvm::DenseMap<uint32_t, const ast::Template *> templates_;
+  llvm::DenseMap<uint32_t, Value> globals_;
+  llvm::DenseMap<uint32_t, std::pair<Value, SourceRange>> defines_;
+  llvm::DenseMap<uint32_t, bool> definesUsed_;
+  struct Binding {
+    uint32_t sym;
+    Value value;
+    bool used = false; // read at least once: for the unused-parameter warning
+  };
+  std::vector<Binding> env_;
+  llvm::DenseMap<const ast::Template *, std::vector<bool>> paramUsed_; // read by some instance
+  size_t barrier_ = 0;
+  uint32_t scope_ = None;
+  uint32_t depth_ = 0;
+  uint64_t steps_ = 0;
+  bool inFabric_ = false;
+
+  llvm::DenseMap<EntryKey, Entry> entries_;
+  llvm::DenseMap<ElemKey, uint32_t> elems_;
+  std::vector<uint32_t> nodeDevice_, nodeDevBegin_, nodeDevEnd_;
+  llvm::DenseMap<uint32_t, uint32_t> defaultLayout_;
+  std::map<std::vector<uint32_t>, uint32_t> layoutCache_;
+  llvm::DenseMap<uint32_t, uint32_t> buildingIndex_;
+  llvm::DenseMap<EntryKey, uint32_t> hallIndex_;
+  llvm::DenseMap<RackKey, uint32_t> rackIndex_;
+  std::vector<bool> rackFullReported_;
+  std::vector<std::vector<uint32_t>> rackOccupant_; // per rack, per U: the device there
+  std::vector<SourceLoc> devPlaceLoc_;              // the place statement of each device
+  std::vector<uint32_t> linkStmtOf_; // for notes on port reuse: link -> its location
+  // Next-free-port cursors (elaboration scratch, not in the IR): one per port group of
+  // each device, from devCursorBase_[device]; relative to the device's first port.
+  std::vector<uint32_t> devCursorBase_, cursors_;
+};
+
+} // namespace fabc::elab

@@ -1,0 +1,326 @@
+// Paths to instances and ports, and the statements that use them to join devices:
+// links (with the next-free-port cursors) and explicit groups.
+#include "elab/ElabState.h"
+
+#include <algorithm>
+
+namespace fabc::elab {
+
+uint32_t Elab::findEntryScope(uint32_t scope, uint32_t name) {
+  for (uint32_t sc = scope;; sc = F.nodes[sc].parent) {
+    if (entries_.count(EntryKey{sc, name}))
+      return sc;
+    if (F.nodes[sc].parent == None)
+      return None;
+  }
+}
+
+void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out) {
+  uint32_t first = sym(p.segs[0].name, p.segs[0].sym);
+  uint32_t sc = findEntryScope(scope_, first);
+  if (sc == None) {
+    error(DiagCode::E0035, p.segs[0].range, "no instance named '{}' in scope", p.segs[0].name);
+    return;
+  }
+  resolveFrom(sc, p, 0, allowPort, allowStar, out, true);
+}
+
+void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
+                       llvm::SmallVectorImpl<Endpoint> &out, bool first) {
+  const ast::Segment &seg = p.segs[i];
+  uint32_t name = sym(seg.name, seg.sym);
+  auto it = entries_.find(EntryKey{scope, name});
+  if (it == entries_.end()) {
+    error(DiagCode::E0035, seg.range, "'{}' has no instance named '{}'", F.nodeName(scope), seg.name);
+    return;
+  }
+  (void)first;
+  const Entry &e = it->second;
+  auto visit = [&](uint32_t node) {
+    if (i + 1 == p.segs.size()) {
+      Endpoint ep;
+      ep.node = node;
+      ep.device = nodeDevice_[node];
+      out.push_back(ep);
+      return;
+    }
+    uint32_t dev = nodeDevice_[node];
+    if (dev == None) {
+      resolveFrom(node, p, i + 1, allowPort, allowStar, out, false);
+      return;
+    }
+    // Past a device, the next segment is a port group, and it must be the last.
+    const ast::Segment &ps = p.segs[i + 1];
+    if (!allowPort) {
+      error(DiagCode::E0035, ps.range, "a port is not allowed here; name a device or an instance");
+      return;
+    }
+    if (i + 2 != p.segs.size()) {
+      error(DiagCode::E0035, p.segs[i + 2].range, "nothing can follow a port");
+      return;
+    }
+    const ir::Model &m = F.modelOf(dev);
+    int32_t g = -1;
+    uint32_t psym = sym(ps.name, ps.sym);
+    for (size_t k = 0; k < m.ports.size(); ++k)
+      if (m.ports[k].name == psym)
+        g = int32_t(k);
+    if (g < 0) {
+      Diagnostic *d = error(DiagCode::E0035, ps.range, "'{}' ({}) has no port group '{}'", F.nodeName(node),
+                            F.strings.str(m.name), ps.name);
+      std::string list;
+      for (const ir::PortGroup &pg : m.ports)
+        list += (list.empty() ? "" : ", ") + std::string(F.strings.str(pg.name));
+      DiagEngine::note(d, m.loc, "port groups: " + (list.empty() ? std::string("none") : list));
+      return;
+    }
+    Endpoint ep;
+    ep.node = node;
+    ep.device = dev;
+    ep.group = g;
+    ep.groupRange = ps.range;
+    if (ps.star) {
+      error(DiagCode::E0035, ps.range, "a link names one port; use a for loop for many");
+      return;
+    }
+    if (ps.index) {
+      int64_t idx;
+      if (!toInt(eval(ps.index), ps.index, idx, "port index"))
+        return;
+      const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
+      if (idx < 0 || idx >= int64_t(gl.count)) {
+        Diagnostic *d = error(DiagCode::E0036, ps.index->range, "port {}[{}] does not exist: '{}' has {} ports in '{}'",
+                              ps.name, idx, F.nodeName(node), gl.count, ps.name);
+        if (gl.breakout > 1)
+          DiagEngine::note(d, {}, fmt::format("after its 1:{} breakout", gl.breakout));
+        return;
+      }
+      ep.port = idx;
+      ep.portRange = ps.index->range;
+    }
+    out.push_back(ep);
+  };
+  if (!e.array) {
+    if (seg.index || seg.star) {
+      error(DiagCode::E0036, seg.range, "'{}' is not an array", seg.name);
+      return;
+    }
+    visit(e.node);
+    return;
+  }
+  if (seg.star) {
+    if (!allowStar) {
+      error(DiagCode::E0035, seg.range, "'[*]' is not allowed here; a link joins two single ports");
+      return;
+    }
+    for (int64_t k = e.lo; k < e.hi; ++k) {
+      auto el = elems_.find(ElemKey{scope, name, k});
+      if (el != elems_.end())
+        visit(el->second);
+    }
+    return;
+  }
+  if (!seg.index) {
+    error(DiagCode::E0036, seg.range, "'{}' is an array: give an index, or [*] for all", seg.name);
+    return;
+  }
+  int64_t k;
+  if (!toInt(eval(seg.index), seg.index, k, "index"))
+    return;
+  auto el = elems_.find(ElemKey{scope, name, k});
+  if (el == elems_.end()) {
+    error(DiagCode::E0036, seg.index->range, "'{}[{}]' does not exist (indices {}..{})", seg.name, k, e.lo, e.hi - 1);
+    return;
+  }
+  visit(el->second);
+}
+
+uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
+  const ir::Layout &l = F.layoutOf(e.device);
+  uint32_t g = e.group < 0 ? 0 : uint32_t(e.group);
+  if (l.groups.empty()) {
+    error(DiagCode::E0035, p.range, "'{}' has no ports", F.nodeName(e.node));
+    return None;
+  }
+  const ir::GroupLayout &gl = l.groups[g];
+  uint32_t base = F.devPortBase[e.device];
+  const std::string_view gname = F.strings.str(F.modelOf(e.device).ports[g].name);
+  if (e.port >= 0) {
+    uint32_t port = base + gl.offset + uint32_t(e.port);
+    if (F.portLink[port] != None) {
+      Diagnostic *d = error(DiagCode::E0040, e.portRange.begin.valid() ? e.portRange : p.range,
+                            "port '{}' is already in use", F.portName(port));
+      DiagEngine::note(d, {F.linkLoc[F.portLink[port]], 4}, "first used by this link");
+      return None;
+    }
+    return port;
+  }
+  uint32_t &cur = cursors_[devCursorBase_[e.device] + g];
+  while (cur < gl.offset + gl.count && F.portLink[base + cur] != None)
+    ++cur;
+  if (cur >= gl.offset + gl.count) {
+    Diagnostic *d = error(DiagCode::E0041, p.range, "'{}' has no free port in '{}' (all {} used)", F.nodeName(e.node),
+                          gname, gl.count);
+    DiagEngine::note(d, {}, "add ports with a breakout, or use a device with more ports");
+    return None;
+  }
+  return base + cur;
+}
+
+bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
+                   ir::Media media) {
+  if (F.numLinks() >= opts_.limits.maxLinks) {
+    Diagnostic *d = error(DiagCode::E0030, s->range, "more than {} links", opts_.limits.maxLinks);
+    DiagEngine::note(d, {}, "raise the limit with --max-links if the design is really this large");
+    throw Abort{};
+  }
+  uint32_t pa = takePort(a, s->paths[0]);
+  if (pa == None)
+    return false;
+  F.portLink[pa] = uint32_t(F.numLinks()); // reserve before the other end (same device, same group)
+  uint32_t pb = takePort(b, s->paths[1]);
+  F.portLink[pa] = None;
+  if (pb == None)
+    return false;
+  double sa = F.portSpeed(pa), sb = F.portSpeed(pb);
+  if (sa != sb) {
+    Diagnostic *d = error(DiagCode::E0042, s->range, "speed mismatch: '{}' runs at {} but '{}' at {}", F.portName(pa),
+                          formatQuantity(sa, dims::Bandwidth), F.portName(pb), formatQuantity(sb, dims::Bandwidth));
+    double hi = std::max(sa, sb), lo = std::min(sa, sb);
+    if (std::fmod(hi, lo) == 0)
+      DiagEngine::note(d, {}, fmt::format("break the {} port out 1:{} with breakout_<group> = {} on its instance",
+                                          formatQuantity(hi, dims::Bandwidth), hi / lo, hi / lo));
+    return false;
+  }
+  uint32_t id = uint32_t(F.numLinks());
+  F.portLink[pa] = id;
+  F.portLink[pb] = id;
+  F.linkA.push_back(pa);
+  F.linkB.push_back(pb);
+  F.linkLength.push_back(length);
+  F.linkFlags.push_back(flags);
+  F.linkMediaReq.push_back(media);
+  F.linkLoc.push_back(s->range.begin);
+  return true;
+}
+
+// One link, or a wiring pattern when a path has [*]: "mesh" (the default) joins every
+// matched A to every matched B; "pairwise" joins the i-th A to the i-th B.
+void Elab::execLink(const ast::Stmt *s) {
+  llvm::SmallVector<Endpoint, 1> a, b; // one endpoint each, without a heap allocation
+  resolvePath(s->paths[0], true, true, a);
+  resolvePath(s->paths[1], true, true, b);
+  if (a.empty() || b.empty())
+    return;
+  for (size_t side = 0; side < 2; ++side)
+    for (const Endpoint &e : side ? b : a)
+      if (e.device == None) {
+        error(DiagCode::E0035, s->paths[side].range, "'{}' is a template instance, not a device", F.nodeName(e.node));
+        return;
+      }
+  int64_t count = 1;
+  float length = 0;
+  uint8_t flags = 0;
+  ir::Media media = ir::Media::None;
+  bool pairwise = false;
+  for (const ast::Prop &p : s->props) {
+    if (p.key == "count") {
+      if (!propInt(p, 1, 1 << 16, count))
+        return;
+    } else if (p.key == "length") {
+      double v;
+      if (!propQty(p, dims::Length, v))
+        return;
+      if (v <= 0 || v > 2e7) {
+        error(DiagCode::E0034, p.value->range, "link length {} is not a real cable", formatQuantity(v, dims::Length));
+        return;
+      }
+      length = float(v);
+      flags |= ir::LinkLengthExplicit;
+    } else if (p.key == "media") {
+      uint32_t m;
+      if (!propStr(p, m))
+        return;
+      media = ir::mediaFromName(F.strings.str(m));
+      if (media == ir::Media::None) {
+        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown media '{}'", F.strings.str(m));
+        DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI");
+        return;
+      }
+    } else if (p.key == "pattern") {
+      uint32_t v;
+      if (!propStr(p, v))
+        return;
+      std::string_view t = F.strings.str(v);
+      if (t != "mesh" && t != "pairwise") {
+        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown wiring pattern '{}'", t);
+        DiagEngine::note(d, {}, "patterns: \"mesh\" (every A to every B), \"pairwise\" (A[i] to B[i])");
+        return;
+      }
+      pairwise = t == "pairwise";
+    } else {
+      unknownProp(p, "a link", "count length media pattern");
+    }
+  }
+  // A named port can carry one link: an end used by several (count, or a mesh to many
+  // far ends) must take the next free ports instead.
+  bool reuseA = count > 1 || (!pairwise && b.size() > 1), reuseB = count > 1 || (!pairwise && a.size() > 1);
+  if ((reuseA && a[0].port >= 0) || (reuseB && b[0].port >= 0)) {
+    error(DiagCode::E0034, s->range, "a link with count > 1 or [*] takes the next free ports: omit the port indices");
+    return;
+  }
+  if (pairwise && a.size() != b.size()) {
+    error(DiagCode::E0034, s->range, "a pairwise pattern needs as many ends on each side, not {} and {}", a.size(),
+          b.size());
+    return;
+  }
+  auto join = [&](const Endpoint &x, const Endpoint &y) {
+    if (x.device == y.device) {
+      error(DiagCode::E0045, s->range, "link connects '{}' to itself", F.deviceName(x.device));
+      return false;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      if (!addLink(x, y, s, length, flags, media))
+        return false; // the rest of the count would fail the same way
+    return true;
+  };
+  if (pairwise) {
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!join(a[i], b[i]))
+        return;
+    return;
+  }
+  for (const Endpoint &x : a)
+    for (const Endpoint &y : b)
+      if (!join(x, y))
+        return;
+}
+
+void Elab::execGroup(const ast::Stmt *s) {
+  ir::Group g;
+  g.kind = ir::groupKindFromName(s->name2);
+  g.kindName = sym(s->name2, s->sym2);
+  int64_t index = -1;
+  if (s->e1 && !toInt(eval(s->e1), s->e1, index, "group index"))
+    return;
+  g.node = newNode(scope_, sym(s->name, s->sym), index);
+  g.contiguous = false;
+  g.loc = s->nameRange;
+  for (const ast::Path &p : s->paths) {
+    llvm::SmallVector<Endpoint, 4> eps;
+    resolvePath(p, false, true, eps);
+    for (const Endpoint &e : eps) {
+      if (e.device != None)
+        g.members.push_back(e.device);
+      else
+        for (uint32_t d = nodeDevBegin_[e.node]; d < nodeDevEnd_[e.node]; ++d)
+          g.members.push_back(d);
+    }
+  }
+  // A device named twice (n[*] and n[3]) is one member: its GPUs count once.
+  std::sort(g.members.begin(), g.members.end());
+  g.members.erase(std::unique(g.members.begin(), g.members.end()), g.members.end());
+  F.groups.push_back(std::move(g));
+}
+
+} // namespace fabc::elab

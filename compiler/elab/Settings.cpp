@@ -1,0 +1,175 @@
+// Options and policies: the core ones into ir::Options / ir::Policy, the Settings.def
+// ones as written into ir::Setting for the passes that read them.
+#include "elab/ElabState.h"
+
+namespace fabc::elab {
+
+namespace {
+const char *const kOptionNames = "default_cable_length cable_slack pue nic_latency"
+#define OPTION(N, HELP) " " #N
+#define POLICY(K, PROPS, HELP)
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+    ;
+const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized"
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) ", " #K
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+    ;
+} // namespace
+
+void Elab::execOption(const ast::Stmt *s) {
+  ast::Prop p;
+  p.key = s->name;
+  p.keyRange = s->nameRange;
+  p.value = s->e1;
+  ir::Options &o = F.options;
+  if (s->name == "default_cable_length") {
+    if (propQty("option", p, dims::Length, o.defaultCableLength))
+      o.defaultCableLengthLoc = s->range;
+  } else if (s->name == "cable_slack")
+    propQty("option", p, dims::Length, o.cableSlack);
+  else if (s->name == "pue")
+    propQty("option", p, dims::None, o.pue);
+  else if (s->name == "nic_latency")
+    propQty("option", p, dims::Time, o.gpuNicLatency);
+  else if (isExtraOption(s->name)) {
+    ir::Setting st;
+    if (setting(p, st) && optionValue(p, st))
+      F.extraOptions.push_back(std::move(st));
+  } else
+    unknownProp(p, "an option", kOptionNames);
+}
+
+// A Settings.def option's value, whatever outputs are built: the numeric ones with a
+// range in Ranges.def take a plain number in it. (Their meaning belongs to an output,
+// their validity to the design: `option dot_max_nodes = 0;` is wrong in `fabc check`
+// without --emit=dot too.)
+bool Elab::optionValue(const ast::Prop &p, const ir::Setting &st) {
+  bool ranged = p.key == "report_collapse" || p.key == "dot_max_nodes";
+  if (!ranged)
+    return true;
+  if (st.type != ir::Setting::Number || !st.dim.none()) {
+    Diagnostic *d = error(p.key == "dot_max_nodes" ? DiagCode::E0136 : DiagCode::E0026, p.value->range,
+                          "option {} takes a number of devices", p.key);
+    DiagEngine::note(d, {}, "for example: option " + p.key + " = 1000;");
+    return false;
+  }
+  return inRange("option", p, st.number, Dim());
+}
+
+bool Elab::isExtraOption(const std::string &name) {
+#define OPTION(N, HELP) if (name == #N) return true;
+#define POLICY(K, PROPS, HELP)
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  return false;
+}
+
+bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
+  out.name = F.strings.intern(p.key);
+  out.loc = p.value->range;
+  Value v = eval(p.value);
+  switch (v.type) {
+  case Value::Void: return false;
+  case Value::Int: case Value::Real: case Value::Qty:
+    out.type = ir::Setting::Number;
+    out.number = v.asDouble();
+    out.dim = v.dimension();
+    return true;
+  case Value::Str: out.type = ir::Setting::String; out.str = v.s; return true;
+  case Value::ModelRef: out.type = ir::Setting::String; out.str = F.models[v.s].name; return true;
+  case Value::Bool: out.type = ir::Setting::Bool; out.boolean = v.b; return true;
+  case Value::List:
+    out.type = ir::Setting::List;
+    for (const Value &x : *v.list) {
+      if (!x.numeric()) {
+        error(DiagCode::E0026, p.value->range, "'{}' is a list of numbers", p.key);
+        return false;
+      }
+      out.list.push_back(x.asDouble());
+    }
+    return true;
+  }
+  return false;
+}
+
+void Elab::execPolicy(const ast::Stmt *s) {
+  ir::Policy pol;
+  pol.loc = s->nameRange;
+  const std::string &k = s->name;
+  const char *accepted = "";
+  if (k == "power") { pol.kind = ir::PolicyKind::Power; pol.scope = F.strings.intern("rack"); accepted = "per max"; }
+  else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = "tier max"; }
+  else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = "max"; }
+  else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = "max"; }
+  else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; }
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  else {
+    Diagnostic *d = error(DiagCode::E0034, s->nameRange, "unknown policy '{}'", k);
+    DiagEngine::note(d, {}, kPolicyNames);
+    return;
+  }
+  bool haveMax = pol.kind == ir::PolicyKind::NvLink || pol.kind == ir::PolicyKind::RailOptimized;
+  for (const ast::Prop &p : s->props) {
+    if (p.key == "max" && pol.kind != ir::PolicyKind::RailOptimized) {
+      Dim want = pol.kind == ir::PolicyKind::Power ? dims::Power : pol.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
+      haveMax = propQty(("policy " + k).c_str(), p, want, pol.max);
+    } else if (p.key == "per" && pol.kind == ir::PolicyKind::Power) {
+      uint32_t v;
+      if (propStr(p, v)) {
+        std::string_view t = F.strings.str(v);
+        if (t != "rack" && t != "hall" && t != "building") {
+          error(DiagCode::E0034, p.value->range, "power budgets are per \"rack\", \"hall\" or \"building\", not '{}'", t);
+          return;
+        }
+        pol.scope = v;
+      }
+    } else if (p.key == "tier" && pol.kind == ir::PolicyKind::Oversubscription) {
+      uint32_t v;
+      if (propStr(p, v)) {
+        std::string_view t = F.strings.str(v);
+        ir::Tier tier = ir::tierFromName(t);
+        if (tier < ir::Tier::Leaf || tier > ir::Tier::Core) {
+          error(DiagCode::E0034, p.value->range, "tier is \"leaf\", \"spine\" or \"core\", not '{}'", t);
+          return;
+        }
+        pol.scope = v;
+      }
+    } else {
+      unknownProp(p, ("the " + k + " policy").c_str(), *accepted ? accepted : "no properties");
+    }
+  }
+  if (!haveMax) {
+    error(DiagCode::E0037, s->nameRange, "policy '{}' needs max", k);
+    return;
+  }
+  F.policies.push_back(pol);
+}
+
+void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
+  ir::PolicyBlock pb;
+  pb.kind = F.strings.intern(s->name);
+  pb.loc = s->nameRange;
+  std::string accepted = std::string(" ") + props + " ";
+  for (const ast::Prop &p : s->props) {
+    if (accepted.find(" " + p.key + " ") == std::string::npos) {
+      unknownProp(p, ("the " + s->name + " policy").c_str(), props);
+      continue;
+    }
+    ir::Setting st;
+    if (setting(p, st))
+      pb.props.push_back(std::move(st));
+  }
+  F.extraPolicies.push_back(std::move(pb));
+}
+
+} // namespace fabc::elab
