@@ -95,16 +95,20 @@ while read -r ha ia hb ib; do
   ip -n "$TAG-$hb" link set "$ib" up
 done < "$WORK/cables"
 
+# Each lldpd runs in its own UTS namespace too, with the host's name as the system's, and
+# is configured before it first announces (-O: lldpcli runs the file at start). Set with
+# lldpcli afterwards, a loaded machine announced, and kept, the machine's name.
 for h in $HOSTS; do
   ifaces=$(awk -v h="$h" '$1 == h {print $2} $3 == h {print $4}' "$WORK/cables" | paste -sd, -)
-  ip netns exec "$TAG-$h" lldpd -u "$WORK/$h.sock" -p "$WORK/$h.pid" -I "$ifaces" -M 4 2>"$WORK/$h.log" ||
+  printf 'configure system hostname %s\nconfigure lldp portidsubtype ifname\nconfigure lldp tx-interval 1\n' \
+    "$h" > "$WORK/$h.conf"
+  ip netns exec "$TAG-$h" unshare -u sh -c 'hostname "$1" && exec lldpd -u "$2" -p "$3" -I "$4" -M 4 -O "$5"' \
+    sh "$h" "$WORK/$h.sock" "$WORK/$h.pid" "$ifaces" "$WORK/$h.conf" 2>"$WORK/$h.log" ||
     fail "lldpd did not start in $h: $(cat "$WORK/$h.log")"
 done
 for h in $HOSTS; do
-  for _ in $(seq 50); do [ -S "$WORK/$h.sock" ] && break; sleep 0.1; done
-  lldpcli -u "$WORK/$h.sock" configure system hostname "$h" >/dev/null
-  lldpcli -u "$WORK/$h.sock" configure lldp portidsubtype ifname >/dev/null
-  lldpcli -u "$WORK/$h.sock" configure lldp tx-interval 1 >/dev/null
+  for _ in $(seq 100); do [ -S "$WORK/$h.sock" ] && break; sleep 0.1; done
+  [ -S "$WORK/$h.sock" ] || fail "lldpd of $h has no control socket after 10 s"
 done
 
 # Until every host has a neighbour on every cabled interface.
