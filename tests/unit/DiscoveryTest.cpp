@@ -203,6 +203,13 @@ TEST(FabricVerify, SwapMoveMissingUnexpected) {
   EXPECT_EQ(clean.planned, 6u);
   EXPECT_EQ(clean.matched, 6u);
   EXPECT_TRUE(clean.faults.empty());
+  // Servers that name their ports their own way (ens1f0): the port the leaf's planned
+  // cable goes to on that server.
+  auto own = verifyTable(*b, sonicTable({"Ethernet0 srv0 ens1f0 O", "Ethernet4 srv1 ens1f0 O", "Ethernet8 srv2 eth9 O",
+                                         "Ethernet12 srv3.example.com nic0 O", "Ethernet16 spine swp1 BR",
+                                         "Ethernet20 spine swp2 BR"}));
+  EXPECT_EQ(own.matched, 6u);
+  EXPECT_TRUE(own.faults.empty());
   // srv0 and srv1 swapped at the leaf; srv2 moved to a free port; srv3 unplugged; an
   // extra cable from a free leaf port to the spine.
   auto bad = verifyTable(*b, sonicTable({"Ethernet0 srv1 nic0 O", "Ethernet4 srv0 nic0 O", "Ethernet24 srv2 nic0 O",
