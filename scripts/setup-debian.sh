@@ -22,6 +22,8 @@ VALIDATORS=(
 )
 # The IBDM library (ibdmsh) parses the InfiniBand expected-cabling file; slurmctld loads topology.conf.
 VALIDATORS+=(ibutils slurmctld slurm-client)
+# lldpd announces and lists LLDP neighbours: fabc verify reads its JSON (tests/lit/verify).
+VALIDATORS+=(lldpd)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null
@@ -29,6 +31,8 @@ $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALID
 $SUDO systemctl disable --now frr >/dev/null 2>&1 || true
 # Likewise slurmctld and munge: the Slurm test runs its own slurmctld, with auth/none.
 $SUDO systemctl disable --now slurmctld munge >/dev/null 2>&1 || true
+# And lldpd: the tests run their own, one per network namespace.
+$SUDO systemctl disable --now lldpd >/dev/null 2>&1 || true
 
 BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

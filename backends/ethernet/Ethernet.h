@@ -2,6 +2,7 @@
 // Shared by the Ethernet switch-config backends (sonic, frr, nvue): which switches get a
 // configuration, the port naming conventions (docs/backends.md), and each port's peer.
 #include "backends/Backend.h"
+#include "checks/HostNames.h"
 
 #include <string>
 #include <vector>
@@ -15,24 +16,14 @@ bool isEthernetSwitch(const ir::Fabric &F, uint32_t dev);
 // switch models that do not say their protocol, W0120).
 inline const std::vector<uint32_t> &ethernetSwitches(const BackendContext &ctx) { return ctx.an.ethernet.switches; }
 
-// Where a logical port sits on its switch.
-struct PortInfo {
-  uint32_t port = 0;      // global port id
-  uint32_t group = 0;     // port group of the model
-  uint32_t cage = 0;      // front-panel cage, 0-based, counted across port groups
-  uint32_t sub = 0;       // logical port within the cage (breakout or twin-port cage)
-  uint32_t perCage = 1;   // logical ports per cage: > 1 means the cage is split
-  uint32_t lanes = 0;     // SerDes lanes of this logical port; 0 = the model does not say
-  uint32_t firstLane = 0; // device-wide index of its first lane
-  double speed = 0;       // b/s
-};
-PortInfo portInfo(const ir::Fabric &F, uint32_t port);
-
-// SONiC: Ethernet<first lane>. Cumulus Linux / FRR: swp<cage+1>, swp<cage+1>s<sub> when split.
-std::string sonicPortName(const PortInfo &p);
-std::string swpName(const PortInfo &p);
-// The parent interface of a split cage (swp<cage+1>).
-std::string swpCageName(const PortInfo &p);
+// Where a logical port sits on its switch, and the names SONiC (Ethernet<first lane>)
+// and Cumulus Linux / FRR (swp<cage+1>, swp<cage+1>s<sub> when split) give it: the rule
+// lives in compiler/checks/HostNames.h, since fabc verify reads those names back.
+using names::PortInfo;
+using names::portInfo;
+using names::sonicPortName;
+using names::swpCageName;
+using names::swpName;
 
 // A connected port of a switch and what is at its other end.
 struct Peer {

@@ -69,4 +69,34 @@ std::string portLabel(const ir::Fabric &F, uint32_t port) {
   return h + std::to_string(idx);
 }
 
+PortInfo portInfo(const ir::Fabric &F, uint32_t port) {
+  PortInfo p;
+  p.port = port;
+  uint32_t dev = F.portDevice[port], q = 0;
+  p.group = F.portGroup(port, &q);
+  const ir::Layout &lay = F.layoutOf(dev);
+  const ir::Model &m = F.modelOf(dev);
+  uint32_t cageBase = 0, laneBase = 0;
+  for (uint32_t g = 0; g < p.group; ++g) {
+    cageBase += lay.groups[g].count / std::max(1u, lay.groups[g].portsPerCage);
+    laneBase += m.ports[g].count * m.ports[g].lanes;
+  }
+  const ir::GroupLayout &gl = lay.groups[p.group];
+  p.perCage = std::max(1u, gl.portsPerCage);
+  p.cage = cageBase + q / p.perCage;
+  p.sub = q % p.perCage;
+  p.lanes = gl.lanes;
+  p.firstLane = laneBase + q * gl.lanes;
+  p.speed = gl.speed;
+  return p;
+}
+
+std::string sonicPortName(const PortInfo &p) { return fmt::format("Ethernet{}", p.firstLane); }
+
+std::string swpCageName(const PortInfo &p) { return fmt::format("swp{}", p.cage + 1); }
+
+std::string swpName(const PortInfo &p) {
+  return p.perCage > 1 ? fmt::format("swp{}s{}", p.cage + 1, p.sub) : swpCageName(p);
+}
+
 } // namespace fabc::names

@@ -27,5 +27,24 @@ namespace names {
 std::string label(std::string_view path);
 // "cx[3]" -> "cx3": a port's group and index under the same rule.
 std::string portLabel(const ir::Fabric &F, uint32_t port);
+
+// Where a logical port sits on its device, for the names switch operating systems give
+// it (the Ethernet configurations write them; fabc verify reads them back from LLDP).
+struct PortInfo {
+  uint32_t port = 0;      // global port id
+  uint32_t group = 0;     // port group of the model
+  uint32_t cage = 0;      // front-panel cage, 0-based, counted across port groups
+  uint32_t sub = 0;       // logical port within the cage (breakout or twin-port cage)
+  uint32_t perCage = 1;   // logical ports per cage: > 1 means the cage is split
+  uint32_t lanes = 0;     // SerDes lanes of this logical port; 0 = the model does not say
+  uint32_t firstLane = 0; // device-wide index of its first lane
+  double speed = 0;       // b/s
+};
+PortInfo portInfo(const ir::Fabric &F, uint32_t port);
+// SONiC: Ethernet<first lane>. Cumulus Linux / FRR: swp<cage+1>, swp<cage+1>s<sub> when split.
+std::string sonicPortName(const PortInfo &p);
+std::string swpName(const PortInfo &p);
+// The parent interface of a split cage (swp<cage+1>).
+std::string swpCageName(const PortInfo &p);
 } // namespace names
 } // namespace fabc

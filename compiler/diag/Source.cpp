@@ -5,7 +5,12 @@
 namespace fabc {
 
 uint32_t SourceManager::add(std::string path, std::string text) {
-  files_.push_back({std::move(path), std::move(text), {}});
+  files_.push_back({std::move(path), std::move(text), {}, 1});
+  return uint32_t(files_.size() - 1);
+}
+
+uint32_t SourceManager::addLine(std::string path, uint32_t line, std::string text) {
+  files_.push_back({std::move(path), std::move(text), {}, line ? line : 1});
   return uint32_t(files_.size() - 1);
 }
 
@@ -25,7 +30,7 @@ LineCol SourceManager::lineCol(SourceLoc loc) const {
   index(f);
   auto it = std::upper_bound(f.lineStarts.begin(), f.lineStarts.end(), loc.offset);
   uint32_t line = uint32_t(it - f.lineStarts.begin());
-  return {line, loc.offset - f.lineStarts[line - 1] + 1};
+  return {line + f.firstLine - 1, loc.offset - f.lineStarts[line - 1] + 1};
 }
 
 std::string_view SourceManager::lineText(SourceLoc loc) const {
@@ -34,7 +39,7 @@ std::string_view SourceManager::lineText(SourceLoc loc) const {
   const File &f = files_[loc.file];
   index(f);
   LineCol lc = lineCol(loc);
-  uint32_t start = f.lineStarts[lc.line - 1];
+  uint32_t start = f.lineStarts[lc.line - f.firstLine];
   uint32_t end = start;
   while (end < f.text.size() && f.text[end] != '\n' && f.text[end] != '\r')
     ++end;

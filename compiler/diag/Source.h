@@ -27,6 +27,9 @@ class SourceManager {
 public:
   // Adds a buffer; returns its file index.
   uint32_t add(std::string path, std::string text);
+  // Adds one line of a file that is streamed, not kept (a discovery file of a gigabyte):
+  // `text` is line `line` of `path`, so a diagnostic on it shows path:line:col and a caret.
+  uint32_t addLine(std::string path, uint32_t line, std::string text);
   const std::string &path(uint32_t file) const { return files_[file].path; }
   std::string_view text(uint32_t file) const { return files_[file].text; }
   LineCol lineCol(SourceLoc loc) const;
@@ -38,6 +41,7 @@ private:
     std::string path;
     std::string text;
     mutable std::vector<uint32_t> lineStarts; // built lazily
+    uint32_t firstLine = 1;                   // the line number of the text's first line
   };
   void index(const File &f) const;
   std::vector<File> files_;

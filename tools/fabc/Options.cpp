@@ -194,9 +194,20 @@ const std::vector<OptionSpec> &optionTable() {
        false, FLAG(fmtCheck)},
       {"--width", nullptr, Arg::Value, CmdFmt, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width},
-      {"--format", nullptr, Arg::Value, CmdDiff, "--format=F", "diff: text (default) or json", false, format},
+      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify, "--format=F", "diff, verify: text (default) or json", false,
+       format},
       {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
        false, FLAG(exitCode)},
+      {"--discovered", nullptr, Arg::Value, CmdVerify, "--discovered FILE",
+       "verify: a discovery file (repeat it, or list more files after the design)", false,
+       [](Options &o, const std::string &, const std::string &v) {
+         o.discovered.push_back(v);
+         return Continue;
+       }},
+      {"--scope", nullptr, Arg::Value, CmdVerify, "--scope NAME",
+       "verify: only the cables inside a group or building (su[1], su1), for a partial bring-up", false, SET(scope)},
+      {"--work-order", nullptr, Arg::Value, CmdVerify, "--work-order=FILE",
+       "verify: write the fixes as a CSV work order (rack, U, port, action)", false, SET(workOrder)},
       // In the commands' list: "explain CODE ... (--list: every code)".
       {"--list", nullptr, Arg::None, CmdExplain, nullptr, "explain: every diagnostic code, one a line", true,
        FLAG(list)},
@@ -240,8 +251,9 @@ std::string usageText(bool hidden) {
     section(true);
     r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
   }
-  r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat), 2 usage or I/O\n"
-       "error, 3 (diff --exit-code) the designs differ\n";
+  r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat; verify: the fabric\n"
+       "does not match), 2 usage or I/O error (verify: a discovery file cannot be read whole), 3 (diff\n"
+       "--exit-code) the designs differ\n";
   return r;
 }
 

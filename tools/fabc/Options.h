@@ -33,13 +33,15 @@ struct Options {
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;
   ElabLimits limits;
+  std::vector<std::string> discovered; // verify: --discovered
+  std::string scope, workOrder;        // verify: --scope, --work-order
 };
 
 // Which commands an option applies to (informational: the parser accepts every option
 // with every command, as it always has; the usage text, man page and completions use it).
 enum Cmd : uint32_t {
-  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdAll = 31,
-  CmdCompile = CmdBuild | CmdCheck | CmdDiff, // every command that compiles a design
+  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdAll = 63,
+  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify, // every command that compiles a design
 };
 
 enum class Arg : uint8_t {

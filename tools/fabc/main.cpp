@@ -16,6 +16,10 @@ const std::vector<CommandSpec> &commandTable() {
       {"check", "check FILE...", "check designs only, for CI and pre-commit (no outputs)", checkCommand},
       {"diff", "diff OLD NEW",
        "compile two revisions and print the recabling plan between them (--format=json)", diffCommand},
+      {"verify", "verify FILE DISC...",
+       "compare the design with the fabric as built: ibnetdiscover, lldpctl -f json, SONiC 'show lldp table' "
+       "(docs/bring-up.md)",
+       verifyCommand},
       {"fmt", "fmt FILE...",
        "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand},
       {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",
