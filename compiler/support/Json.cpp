@@ -52,4 +52,34 @@ void appendJsonEscaped(TextBuffer &b, std::string_view s) {
   append(b, std::string_view(run, size_t(end - run)));
 }
 
+bool JsonWriter::isJsonNumber(std::string_view s) {
+  // -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?
+  size_t i = 0, n = s.size();
+  auto digits = [&] {
+    size_t start = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9')
+      ++i;
+    return i > start;
+  };
+  if (i < n && s[i] == '-')
+    ++i;
+  if (i < n && s[i] == '0')
+    ++i;
+  else if (!digits())
+    return false;
+  if (i < n && s[i] == '.') {
+    ++i;
+    if (!digits())
+      return false;
+  }
+  if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < n && (s[i] == '+' || s[i] == '-'))
+      ++i;
+    if (!digits())
+      return false;
+  }
+  return i == n;
+}
+
 } // namespace fabc

@@ -50,6 +50,8 @@ public:
   // `indent`: spaces per Block level (SONiC's config_db.json has 4, fabc's files 2).
   explicit JsonWriter(TextBuffer &out, int indent = 2, Sink sink = nullptr)
       : b_(out), sink_(std::move(sink)), indentWidth_(indent) {}
+  // Streams into `sink` through a buffer of its own.
+  explicit JsonWriter(Sink sink, int indent = 2) : JsonWriter(own_, indent, std::move(sink)) {}
   // Hands what is left to the sink, if any (the document's closing newline included).
   ~JsonWriter() { flush(); }
   JsonWriter(const JsonWriter &) = delete;
@@ -119,6 +121,14 @@ public:
     if (finite(v))
       appendRoundTrip(b_, v);
   }
+
+  // A number already formatted (diff compares cable lengths as their "{:.2f}" text);
+  // null unless the text is a JSON number, so "nan" or "inf" cannot get through.
+  void rawNumber(std::string_view text) {
+    prefix();
+    append(b_, isJsonNumber(text) ? text : std::string_view("null"));
+  }
+  static bool isJsonNumber(std::string_view s);
 
   // Writes the buffer to the sink now (a no-op without one).
   void flush() {
@@ -204,6 +214,7 @@ private:
   }
 
   static constexpr int MaxDepth = 32;
+  TextBuffer own_; // unless the caller gives one
   TextBuffer &b_;
   Sink sink_;
   TextBuffer scratch_;
