@@ -58,6 +58,9 @@ TEST(Json, EscapesControlCharactersAndKeepsUtf8) {
     EXPECT_EQ(str(b), reference(s)) << s;
   }
   TextBuffer b;
+  appendJsonEscaped(b, "a\"b\\\n\x01");
+  EXPECT_EQ(str(b), "a\\\"b\\\\\\n\\u0001");
+  b.clear();
   appendJsonEscaped(b, std::string("\x00\x01\x1f\x20", 4));
   EXPECT_EQ(str(b), "\\u0000\\u0001\\u001f ");
   b.clear();
@@ -224,6 +227,20 @@ TEST(Json, NumbersAsFmtFormatsThem) {
   j.integer(size_t(12));
   j.endArray();
   EXPECT_EQ(str(b), "[0, 18446744073709551615, -9223372036854775808, -42, 4294967295, -7, 12]\n");
+}
+
+TEST(Json, RawNumbersMustBeJsonNumbers) {
+  for (const char *ok : {"0", "-0", "12.50", "1e+20", "-2.5E-3", "0.00"})
+    EXPECT_TRUE(JsonWriter::isJsonNumber(ok)) << ok;
+  for (const char *bad : {"", "-", "nan", "inf", "-inf", "01", "1.", ".5", "+1", "1e", "0x1f", "1 ", "12.5.1"})
+    EXPECT_FALSE(JsonWriter::isJsonNumber(bad)) << bad;
+  TextBuffer b;
+  JsonWriter j(b);
+  j.beginArray(JsonLayout::Inline);
+  j.rawNumber("12.50");
+  j.rawNumber("nan");
+  j.endArray();
+  EXPECT_EQ(str(b), "[12.50, null]\n");
 }
 
 TEST(Json, NonFiniteNumbersAreNull) {
