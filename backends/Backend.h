@@ -1,7 +1,9 @@
 #pragma once
-// The backend interface. A backend reads the Fabric IR (never the AST) and streams its
+// The backend interface. A backend reads the Fabric IR and the analyses (never the AST),
+// holds no rule (its checks are in compiler/checks/, run before it), and streams its
 // files through an OutputDir, which writes each to a temporary name and renames them
 // all only when the whole build succeeded: no half-written output, ever.
+#include "analysis/Analyses.h"
 #include "backends/Stream.h"
 #include "ir/Fabric.h"
 
@@ -107,6 +109,7 @@ struct BuildInfo {
 
 struct BackendContext {
   const ir::Fabric &F;
+  const Analyses &an; // computed once; the backend's output checks have run (checks/OutputChecks.h)
   OutputDir &out;
   DiagEngine &diags;
   const BuildInfo &info;

@@ -1,71 +1,11 @@
 #include "backends/Hostnames.h"
 
-#include "diag/Diag.h"
-#include "passes/Addressing.h"
-
-#include <llvm/ADT/StringMap.h>
-
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <tuple>
 
 namespace fabc::names {
-
-static void appendLabel(std::string_view path, std::string &h) {
-  for (char c : path) {
-    if (c == '[' || c == ']')
-      continue;
-    h += c == '.' || c == '_' ? '-' : char(std::tolower((unsigned char)c));
-  }
-}
-
-std::string label(std::string_view path) {
-  std::string h;
-  h.reserve(path.size());
-  appendLabel(path, h);
-  return h;
-}
-
-// The switch-config backends' rule, so that a switch has one name in every output.
-std::string hostName(const ir::Fabric &F, uint32_t dev) { return passes::hostName(F, dev); }
-
-std::string portLabel(const ir::Fabric &F, uint32_t port) {
-  uint32_t idx = 0;
-  uint32_t g = F.portGroup(port, &idx);
-  std::string h;
-  appendLabel(F.strings.str(F.modelOf(F.portDevice[port]).ports[g].name), h);
-  return h + std::to_string(idx);
-}
-
-bool hostNames(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint32_t> &devs,
-               std::vector<std::string> &out) {
-  out.clear();
-  out.reserve(devs.size());
-  llvm::StringMap<uint32_t> seen;
-  unsigned reported = 0;
-  for (uint32_t d : devs) {
-    out.push_back(hostName(F, d));
-    const std::string &h = out.back();
-    bool valid = !h.empty() && h.size() <= 63 && h.front() != '-' && h.back() != '-';
-    if (!valid) {
-      if (reported++ < 20) {
-        Diagnostic *dg = diags.report(DiagCode::E0135, {F.devLoc[d], 1},
-                                      "'{}' gives the host name '{}', which is not a valid RFC 1123 host name",
-                                      F.deviceName(d), h);
-        DiagEngine::note(dg, {}, "host names are 1 to 63 letters, digits and '-', neither starting nor ending with '-'");
-      }
-      continue;
-    }
-    auto ins = seen.try_emplace(h, d);
-    if (!ins.second && reported++ < 20) {
-      Diagnostic *dg = diags.report(DiagCode::E0135, {F.devLoc[d], 1}, "'{}' and '{}' both get the host name '{}'",
-                                    F.deviceName(ins.first->second), F.deviceName(d), h);
-      DiagEngine::note(dg, {F.devLoc[ins.first->second], 1}, "the first one is declared here");
-    }
-  }
-  return reported == 0;
-}
 
 std::string hostlist(std::vector<std::string> hosts) {
   // (prefix, width) -> numbers; width 0: unpadded numbers.

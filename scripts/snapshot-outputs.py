@@ -44,9 +44,11 @@ def designs(gen_dir):
 
 def run(cmd, cwd, out_dir, tag, scratch):
     r = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=600)
-    # The scratch directory is printed in messages: a placeholder makes runs compare equal.
-    r.stdout = r.stdout.replace(scratch.encode(), b"$SCRATCH")
-    r.stderr = r.stderr.replace(scratch.encode(), b"$SCRATCH")
+    # The scratch directory and the checkout are printed in messages: placeholders make
+    # runs from different trees compare equal.
+    for path, name in ((scratch, b"$SCRATCH"), (ROOT, b"$ROOT")):
+        r.stdout = r.stdout.replace(path.encode(), name)
+        r.stderr = r.stderr.replace(path.encode(), name)
     cmd = [c.replace(scratch, "$SCRATCH") for c in cmd]
     with open(os.path.join(out_dir, tag + ".log"), "wb") as f:
         f.write(b"$ " + " ".join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c

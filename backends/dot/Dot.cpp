@@ -22,8 +22,6 @@ namespace fabc {
 namespace {
 using ir::None;
 
-constexpr uint32_t DefaultMaxNodes = 1000;
-
 bool clusterKind(ir::GroupKind k) { return k == ir::GroupKind::Su || k == ir::GroupKind::Pod; }
 
 // su/pod groups as a forest: each device in its innermost group, each group in the
@@ -143,30 +141,16 @@ void emitCluster(const ir::Fabric &F, OutFile &o, uint32_t g, const std::vector<
 
 bool runDot(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
-  uint32_t maxNodes = DefaultMaxNodes;
-  if (const ir::Setting *s = F.option("dot_max_nodes")) {
-    bool ok = s->type == ir::Setting::Number && s->dim == Dim() && s->number >= 1 && s->number <= 100000 &&
-              s->number == std::floor(s->number);
-    if (!ok) {
-      Diagnostic *d = ctx.diags.report(DiagCode::E0136, s->loc, "option dot_max_nodes must be a whole number from "
-                                                                "1 to 100000");
-      DiagEngine::note(d, {}, "for example: option dot_max_nodes = 5000;");
-      return false;
-    }
-    maxNodes = uint32_t(s->number);
-  }
+  const DotPlan &plan = ctx.an.dot; // dot_max_nodes and the host names, checked by checks::checkDot
+  uint32_t maxNodes = plan.maxNodes;
   Clusters C = buildClusters(F);
   const size_t n = F.numDevices();
   std::vector<Node> nodes;
   std::vector<uint32_t> nodeOf(n, None);
-  bool collapsed = n > maxNodes;
+  bool collapsed = plan.collapsed;
   int level = -1; // collapsed: the su/pod nesting depth the drawing keeps
   if (!collapsed) {
-    std::vector<uint32_t> all(n);
-    std::iota(all.begin(), all.end(), 0);
-    std::vector<std::string> hosts;
-    if (!names::hostNames(F, ctx.diags, all, hosts))
-      return false;
+    const std::vector<std::string> &hosts = plan.hosts;
     for (uint32_t d = 0; d < n; ++d) {
       nodeOf[d] = uint32_t(nodes.size());
       bool sw = F.modelOf(d).kind == ir::ModelKind::Switch;

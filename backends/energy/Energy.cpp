@@ -1,9 +1,9 @@
 // The energy budget: power per tier, per category, per building and rack, annual
 // energy at the design's PUE, and the pluggable-vs-CPO what-if. Every figure that
-// rests on a catalog estimate is listed as such. The figures come from computeEnergy()
-// (EnergyModel.h), which the report shares.
+// rests on a catalog estimate is listed as such. The figures come from the energy
+// analysis (compiler/analysis/Energy.h, Analyses::energy()), which the report shares.
 #include "backends/Common.h"
-#include "backends/energy/EnergyModel.h"
+#include "analysis/Energy.h"
 
 namespace fabc {
 namespace {
@@ -16,7 +16,7 @@ void categoryMembers(JsonWriter &j, const PowerBucket &b) {
 
 bool runEnergy(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
-  const EnergyModel E = computeEnergy(F);
+  const EnergyModel &E = ctx.an.energy();
   OutFile *json = ctx.out.open("energy/energy.json");
   OutFile *csv = ctx.out.open("energy/racks.csv");
   if (!json || !csv)

@@ -1,5 +1,4 @@
 #include "backends/ethernet/Ethernet.h"
-#include "diag/Diag.h"
 #include "passes/Addressing.h"
 
 #include <algorithm>
@@ -9,32 +8,6 @@ namespace fabc::eth {
 bool isEthernetSwitch(const ir::Fabric &F, uint32_t dev) {
   const ir::Model &m = F.modelOf(dev);
   return m.kind == ir::ModelKind::Switch && m.protocol == ir::Protocol::Ethernet;
-}
-
-std::vector<uint32_t> ethernetSwitches(BackendContext &ctx, const char *backend) {
-  const ir::Fabric &F = ctx.F;
-  std::vector<uint32_t> out;
-  std::vector<uint32_t> unspecified(F.models.size(), 0), first(F.models.size(), ir::None);
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    const ir::Model &m = F.modelOf(d);
-    if (m.kind != ir::ModelKind::Switch)
-      continue;
-    if (m.protocol == ir::Protocol::Ethernet)
-      out.push_back(d);
-    else if (m.protocol == ir::Protocol::Unspecified && !unspecified[F.devModel[d]]++)
-      first[F.devModel[d]] = d;
-  }
-  for (uint32_t m = 0; m < F.models.size(); ++m) {
-    if (!unspecified[m])
-      continue;
-    Diagnostic *d = ctx.diags.report(DiagCode::W0120, F.models[m].loc,
-                                     "switch model '{}' does not say its protocol: {} switch{} got no {} configuration",
-                                     F.strings.str(F.models[m].name), unspecified[m], unspecified[m] == 1 ? "" : "es",
-                                     backend);
-    DiagEngine::note(d, {{F.devLoc[first[m]]}, 1}, fmt::format("'{}' is one of them", F.deviceName(first[m])));
-    DiagEngine::note(d, {}, "add protocol = \"ethernet\" (or \"infiniband\") to the model");
-  }
-  return out;
 }
 
 PortInfo portInfo(const ir::Fabric &F, uint32_t port) {
@@ -85,13 +58,6 @@ void peersOf(const ir::Fabric &F, uint32_t dev, std::vector<Peer> &out) {
     uint32_t od = F.portDevice[o];
     out.push_back({p, l, o, od, routed && passes::isRoutedSwitch(F, od)});
   }
-}
-
-const std::string &HostNames::operator()(uint32_t dev) {
-  std::string &h = names_[dev];
-  if (h.empty())
-    h = passes::hostName(F_, dev);
-  return h;
 }
 
 const SonicPortOrder &sonicPortOrder(const ir::Fabric &F, uint32_t dev, std::vector<SonicPortOrder> &cache) {

@@ -11,9 +11,9 @@ namespace fabc::eth {
 // A switch whose model says protocol = "ethernet".
 bool isEthernetSwitch(const ir::Fabric &F, uint32_t dev);
 
-// The Ethernet switches in device order. Warns (W0120) once per switch model that
-// does not say its protocol, since its switches get no configuration.
-std::vector<uint32_t> ethernetSwitches(BackendContext &ctx, const char *backend);
+// The Ethernet switches in device order (the output check listed them and warned about
+// switch models that do not say their protocol, W0120).
+inline const std::vector<uint32_t> &ethernetSwitches(const BackendContext &ctx) { return ctx.an.ethernet.switches; }
 
 // Where a logical port sits on its switch.
 struct PortInfo {
@@ -43,16 +43,15 @@ std::vector<Peer> peersOf(const ir::Fabric &F, uint32_t dev);
 // The same into `out` (cleared first), so a backend reuses one vector for every switch.
 void peersOf(const ir::Fabric &F, uint32_t dev, std::vector<Peer> &out);
 
-// Host names (passes::hostName) composed once per device and kept, since every port
-// description and neighbor names its peer.
+// Host names (passes::hostName), composed once per device per compilation and kept in
+// the analyses, since every port description and neighbor names its peer.
 class HostNames {
 public:
-  explicit HostNames(const ir::Fabric &F) : F_(F), names_(F.numDevices()) {}
-  const std::string &operator()(uint32_t dev);
+  explicit HostNames(const Analyses &an) : an_(an) {}
+  const std::string &operator()(uint32_t dev) const { return an_.hostName(dev); }
 
 private:
-  const ir::Fabric &F_;
-  std::vector<std::string> names_;
+  const Analyses &an_;
 };
 
 // Per port layout, the order of its ports by name as SONiC's keys sort them (strings,

@@ -133,9 +133,9 @@ bool emitWiring(BackendContext &ctx, const std::vector<uint32_t> &sw, eth::HostN
 
 bool runFrr(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
-  std::vector<uint32_t> sw = eth::ethernetSwitches(ctx, "frr");
+  const std::vector<uint32_t> &sw = eth::ethernetSwitches(ctx);
   bool unnumbered = passes::bgpUnnumbered(F);
-  eth::HostNames hosts(F);
+  eth::HostNames hosts(ctx.an);
   SwitchConf conf(F, hosts);
   TextBuffer buf;
   for (uint32_t d : sw) {

@@ -13,11 +13,9 @@
 
 #include "backends/Common.h"
 #include "backends/Hostnames.h"
-#include "diag/Diag.h"
 #include "ir/InfiniBand.h"
 
-#include <llvm/ADT/DenseSet.h>
-
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -26,23 +24,13 @@ namespace {
 using ir::None;
 namespace ib = ir::ib;
 
-// NodeDescription is 64 bytes; ibsim keeps 63 and a NUL.
-constexpr size_t MaxDesc = 63;
-
+// The fabric the output checks drew and checked (checks/InfiniBand.cpp), and the IBNL
+// type names of its layouts.
 struct View {
-  explicit View(const ir::Fabric &f) : F(f) {}
+  View(const ir::Fabric &f, const InfinibandPlan &p) : F(f), P(p) {}
   const ir::Fabric &F;
-  std::vector<uint32_t> switches; // InfiniBand switches, device order
-  std::vector<uint32_t> hcaPorts; // end-system ports on InfiniBand links, port order
-  std::vector<uint32_t> devs;     // every device of the fabric, device order
-  std::vector<uint32_t> nameOf;   // device -> index in names; None outside the fabric
-  std::vector<std::string> names;
+  const InfinibandPlan &P;
   std::vector<std::string> typeOfLayout; // IBNL system type per layout ("" unused)
-  std::vector<uint64_t> hostGroups;      // per layout: port groups with InfiniBand links (bit mask)
-  uint64_t links = 0;
-  uint32_t topTier = 0;
-  llvm::DenseSet<uint64_t> truncated; // node GUIDs whose description was cut
-  uint32_t firstTruncated = None;
 };
 
 bool isIbPort(const ir::Fabric &F, uint32_t port) {
@@ -76,98 +64,31 @@ std::string typeName(const ir::Fabric &F, uint32_t layout) {
   return ibnlName(t);
 }
 
-bool collect(BackendContext &ctx, View &v) {
-  const ir::Fabric &F = ctx.F;
-  std::vector<uint8_t> member(F.numDevices(), 0);
-  for (uint32_t d = 0; d < F.numDevices(); ++d)
-    if (ib::isSwitch(F, d)) {
-      v.switches.push_back(d);
-      member[d] = 1;
-      if (F.devTier[d] != 255)
-        v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
-    }
-  if (v.switches.empty()) {
-    Diagnostic *d = ctx.diags.report(DiagCode::W0157, F.loc, "fabric '{}' has no InfiniBand switch: no InfiniBand "
-                                     "file written", F.name);
-    DiagEngine::note(d, {}, "add protocol = \"infiniband\" to the InfiniBand switch models");
-    return false;
-  }
-  v.hostGroups.assign(F.layouts.size(), 0);
-  unsigned offLeaf = 0;
-  for (uint32_t l = 0; l < F.numLinks(); ++l) {
-    if (!ib::isLink(F, l))
-      continue;
-    ++v.links;
-    for (uint32_t p : {F.linkA[l], F.linkB[l]}) {
-      uint32_t d = F.portDevice[p];
-      if (ib::isSwitch(F, d))
-        continue;
-      uint32_t s = F.portDevice[F.otherEnd(l, p)];
-      if (F.devTier[s] != 1 && offLeaf++ < 20) {
-        Diagnostic *dg = ctx.diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
-                                          "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
-                                          F.portName(p), F.deviceName(s), unsigned(F.devTier[s]));
-        DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
-      }
-      member[d] = 1;
-      v.hostGroups[F.devLayout[d]] |= uint64_t(1) << std::min<uint32_t>(F.portGroup(p), 63);
-    }
-  }
-  v.nameOf.assign(F.numDevices(), None);
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    if (!member[d])
-      continue;
-    if (!F.devGuid[d]) // the GUID pass reported why
-      return false;
-    v.nameOf[d] = uint32_t(v.devs.size());
-    v.devs.push_back(d);
-    if (!ib::isSwitch(F, d)) {
-      uint32_t base = F.devPortBase[d];
-      for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
-        if (isIbPort(F, p))
-          v.hcaPorts.push_back(p);
-    }
-  }
-  if (!names::hostNames(F, ctx.diags, v.devs, v.names))
-    return false;
-  v.typeOfLayout.assign(F.layouts.size(), "");
-  for (uint32_t d : v.devs)
-    if (v.typeOfLayout[F.devLayout[d]].empty())
-      v.typeOfLayout[F.devLayout[d]] = typeName(F, F.devLayout[d]);
-  return true;
+const std::string &host(const View &v, uint32_t dev) { return v.P.names[v.P.nameOf[dev]]; }
+
+// NodeDescription: the host name for a switch, "host port" for an HCA (cut at 63 bytes
+// by the output check, which warns).
+const std::string &desc(const View &v, uint32_t dev, uint32_t port) {
+  if (port == None)
+    return host(v, dev);
+  const std::vector<uint32_t> &hca = v.P.hcaPorts;
+  return v.P.hcaDescriptions[std::lower_bound(hca.begin(), hca.end(), port) - hca.begin()];
 }
 
-const std::string &host(const View &v, uint32_t dev) { return v.names[v.nameOf[dev]]; }
-
-// NodeDescription: the host name for a switch, "host port" for an HCA (the way
-// rdma-ndd writes "hostname mlx5_0").
-std::string desc(View &v, uint32_t dev, uint32_t port) {
-  std::string s = host(v, dev);
-  if (port != None)
-    s += ' ' + names::portLabel(v.F, port);
-  if (s.size() > MaxDesc) {
-    if (v.truncated.insert(port == None ? v.F.devGuid[dev] : ib::hcaGuid(v.F, port)).second &&
-        v.firstTruncated == None)
-      v.firstTruncated = dev;
-    s.resize(MaxDesc);
-  }
-  return s;
-}
-
-void emitNet(BackendContext &ctx, View &v, OutFile &o) {
+void emitNet(BackendContext &ctx, const View &v, OutFile &o) {
   const ir::Fabric &F = ctx.F;
   o.print("# fabc {}: InfiniBand fabric '{}', ibnetdiscover topology format (ibsim reads it)\n", ctx.info.version,
           F.name);
-  o.print("# {} switches, {} HCAs (one single-port HCA per end-system port), {} links\n", v.switches.size(),
-          v.hcaPorts.size(), v.links);
+  o.print("# {} switches, {} HCAs (one single-port HCA per end-system port), {} links\n", v.P.switches.size(),
+          v.P.hcaPorts.size(), v.P.links);
   // ibsim's tables are fixed in size (defaults: 2048 nodes, 256 switches, 13312 ports,
   // a switch counting its port 0): say what this fabric needs.
-  uint64_t ports = v.hcaPorts.size();
-  for (uint32_t s : v.switches)
+  uint64_t ports = v.P.hcaPorts.size();
+  for (uint32_t s : v.P.switches)
     ports += F.layoutOf(s).ports + 1;
   o.print("# ibsim needs -N {} -S {} -P {} past its defaults (2048 nodes, 256 switches, 13312 ports)\n\n",
-          v.switches.size() + v.hcaPorts.size(), v.switches.size(), ports);
-  for (uint32_t s : v.switches) {
+          v.P.switches.size() + v.P.hcaPorts.size(), v.P.switches.size(), ports);
+  for (uint32_t s : v.P.switches) {
     uint64_t g = F.devGuid[s];
     o.print("switchguid=0x{:x}({:x})\nSwitch\t{} \"S-{:016x}\"\t\t# \"{}\"\n", g, g, F.layoutOf(s).ports, g,
             desc(v, s, None));
@@ -186,7 +107,7 @@ void emitNet(BackendContext &ctx, View &v, OutFile &o) {
     }
     o.write("\n");
   }
-  for (uint32_t q : v.hcaPorts) {
+  for (uint32_t q : v.P.hcaPorts) {
     uint64_t h = ib::hcaGuid(F, q);
     uint32_t p = F.otherEnd(F.portLink[q], q), s = F.portDevice[p];
     o.print("caguid=0x{:x}\nCa\t1 \"H-{:016x}\"\t\t# \"{}\"\n", h, h, desc(v, F.portDevice[q], q));
@@ -198,23 +119,23 @@ void emitNet(BackendContext &ctx, View &v, OutFile &o) {
 // ftree's roots: the switches of the highest tier. OpenSM skips '#' lines.
 void emitRoots(const View &v, OutFile &o) {
   size_t roots = 0;
-  for (uint32_t s : v.switches)
-    roots += v.F.devTier[s] == v.topTier;
+  for (uint32_t s : v.P.switches)
+    roots += v.F.devTier[s] == v.P.topTier;
   o.print("# OpenSM root_guid_file for the ftree routing engine (opensm -R ftree -a FILE): the {} {} switch{}\n",
-          roots, tierName(v.topTier), roots == 1 ? "" : "es");
-  if (v.topTier < 2)
+          roots, tierName(v.P.topTier), roots == 1 ? "" : "es");
+  if (v.P.topTier < 2)
     o.write("# The fabric has one switch tier: ftree needs two or more, use another engine (minhop)\n");
-  for (uint32_t s : v.switches)
-    if (v.F.devTier[s] == v.topTier)
+  for (uint32_t s : v.P.switches)
+    if (v.F.devTier[s] == v.P.topTier)
       o.print("0x{:016x}\n", v.F.devGuid[s]);
 }
 
-void emitNameMap(BackendContext &ctx, View &v, OutFile &o) {
+void emitNameMap(BackendContext &ctx, const View &v, OutFile &o) {
   const ir::Fabric &F = ctx.F;
   o.print("# fabc {}: InfiniBand node names of '{}' (node GUID \"NodeDescription\")\n", ctx.info.version, F.name);
-  for (uint32_t s : v.switches)
+  for (uint32_t s : v.P.switches)
     o.print("0x{:016x} \"{}\"\n", F.devGuid[s], desc(v, s, None));
-  for (uint32_t q : v.hcaPorts)
+  for (uint32_t q : v.P.hcaPorts)
     o.print("0x{:016x} \"{}\"\n", ib::hcaGuid(F, q), desc(v, F.portDevice[q], q));
 }
 
@@ -225,13 +146,13 @@ std::string panelPort(const ir::Fabric &F, uint32_t port) {
                                               : ibnlName(names::portLabel(F, port));
 }
 
-void emitTopo(BackendContext &ctx, View &v, OutFile &o) {
+void emitTopo(BackendContext &ctx, const View &v, OutFile &o) {
   const ir::Fabric &F = ctx.F;
   o.print("# fabc {}: expected cabling of InfiniBand fabric '{}', IBDM topology file\n", ctx.info.version, F.name);
   o.write("# (ibdiagnet -t, ibtopodiff -t, cable validation tool). The system types are in ibnl/:\n"
           "# set IBDM_IBNL_PATH to that directory. Each link is listed once, at its switch end\n"
           "# (between switches: at the one declared first).\n\n");
-  for (uint32_t s : v.switches) {
+  for (uint32_t s : v.P.switches) {
     o.print("{} {}\n", v.typeOfLayout[F.devLayout[s]], host(v, s));
     uint32_t base = F.devPortBase[s];
     for (uint32_t p = base; p < base + F.layoutOf(s).ports; ++p) {
@@ -246,10 +167,10 @@ void emitTopo(BackendContext &ctx, View &v, OutFile &o) {
   }
 }
 
-bool emitIbnl(BackendContext &ctx, View &v) {
+bool emitIbnl(BackendContext &ctx, const View &v) {
   const ir::Fabric &F = ctx.F;
   std::map<std::string, uint32_t> types; // sorted: one file per system type, and a device of it
-  for (uint32_t d : v.devs)
+  for (uint32_t d : v.P.devs)
     types.emplace(v.typeOfLayout[F.devLayout[d]], d);
   for (const auto &kv : types) {
     OutFile *o = ctx.out.open("infiniband/ibnl/" + kv.first + ".ibnl");
@@ -270,7 +191,7 @@ bool emitIbnl(BackendContext &ctx, View &v) {
     // One single-port CA per port of the groups that carry InfiniBand links.
     uint32_t unit = 0;
     for (uint32_t g = 0; g < L.groups.size(); ++g) {
-      if (!(v.hostGroups[layout] >> std::min<uint32_t>(g, 63) & 1))
+      if (!(v.P.hostGroups[layout] >> std::min<uint32_t>(g, 63) & 1))
         continue;
       uint32_t first = F.devPortBase[dev] + L.groups[g].offset;
       for (uint32_t i = 0; i < L.groups[g].count; ++i, ++unit)
@@ -284,9 +205,14 @@ bool emitIbnl(BackendContext &ctx, View &v) {
 } // namespace
 
 bool runInfiniband(BackendContext &ctx) {
-  View v(ctx.F);
-  if (!collect(ctx, v))
-    return v.switches.empty(); // nothing to write is a warning, not a failure
+  const InfinibandPlan &plan = ctx.an.infiniband;
+  if (plan.empty) // no InfiniBand switch (W0157): nothing to write
+    return true;
+  View v(ctx.F, plan);
+  v.typeOfLayout.assign(ctx.F.layouts.size(), "");
+  for (uint32_t d : plan.devs)
+    if (v.typeOfLayout[ctx.F.devLayout[d]].empty())
+      v.typeOfLayout[ctx.F.devLayout[d]] = typeName(ctx.F, ctx.F.devLayout[d]);
   OutFile *net = ctx.out.open("infiniband/fabric.net");
   OutFile *roots = ctx.out.open("infiniband/root_guids.txt");
   OutFile *map = ctx.out.open("infiniband/node_name_map");
@@ -299,14 +225,6 @@ bool runInfiniband(BackendContext &ctx) {
   emitTopo(ctx, v, *topo);
   if (!emitIbnl(ctx, v))
     return false;
-  if (!v.truncated.empty()) {
-    size_t n = v.truncated.size();
-    Diagnostic *d = ctx.diags.report(DiagCode::W0152, {ctx.F.devLoc[v.firstTruncated], 1},
-                                     "{} InfiniBand node description{} longer than {} bytes, cut (first: '{}')", n,
-                                     n == 1 ? " is" : "s are", MaxDesc,
-                                     ctx.F.deviceName(v.firstTruncated));
-    DiagEngine::note(d, {}, "shorter instance names keep the descriptions whole and unique");
-  }
   return true;
 }
 

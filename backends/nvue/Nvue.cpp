@@ -172,42 +172,15 @@ struct SwitchDoc {
   }
 };
 
-// The RoCE profile NVUE applies is fixed; anything else would be silently ignored.
-bool checkRoceProfile(BackendContext &ctx, const passes::RoceSettings &r) {
-  if (!r.enabled)
-    return true;
-  passes::RoceSettings profile; // the defaults are the Cumulus profile's values
-  std::string diff;
-  auto cmp = [&](const char *name, uint64_t want, uint64_t have) {
-    if (want != have)
-      diff += fmt::format("{}{} = {} (the profile has {})", diff.empty() ? "" : ", ", name, have, want);
-  };
-  cmp("pfc_priority", profile.pfcPriority, r.pfcPriority);
-  cmp("dscp", profile.dscp, r.dscp);
-  cmp("cnp_dscp", profile.cnpDscp, r.cnpDscp);
-  cmp("ecn", profile.ecn, r.ecn);
-  cmp("ecn_min", profile.ecnMin, r.ecnMin);
-  cmp("ecn_max", profile.ecnMax, r.ecnMax);
-  cmp("ecn_probability", profile.ecnProbability, r.ecnProbability);
-  if (diff.empty())
-    return true;
-  Diagnostic *d = ctx.diags.report(DiagCode::E0113, r.loc, "the NVUE lossless RoCE profile cannot carry {}", diff);
-  DiagEngine::note(d, {}, "Cumulus Linux's 'qos roce mode lossless' uses priority 3, DSCP 26, CNP DSCP 48 and ECN "
-                          "from 150000 to 1500000 bytes at 100%");
-  return false;
-}
-
 } // namespace
 
 bool runNvue(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
   passes::RoceSettings roce = passes::roceSettings(F);
-  std::vector<uint32_t> sw = eth::ethernetSwitches(ctx, "nvue");
-  if (!checkRoceProfile(ctx, roce))
-    return false;
+  const std::vector<uint32_t> &sw = eth::ethernetSwitches(ctx);
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
-  eth::HostNames hosts(F);
+  eth::HostNames hosts(ctx.an);
   SwitchDoc doc(F, hosts);
   TextBuffer buf;
   for (uint32_t d : sw) {

@@ -3,13 +3,13 @@
 // BOM, the topology drawn tier by tier, and every diagnostic with its source line.
 //
 // No script, no external resource: the charts and the drawing are inline SVG written
-// here. Its figures come from the same functions as the JSON outputs (summarize(),
-// computeEnergy(), the passes' Metrics), and every key figure carries
+// here. Its figures come from the same analyses as the JSON outputs (Analyses::bom(),
+// Analyses::energy(), the measured ir::Metrics), and every key figure carries
 // data-json="FILE:PATH" data-value="..." so a test can check it against bom.json and
 // energy.json. Every string from the design or the catalog is escaped. The page's size
 // does not grow with the fabric: tables are per model and SKU, the drawing is capped.
 #include "backends/Common.h"
-#include "backends/energy/EnergyModel.h"
+#include "analysis/Energy.h"
 #include "backends/report/ReportKit.h"
 #include "diag/Diag.h"
 
@@ -172,15 +172,15 @@ struct Page {
   BackendContext &ctx;
   const ir::Fabric &F;
   const ir::Metrics &M;
-  BomSummary bom;
-  EnergyModel E;
+  const BomSummary &bom;
+  const EnergyModel &E;
   bool latencyEstimate = false;
   std::string latencyEstimateNote;
   uint32_t collapse = 64;
   OutFile *out = nullptr;
   std::string buf;
 
-  Page(BackendContext &c) : ctx(c), F(c.F), M(c.F.metrics), bom(summarize(c.F)), E(computeEnergy(c.F)) {}
+  Page(BackendContext &c) : ctx(c), F(c.F), M(c.F.metrics), bom(c.an.bom()), E(c.an.energy()) {}
   void flush() {
     out->write(buf);
     buf.clear();
@@ -717,21 +717,7 @@ void Page::footer() {
 bool runReport(BackendContext &ctx) {
   Page p(ctx);
   const ir::Fabric &F = ctx.F;
-  if (const ir::Setting *s = F.option("report_collapse")) {
-    if (s->type != ir::Setting::Number || !s->dim.none()) {
-      Diagnostic *d = ctx.diags.report(DiagCode::E0026, s->loc, "option report_collapse takes a number of devices");
-      DiagEngine::note(d, {}, "for example: option report_collapse = 128;");
-      return false;
-    }
-    if (s->number < 1 || s->number > 1e9 || s->number != std::floor(s->number)) {
-      Diagnostic *d = ctx.diags.report(DiagCode::E0034, s->loc, "option report_collapse is {:g}; it takes a whole number "
-                                                                "of devices from 1 up",
-                                       s->number);
-      DiagEngine::note(d, {}, "pods of more devices than this are drawn as one block per tier and model");
-      return false;
-    }
-    p.collapse = uint32_t(s->number);
-  }
+  p.collapse = ctx.an.report.collapse; // checked by checks::checkReport
   // Latency figures rest on the switches' and GPU systems' latency figures.
   std::set<std::string> estimated;
   for (const auto &kv : p.bom.devices) {

@@ -478,34 +478,15 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   j.endObject();
 }
 
-bool checkLanes(BackendContext &ctx, const std::vector<uint32_t> &sw) {
-  const ir::Fabric &F = ctx.F;
-  std::vector<uint8_t> reported(F.models.size(), 0);
-  bool ok = true;
-  for (uint32_t d : sw) {
-    const ir::Model &m = F.modelOf(d);
-    for (const ir::PortGroup &g : m.ports)
-      if (!g.lanes && !reported[F.devModel[d]]++) {
-        Diagnostic *dg = ctx.diags.report(DiagCode::E0112, g.loc, "port group '{}' of '{}' has no lanes, which "
-                                          "SONiC's PORT table needs", F.strings.str(g.name), F.strings.str(m.name));
-        DiagEngine::note(dg, {}, "add lanes = N (SerDes lanes per port, e.g. 8 for an 800G OSFP) to the port group");
-        ok = false;
-      }
-  }
-  return ok;
-}
-
 } // namespace
 
 bool runSonic(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
-  std::vector<uint32_t> sw = eth::ethernetSwitches(ctx, "sonic");
-  if (!checkLanes(ctx, sw))
-    return false;
+  const std::vector<uint32_t> &sw = eth::ethernetSwitches(ctx);
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
   passes::RoceSettings roce = passes::roceSettings(F);
-  eth::HostNames hosts(F);
+  eth::HostNames hosts(ctx.an);
   std::vector<eth::SonicPortOrder> orders;
   SwitchDb db(F, hosts, orders);
   TextBuffer buf;

@@ -14,7 +14,6 @@
 #include "ast/TwoStage.h"
 
 #include <algorithm>
-#include <functional>
 
 namespace fabc {
 namespace {
@@ -161,6 +160,7 @@ private:
         pendingSpace_ = sameLine;
       }
       lastLine_ = endLine(h);
+      checkProbe();
     }
     cursor_ = std::max(cursor_, end);
   }
@@ -191,6 +191,7 @@ private:
       out_ += ' ';
     wantNewline_ = mustBreak_ = pendingSpace_ = suppressBlank_ = false;
     out_ += text;
+    checkProbe();
   }
 
   void tok(Token *t, ParseTree *parent, bool allowBlank = true) {
@@ -218,42 +219,82 @@ private:
     synth_.push_back(emitted_++);
   }
 
+  // The tree is walked with an explicit stack of continuations instead of recursion, so
+  // that a right-nested chain (`else if` x 200,000) takes no native stack per link. A
+  // Children frame is "the children of ctx from `from` on"; a Boundary frame ends a tail:
+  // the rest of a statement that a brace list's one-line form must share its line with.
+  // Frames live in an arena and point at the frame that follows them.
+  enum class FrameKind : uint8_t { Children, Boundary, SynthSemi };
+  struct Frame {
+    FrameKind kind;
+    ParserRuleContext *ctx;
+    size_t from;
+    uint32_t next;
+  };
+  static constexpr uint32_t Done = UINT32_MAX;
+
+  uint32_t push(FrameKind k, ParserRuleContext *c, size_t from, uint32_t next) {
+    if (k == FrameKind::Children && from >= c->children.size())
+      return next; // nothing left to print: continue with what follows
+    if (k == FrameKind::Boundary && next != Done && frames_[next].kind == FrameKind::Boundary)
+      return next; // two tails that end at the same place
+    frames_.push_back({k, c, from, next});
+    return uint32_t(frames_.size() - 1);
+  }
+
+  // A node printed with a tail of its own (a statement, an expression, an else branch).
+  uint32_t enter(ParserRuleContext *c, uint32_t next) {
+    uint32_t k = push(FrameKind::Boundary, c, 0, next);
+    if (dynamic_cast<P::SpanStmtContext *>(c))
+      k = push(FrameKind::SynthSemi, c, 0, k);
+    return push(FrameKind::Children, c, 0, k);
+  }
+
   void visit(ParseTree *n) {
     if (auto *t = dynamic_cast<TerminalNode *>(n)) {
       tok(t->getSymbol(), t->parent);
       return;
     }
-    auto *c = static_cast<ParserRuleContext *>(n);
-    if (auto *s = dynamic_cast<P::SpanStmtContext *>(c)) {
-      visitChildren(c, 0, [this, s] {
-        if (!isTerminal(s->children.back(), ";"))
-          synth(";");
-      });
-      return;
-    }
-    visitChildren(c, 0, [] {});
+    size_t mark = frames_.size();
+    run(enter(static_cast<ParserRuleContext *>(n), Done), Done);
+    frames_.resize(mark);
   }
 
-  // Visits children [from, end) of `c`, then `tail` (the rest of the enclosing
-  // statement, which decides with the braces whether a list fits on one line).
-  void visitChildren(ParserRuleContext *c, size_t from, const std::function<void()> &tail) {
-    for (size_t i = from; i < c->children.size(); ++i) {
+  // Prints the continuation `top` up to (not including) `stop`.
+  void run(uint32_t top, uint32_t stop) {
+    while (top != stop) {
+      Frame f = frames_[top];
+      top = f.next;
+      if (f.kind == FrameKind::Boundary)
+        continue;
+      if (f.kind == FrameKind::SynthSemi) {
+        if (!isTerminal(f.ctx->children.back(), ";"))
+          synth(";"); // a span's ';' may be omitted in the source
+        continue;
+      }
+      ParserRuleContext *c = f.ctx;
+      size_t i = f.from;
       ParseTree *ch = c->children[i];
       if (isTerminal(ch, "{")) {
         size_t close = c->children.size() - 1;
         while (close > i && !isTerminal(c->children[close], "}"))
           --close;
-        braceList(c, i, close, [&] { visitChildren(c, close + 1, tail); });
-        return;
+        top = braceList(c, i, close, push(FrameKind::Children, c, close + 1, top));
+        continue;
       }
-      auto *rc = dynamic_cast<ParserRuleContext *>(ch);
-      if (rc && (rc->getRuleIndex() == P::RulePropBlock || rc->getRuleIndex() == P::RuleBlock)) {
-        visitChildren(rc, 0, [&] { visitChildren(c, i + 1, tail); });
-        return;
+      uint32_t rest = push(FrameKind::Children, c, i + 1, top);
+      if (auto *t = dynamic_cast<TerminalNode *>(ch)) {
+        tok(t->getSymbol(), c);
+        top = rest;
+        continue;
       }
-      visit(ch);
+      auto *rc = static_cast<ParserRuleContext *>(ch);
+      // A block's braces share their tail with the statement that owns them.
+      if (rc->getRuleIndex() == P::RulePropBlock || rc->getRuleIndex() == P::RuleBlock)
+        top = push(FrameKind::Children, rc, 0, rest);
+      else
+        top = enter(rc, rest);
     }
-    tail();
   }
 
   // Lists of properties, group members and all-property models or buildings may go on one
@@ -283,7 +324,13 @@ private:
     return columns(std::string_view(out_).substr(nl == std::string::npos ? 0 : nl + 1));
   }
 
-  void braceList(ParserRuleContext *c, size_t open, size_t close, const std::function<void()> &tail) {
+  // Prints the brace list of `c` between children `open` and `close`, then returns the
+  // continuation to print next. The one-line form is kept when it, and its tail up to
+  // the next Boundary, fit on the line with no break: that is tried first ("probing"),
+  // and the attempt is abandoned as soon as the text breaks a line or passes the width,
+  // so it costs at most a line's worth of tokens. A list inside a probe is printed on
+  // one line or fails the probe, as its own line break would.
+  uint32_t braceList(ParserRuleContext *c, size_t open, size_t close, uint32_t after) {
     Token *o = static_cast<TerminalNode *>(c->children[open])->getSymbol();
     Token *cl = static_cast<TerminalNode *>(c->children[close])->getSymbol();
     // Items: each child between the braces, with the ';' that follows it (group members).
@@ -296,16 +343,35 @@ private:
       i = e - 1;
     }
     if ((items.empty() || flatAllowed(c)) && !hasComments(o, cl)) {
+      auto flat = [&] {
+        tok(o, c);
+        for (auto &it : items)
+          for (size_t k = it.first; k < it.second; ++k)
+            visit(c->children[k]);
+        tok(cl, c);
+      };
+      if (probe_.active) {
+        flat();
+        return after;
+      }
+      uint32_t stop = after;
+      while (stop != Done && frames_[stop].kind != FrameKind::Boundary)
+        stop = frames_[stop].next;
       State s = save();
-      tok(o, c);
-      for (auto &it : items)
-        for (size_t k = it.first; k < it.second; ++k)
-          visit(c->children[k]);
-      tok(cl, c);
-      tail();
-      if (out_.find('\n', s.out) == std::string::npos && !mustBreak_ && lineWidth() <= opts_.width)
-        return;
+      size_t mark = frames_.size();
+      probe_ = {true, out_.size(), lineWidth()};
+      bool fits = false;
+      try {
+        flat();
+        run(after, stop);
+        fits = !mustBreak_;
+      } catch (const NoFit &) {
+      }
+      probe_.active = false;
+      if (fits)
+        return stop;
       restore(s);
+      frames_.resize(mark);
     }
     tok(o, c);
     suppressBlank_ = true;
@@ -320,7 +386,23 @@ private:
     indent_ -= opts_.indent;
     wantNewline_ = true;
     tok(cl, c, /*allowBlank=*/false);
-    tail();
+    return after;
+  }
+
+  // During a probe: the text added since the last call must not break the line nor
+  // take it past the width. Amortized O(1) per character.
+  struct NoFit {};
+  void checkProbe() {
+    if (!probe_.active)
+      return;
+    for (; probe_.checked < out_.size(); ++probe_.checked) {
+      unsigned char ch = out_[probe_.checked];
+      if (ch == '\n')
+        throw NoFit{};
+      probe_.columns += (ch & 0xC0) != 0x80;
+    }
+    if (probe_.columns > opts_.width)
+      throw NoFit{};
   }
 
   // Trailing comments on consecutive lines start in one column (as clang-format
@@ -383,18 +465,19 @@ private:
   std::string prevText_;
   std::vector<Trailing> trailing_;
   std::vector<size_t> synth_;
+  std::vector<Frame> frames_;
+  struct Probe {
+    bool active = false;
+    size_t checked = 0;  // out_ offset up to which the probe has looked
+    size_t columns = 0;  // width of the line at `checked`
+  } probe_;
 };
 
 struct Lexed {
   std::vector<std::pair<size_t, std::string>> tokens, comments;
 };
 
-Lexed lex(const std::string &text) {
-  Utf8Input input(text);
-  L lexer(&input);
-  lexer.removeErrorListeners();
-  antlr4::CommonTokenStream ts(&lexer);
-  ts.fill();
+Lexed lexed(antlr4::CommonTokenStream &ts) {
   Lexed r;
   for (Token *t : ts.getTokens()) {
     if (t->getType() == Token::EOF)
@@ -407,10 +490,19 @@ Lexed lex(const std::string &text) {
   return r;
 }
 
+Lexed lex(const std::string &text) {
+  Utf8Input input(text);
+  L lexer(&input);
+  lexer.removeErrorListeners();
+  antlr4::CommonTokenStream ts(&lexer);
+  ts.fill();
+  return lexed(ts);
+}
+
 // The output must be the same program with the same comments: the same tokens (but the
 // ones the printer added), the same comment texts, and it must parse.
-bool sameProgram(const std::string &in, const std::string &out, const std::vector<size_t> &synth, std::string &why) {
-  Lexed a = lex(in), b = lex(out);
+bool sameProgram(const Lexed &a, const std::string &out, const std::vector<size_t> &synth, std::string &why) {
+  Lexed b = lex(out);
   size_t j = 0, s = 0;
   for (size_t k = 0; k < b.tokens.size(); ++k) {
     if (s < synth.size() && synth[s] == k) {
@@ -449,26 +541,35 @@ bool sameProgram(const std::string &in, const std::string &out, const std::vecto
 bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, std::string &out,
                   const FormatOptions &opts) {
   // The parser's checks first (UTF-8, characters, nesting, syntax): only a valid file
-  // has a canonical form.
-  unsigned before = diags.errors();
-  ast::Context actx;
-  if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
-    return false;
-
+  // has a canonical form. Each stage's tokens and trees are freed before the next
+  // starts: ANTLR holds ~200 bytes a token, and the peak is then one stage's, not three.
+  {
+    unsigned before = diags.errors();
+    ast::Context actx;
+    if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
+      return false;
+  }
   std::string text(sm.text(fileId));
-  Utf8Input input(text);
-  L lexer(&input);
-  lexer.removeErrorListeners();
-  antlr4::CommonTokenStream tokens(&lexer);
-  tokens.fill();
-  P parser(&tokens);
-  parser.removeErrorListeners();
-  // The file parsed clean above, so this yields a tree.
-  P::FileContext *tree = parseTwoStage(parser, tokens);
-  Printer printer(tokens, opts);
-  std::string result = printer.run(tree);
+  std::string result;
+  std::vector<size_t> synthesized;
+  Lexed in;
+  {
+    Utf8Input input(text);
+    L lexer(&input);
+    lexer.removeErrorListeners();
+    antlr4::CommonTokenStream tokens(&lexer);
+    tokens.fill();
+    P parser(&tokens);
+    parser.removeErrorListeners();
+    // The file parsed clean above, so this yields a tree.
+    P::FileContext *tree = parseTwoStage(parser, tokens);
+    Printer printer(tokens, opts);
+    result = printer.run(tree);
+    synthesized = printer.synthesized();
+    in = lexed(tokens);
+  }
   std::string why;
-  if (!sameProgram(text, result, printer.synthesized(), why)) {
+  if (!sameProgram(in, result, synthesized, why)) {
     Diagnostic *d = diags.report(DiagCode::E0160, {{fileId, 0}, 1}, "fmt self-check failed: {}", why);
     DiagEngine::note(d, {}, "the file is left as it is; please report this with the file attached");
     return false;

@@ -1,9 +1,11 @@
 // The fabc command line: subcommands, options, the pipeline and its outputs.
 #include "driver/Driver.h"
 
+#include "analysis/Analyses.h"
 #include "ast/Parser.h"
 #include "backends/Backend.h"
 #include "backends/diff/Diff.h"
+#include "checks/OutputChecks.h"
 #include "driver/Commands.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
@@ -347,13 +349,8 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
       loadProgramText(input, std::move(text), lo, sm, diags, ctx, prog);
     }
   }
-  if (!o.defines.empty() && !diags.hasErrors()) {
-    std::string text;
-    for (auto &d : o.defines)
-      text += "param " + d.first + " = " + d.second + ";\n";
-    uint32_t id = sm.add("<command line>", text);
-    prog.defines = parseFile(id, sm, diags, ctx);
-  }
+  if (!o.defines.empty() && !diags.hasErrors())
+    prog.defines = parseDefines(o.defines, sm, diags, ctx);
   bool ok = !diags.hasErrors();
   if (ok) {
     timer("elaborate");
@@ -368,7 +365,24 @@ bool compileToIR(const Options &o, const std::string &input, SourceManager &sm, 
   return ok;
 }
 
-// One compilation: load, elaborate, run the passes, and (for build) the backends.
+// The backends of --emit, in order, each once; the default set without --emit.
+std::vector<std::string> emitSet(const Options &o) {
+  std::vector<std::string> emit;
+  for (const std::string &name : o.emit)
+    if (std::find(emit.begin(), emit.end(), name) == emit.end())
+      emit.push_back(name);
+  if (o.emit.empty())
+    for (const Backend &b : backends())
+      if (b.byDefault)
+        emit.push_back(b.name);
+  return emit;
+}
+
+// One compilation: load, elaborate, run the passes, then the output checks of the
+// --emit set (the default backends without it) and, for build, the backends. check and
+// build run the same checks in the same order, so they report the same diagnostics
+// (docs/design-decisions.md#output-checks); build runs each backend's checks just before
+// it, so that the report lists the diagnostics of the outputs before it, as it always has.
 int compile(const Options &o, const std::string &input, bool build) {
   SourceManager sm;
   DiagEngine diags(sm);
@@ -380,22 +394,27 @@ int compile(const Options &o, const std::string &input, bool build) {
   bool ok = compileToIR(o, input, sm, diags, ctx, F, timer, ioError, /*allowLibrary=*/!build);
   bool wrote = false;
   std::vector<std::string> files;
+  Analyses an(F); // computed on first use, once, for the checks and every backend
+  const std::vector<std::string> emit = emitSet(o);
+  if (ok && !build && !F.name.empty()) { // a library file (no fabric) has no outputs to check
+    timer("output checks");
+    for (const std::string &name : emit)
+      if (!checks::checkOutput(name, F, an, diags) || diags.hasErrors()) {
+        ok = false;
+        break;
+      }
+  }
   if (ok && build) {
     OutputDir out(o.outDir);
     BuildInfo info{input, FABC_VERSION};
-    std::vector<std::string> emit = o.emit;
-    if (emit.empty())
-      for (const Backend &b : backends())
-        if (b.byDefault)
-          emit.push_back(b.name);
-    std::vector<std::string> seen;
     for (const std::string &name : emit) {
-      if (std::find(seen.begin(), seen.end(), name) != seen.end())
-        continue;
-      seen.push_back(name);
       const Backend *b = findBackend(name);
       timer(b->name);
-      BackendContext bc{F, out, diags, info, &sm};
+      if (!checks::checkOutput(name, F, an, diags) || diags.hasErrors()) {
+        ok = false;
+        break;
+      }
+      BackendContext bc{F, an, out, diags, info, &sm};
       if (!b->run(bc) || diags.hasErrors()) {
         ok = false;
         break;

@@ -213,16 +213,20 @@ struct TierStats {
   double downBandwidth = 0, upBandwidth = 0; // b/s, sums over the tier
   double maxOversubscription = 0;            // worst switch: down / up
   uint32_t worstSwitch = None;
+  double worstDown = 0, worstUp = 0;         // b/s of that switch
 };
 // Light in fibre, one way (reference/hardware.md: 4.9 us/km): the latency pass's figure.
 constexpr double FibreDelayPerMetre = 4.9e-9; // s/m
-// One worst-case GPU-to-GPU path of a kind (checkLatency).
+// One worst-case GPU-to-GPU path of a kind (analysis::measureLatency).
 struct PathStats {
   double latency = 0;  // s; 0: the fabric has no such path
   uint32_t hops = 0;   // switches crossed
   double fibre = 0;    // m of cable
   uint32_t via = None; // the switch where the path turns
 };
+// What the design measures, filled by the measuring steps of compiler/analysis/Measure.h
+// (tiers, counts, latency paths) and by the transceiver and power passes; the validation
+// checks compare it with the policies, and every output reads it.
 struct Metrics {
   static constexpr unsigned MaxTier = 5;
   TierStats tiers[MaxTier];      // [0] unused; 1 leaf, 2 spine, 3 core, 4 super

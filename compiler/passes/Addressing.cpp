@@ -1,6 +1,8 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "passes/Addressing.h"
+#include "checks/HostNames.h"
 #include "diag/Diag.h"
+#include "ir/DenseKeys.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
@@ -245,7 +247,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     }
   }
 
-  llvm::DenseSet<uint32_t> used;
+  ir::Wide32Set used; // ASNs: every 32-bit value is legal
   unsigned conflicts = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -270,13 +272,13 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     p.next = p.lo;
   auto alloc = [&](uint8_t tier) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
-    while (p.next <= p.hi && used.count(uint32_t(p.next)))
+    while (p.next <= p.hi && used.count(p.next))
       ++p.next;
     if (p.next > p.hi) {
       ++p.failed;
       return 0;
     }
-    used.insert(uint32_t(p.next));
+    used.insert(p.next);
     return uint32_t(p.next++);
   };
   for (uint32_t d = 0; d < nd; ++d) {
@@ -301,7 +303,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
   }
 
   // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group.
-  llvm::DenseMap<uint32_t, std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
+  ir::Wide32Map<std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
   unsigned dups = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
@@ -335,7 +337,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   size_t nd = F.numDevices();
   uint64_t size = uint64_t(1) << (32 - plan.lbLen);
   uint64_t p2pSize = uint64_t(1) << (32 - plan.p2pLen);
-  llvm::DenseMap<uint32_t, uint32_t> taken; // address -> device
+  ir::Wide32Map<uint32_t> taken; // address -> device
   unsigned dups = 0, overlaps = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     uint32_t a = F.devLoopback[d];
@@ -361,7 +363,7 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || F.devLoopback[d])
       continue;
-    while (next <= last && taken.count(uint32_t(next)))
+    while (next <= last && taken.count(next))
       ++next;
     if (next > last) {
       ++failed;
@@ -403,29 +405,6 @@ void assignSubnets(ir::Fabric &F, DiagEngine &diags, const Plan &plan) {
   }
 }
 
-void checkHostnames(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &routed) {
-  llvm::StringMap<uint32_t> seen;
-  unsigned reported = 0;
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    if (!routed[d])
-      continue;
-    std::string h = hostName(F, d);
-    bool valid = !h.empty() && h.size() <= 63 && h.front() != '-' && h.back() != '-';
-    if (!valid && reported++ < 20) {
-      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' gives the hostname '{}', which is not a valid "
-                                    "RFC 1123 hostname", F.deviceName(d), h);
-      DiagEngine::note(dg, {}, "hostnames are at most 63 letters, digits and '-', and neither start nor end with '-'");
-      continue;
-    }
-    auto ins = seen.try_emplace(h, d);
-    if (!ins.second && reported++ < 20) {
-      Diagnostic *dg = diags.report(DiagCode::E0107, devRange(F, d), "'{}' and '{}' both get the hostname '{}'",
-                                    F.deviceName(ins.first->second), F.deviceName(d), h);
-      DiagEngine::note(dg, devRange(F, ins.first->second), "the first one is declared here");
-    }
-  }
-}
-
 } // namespace
 
 void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
@@ -444,7 +423,11 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   assignLoopbacks(F, diags, plan, routed);
   if (plan.numbered)
     assignSubnets(F, diags, plan);
-  checkHostnames(F, diags, routed);
+  std::vector<uint32_t> switches;
+  for (uint32_t d = 0; d < nd; ++d)
+    if (routed[d])
+      switches.push_back(d);
+  checks::checkHostNames(F, diags, switches); // their configs are named after them
 }
 
 } // namespace fabc::passes

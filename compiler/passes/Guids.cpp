@@ -6,6 +6,7 @@
 // single-port HCA behind each port; see ir/InfiniBand.h). GUIDs a design pins with the
 // `guid` instance property are kept, and the counter steps over their blocks.
 #include "passes/Guids.h"
+#include "ir/DenseKeys.h"
 
 #include "diag/Diag.h"
 #include "ir/InfiniBand.h"
@@ -136,7 +137,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     return;
 
   // Blocks of pinned GUIDs, which the counter steps over.
-  llvm::DenseSet<uint64_t> pinned;
+  ir::U64Set pinned; // any 64-bit GUID is legal, ~0 included
   for (uint32_t d = 0; d < n; ++d) {
     uint64_t g = F.devGuid[d];
     if (!g)

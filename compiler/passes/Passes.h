@@ -1,7 +1,8 @@
 #pragma once
 // The pass pipeline over the Fabric IR: physical passes (tiers, cable lengths, media,
-// transceivers, power), then validation passes (NVLink domains, power budgets,
-// oversubscription, latency, rails, redundancy). Each pass is linear in links.
+// transceivers, power), the measuring steps (analysis/Measure.h), then validation
+// checks (NVLink domains, power budgets, oversubscription, latency, rails, redundancy)
+// that compare the measurements with the policies. Each is linear in links.
 #include "ir/Fabric.h"
 
 #include <functional>

@@ -4,6 +4,7 @@
 #include "passes/Guids.h"
 #include "passes/Addressing.h"
 #include "passes/Roce.h"
+#include "analysis/Measure.h"
 
 namespace fabc {
 bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
@@ -22,6 +23,7 @@ bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const 
   stage("power");
   passes::computePower(F);
   stage("validate");
+  analysis::measure(F); // the figures the checks below compare with the policies
   passes::checkPorts(F, diags);
   passes::checkNvLink(F, diags);
   passes::checkPowerBudgets(F, diags);

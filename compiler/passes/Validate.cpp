@@ -1,5 +1,5 @@
-// Validation passes: each reads the IR, records what it measured in F.metrics, and
-// reports what breaks a rule or a policy.
+// Validation checks: each reads the IR and what analysis::measure put in F.metrics, and
+// reports what breaks a rule or a policy. They fill nothing.
 #include "diag/Diag.h"
 #include "passes/Passes.h"
 
@@ -11,8 +11,6 @@ namespace fabc::passes {
 using ir::None;
 
 namespace {
-constexpr double kFibreDelay = ir::FibreDelayPerMetre;
-
 const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
   for (const ir::Policy &p : F.policies)
     if (p.kind == k)
@@ -25,13 +23,10 @@ SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1};
 void checkPorts(ir::Fabric &F, DiagEngine &diags) {
   // A GPU system's first port group carries its GPUs' fabric ports.
   unsigned reported = 0;
-  uint64_t systems = 0, gpus = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::System)
       continue;
-    ++systems;
-    gpus += m.gpus;
     if (!m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
       continue;
     const ir::GroupLayout &g = F.layoutOf(d).groups[0];
@@ -47,31 +42,21 @@ void checkPorts(ir::Fabric &F, DiagEngine &diags) {
       DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
     }
   }
-  F.metrics.systems = systems;
-  F.metrics.gpus = gpus;
 }
 
 void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
   const ir::Policy *pol = findPolicy(F, ir::PolicyKind::NvLink);
   double max = pol ? pol->max : 576;
-  std::vector<uint8_t> grouped(F.numDevices(), 0);
-  uint32_t domains = 0, largest = 0;
   for (const ir::Group &g : F.groups) {
     if (g.kind != ir::GroupKind::NvLink)
       continue;
     uint64_t n = 0;
-    auto add = [&](uint32_t d) {
-      n += F.gpusOf(d);
-      grouped[d] = 1;
-    };
     if (g.contiguous)
       for (uint32_t d = g.begin; d < g.end; ++d)
-        add(d);
+        n += F.gpusOf(d);
     else
       for (uint32_t d : g.members)
-        add(d);
-    ++domains;
-    largest = std::max<uint32_t>(largest, uint32_t(n));
+        n += F.gpusOf(d);
     if (double(n) > max) {
       Diagnostic *dg = diags.report(DiagCode::E0046, g.loc, "NVLink domain '{}' has {} GPUs, more than {}",
                                     F.nodeName(g.node), n, max);
@@ -81,15 +66,6 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
         DiagEngine::note(dg, {}, "NVLink switches join at most 576 GPUs in one domain");
     }
   }
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    const ir::Model &m = F.modelOf(d);
-    if (!grouped[d] && m.kind == ir::ModelKind::System && m.nvlinkDomain) {
-      domains += m.gpus / m.nvlinkDomain;
-      largest = std::max(largest, m.nvlinkDomain);
-    }
-  }
-  F.metrics.nvlinkDomains = domains;
-  F.metrics.largestNvlinkDomain = largest;
 }
 
 void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
@@ -123,45 +99,7 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
 }
 
 void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
-  size_t nd = F.numDevices();
-  std::vector<double> down(nd, 0), up(nd, 0);
-  for (size_t l = 0; l < F.numLinks(); ++l) {
-    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    uint8_t ta = F.devTier[a], tb = F.devTier[b];
-    if (ta == 255 || tb == 255 || ta == tb)
-      continue;
-    double bw = F.portSpeed(F.linkA[l]);
-    uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
-    up[lo] += bw;
-    down[hi] += bw;
-  }
-  ir::Metrics &M = F.metrics;
-  for (auto &t : M.tiers)
-    t = {};
-  M.topTier = 0;
-  for (uint32_t d = 0; d < nd; ++d) {
-    uint8_t t = F.devTier[d];
-    if (t == 0 || t == 255 || t >= ir::Metrics::MaxTier)
-      continue;
-    ir::TierStats &ts = M.tiers[t];
-    ++ts.switches;
-    ts.downBandwidth += down[d];
-    ts.upBandwidth += up[d];
-    M.topTier = std::max<uint32_t>(M.topTier, t);
-    if (up[d] > 0) {
-      double r = down[d] / up[d];
-      if (r > ts.maxOversubscription) {
-        ts.maxOversubscription = r;
-        ts.worstSwitch = d;
-      }
-    }
-  }
-  // Bisection: half the narrowest tier's uplink capacity (or the leaves' downlinks
-  // in a single-tier fabric).
-  double bis = M.topTier >= 1 ? M.tiers[1].downBandwidth : 0;
-  for (uint32_t t = 1; t < M.topTier; ++t)
-    bis = std::min(bis, M.tiers[t].upBandwidth);
-  M.bisection = bis / 2;
+  const ir::Metrics &M = F.metrics; // analysis::measureTiers
   for (const ir::Policy &p : F.policies) {
     if (p.kind != ir::PolicyKind::Oversubscription)
       continue;
@@ -173,137 +111,14 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     uint32_t d = ts.worstSwitch;
     Diagnostic *dg = diags.report(DiagCode::E0048, devRange(F, d), "{} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",
                                   tier, F.deviceName(d), ts.maxOversubscription,
-                                  formatQuantity(down[d], dims::Bandwidth), formatQuantity(up[d], dims::Bandwidth), p.max);
+                                  formatQuantity(ts.worstDown, dims::Bandwidth), formatQuantity(ts.worstUp, dims::Bandwidth), p.max);
     DiagEngine::note(dg, p.loc, "the oversubscription policy sets the limit");
   }
 }
 
-namespace {
-// The worst climb into a device from the GPUs of one building.
-struct Climb {
-  double lat = -1; // s, -1: none
-  double len = 0;  // m
-  uint32_t hops = 0, building = None;
-};
-// The worst climbs from the two worst buildings: enough for the worst path between GPUs
-// of different buildings turning here (merging keeps the top two of the union).
-struct TwoBuildings {
-  Climb a, b; // a.lat >= b.lat, a.building != b.building
-  void add(const Climb &c) {
-    if (c.building == None || c.lat < 0)
-      return;
-    if (c.building == a.building) {
-      if (c.lat > a.lat)
-        a = c;
-    } else if (c.building == b.building) {
-      if (c.lat > b.lat)
-        b = c;
-      if (b.lat > a.lat)
-        std::swap(a, b);
-    } else if (c.lat > a.lat) {
-      b = a;
-      a = c;
-    } else if (c.lat > b.lat) {
-      b = c;
-    }
-  }
-};
-constexpr uint32_t kMixed = None - 1; // a switch serving GPUs of several pods (or of none)
-} // namespace
-
 void checkLatency(ir::Fabric &F, DiagEngine &diags) {
-  // Worst up-path latency into each device, tier by tier; the worst GPU-to-GPU path
-  // climbs to a top switch and comes down the worst way again.
-  size_t nd = F.numDevices();
-  std::vector<double> upLat(nd, -1), upLen(nd, 0);
-  std::vector<uint32_t> upHops(nd, 0);
-  ir::Metrics &M = F.metrics;
-  // Pods: pod groups, else su groups; the first (innermost) group of a GPU system wins.
-  M.podKind = ir::GroupKind::Other;
-  M.pods = 0;
-  for (const ir::Group &g : F.groups)
-    if (g.kind == ir::GroupKind::Pod || (g.kind == ir::GroupKind::Su && M.podKind != ir::GroupKind::Pod))
-      M.podKind = g.kind;
-  std::vector<uint32_t> pod(nd, M.podKind == ir::GroupKind::Other ? 0 : kMixed);
-  if (M.podKind != ir::GroupKind::Other) {
-    std::vector<uint8_t> assigned(nd, 0);
-    for (const ir::Group &g : F.groups) {
-      if (g.kind != M.podKind)
-        continue;
-      uint32_t id = M.pods++;
-      auto set = [&](uint32_t d) {
-        if (!assigned[d]) {
-          assigned[d] = 1;
-          pod[d] = id;
-        }
-      };
-      if (g.contiguous)
-        for (uint32_t d = g.begin; d < g.end; ++d)
-          set(d);
-      else
-        for (uint32_t d : g.members)
-          set(d);
-    }
-  }
-  std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
-  std::vector<TwoBuildings> byBuilding(nd);
-  for (uint32_t d = 0; d < nd; ++d)
-    if (F.devTier[d] == 0 && F.modelOf(d).gpus) {
-      const ir::Model &m = F.modelOf(d);
-      upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
-      tag[d] = pod[d];
-      byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
-    }
-  for (uint8_t t = 1; t < ir::Metrics::MaxTier; ++t) {
-    for (size_t l = 0; l < F.numLinks(); ++l) {
-      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      uint32_t lo = F.devTier[a] == t - 1 && F.devTier[b] == t ? a : F.devTier[b] == t - 1 && F.devTier[a] == t ? b : None;
-      if (lo == None || upLat[lo] < 0)
-        continue;
-      uint32_t hi = lo == a ? b : a;
-      const ir::Model &m = F.modelOf(hi);
-      double sw = m.latency.known ? m.latency.value : 0;
-      double step = F.linkLength[l] * kFibreDelay + sw;
-      double lat = upLat[lo] + step;
-      if (lat > upLat[hi]) {
-        upLat[hi] = lat;
-        upLen[hi] = upLen[lo] + F.linkLength[l];
-        upHops[hi] = upHops[lo] + 1;
-      }
-      tag[hi] = tag[hi] == None || tag[hi] == tag[lo] ? tag[lo] : kMixed;
-      for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
-        if (c->lat >= 0)
-          byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
-    }
-  }
-  M.worstLatency = 0;
-  M.worstVia = None;
-  M.podPath = {};
-  M.crossBuildingPath = {};
-  uint32_t worst = None;
-  for (uint32_t d = 0; d < nd; ++d) {
-    if (F.devTier[d] == 0 || F.devTier[d] == 255 || upLat[d] < 0)
-      continue;
-    const ir::Model &m = F.modelOf(d);
-    double sw = m.latency.known ? m.latency.value : 0;
-    double path = 2 * upLat[d] - sw; // the turning switch is crossed once
-    if (tag[d] != kMixed && path > M.podPath.latency)
-      M.podPath = {path, 2 * upHops[d] - 1, 2 * upLen[d], d};
-    const TwoBuildings &tb = byBuilding[d];
-    if (tb.b.lat >= 0) {
-      double cross = tb.a.lat + tb.b.lat - sw;
-      if (cross > M.crossBuildingPath.latency)
-        M.crossBuildingPath = {cross, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
-    }
-    if (F.devTier[d] != M.topTier)
-      continue;
-    if (path > M.worstLatency) {
-      M.worstLatency = path;
-      M.worstHops = 2 * upHops[d] - 1;
-      M.worstFibre = 2 * upLen[d];
-      M.worstVia = worst = d;
-    }
-  }
+  const ir::Metrics &M = F.metrics; // analysis::measureLatency
+  uint32_t worst = M.worstVia;
   const ir::Policy *pol = findPolicy(F, ir::PolicyKind::Latency);
   if (pol && worst != None && M.worstLatency > pol->max) {
     Diagnostic *dg = diags.report(DiagCode::E0049, pol->loc, "worst-case GPU-to-GPU latency is {}, above the SLO of {}",

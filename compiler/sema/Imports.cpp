@@ -3,15 +3,23 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <map>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace fabc {
 
-bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std::string &error) {
+namespace {
+// Reads an open descriptor: a regular file of at most maxSize bytes. O_NONBLOCK at open
+// keeps a FIFO from blocking; fstat on the descriptor (not the path) leaves no window
+// between the check and the read.
+bool readFd(int fd, uint64_t maxSize, std::string &out, std::string &error) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
+  if (::fstat(fd, &st) != 0) {
     error = std::strerror(errno);
     return false;
   }
@@ -24,22 +32,76 @@ bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std
             " (--max-file-size)";
     return false;
   }
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
+  out.resize(size_t(st.st_size));
+  size_t n = 0;
+  while (n < out.size()) {
+    ssize_t r = ::read(fd, &out[n], out.size() - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      error = std::strerror(errno);
+      return false;
+    }
+    if (r == 0)
+      break;
+    n += size_t(r);
+  }
+  out.resize(n);
+  return true;
+}
+
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+  Fd(const Fd &) = delete;
+  Fd &operator=(const Fd &) = delete;
+};
+
+std::string realPath(const std::string &p) {
+  char buf[PATH_MAX];
+  return ::realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+} // namespace
+
+bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std::string &error) {
+  Fd f(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (f.fd < 0) {
     error = std::strerror(errno);
     return false;
   }
-  out.resize(size_t(st.st_size));
-  size_t n = out.empty() ? 0 : std::fread(&out[0], 1, out.size(), f);
-  std::fclose(f);
-  out.resize(n);
-  return true;
+  return readFd(f.fd, maxSize, out, error);
 }
 
 namespace {
 bool isFile(const std::string &p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Opens `rel` below the directory `root` (both real paths, `rel` without '.', '..' or
+// symbolic links) one component at a time with O_NOFOLLOW, so that nothing swapped in
+// after realpath() can lead the read outside `root`.
+int openBelow(const std::string &root, const std::string &rel) {
+  int dir = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  size_t from = 0;
+  while (dir >= 0) {
+    size_t slash = rel.find('/', from);
+    bool last = slash == std::string::npos;
+    std::string part = rel.substr(from, last ? std::string::npos : slash - from);
+    int next = ::openat(dir, part.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | (last ? O_NONBLOCK : O_DIRECTORY));
+    int saved = errno;
+    ::close(dir);
+    errno = saved;
+    if (last || next < 0)
+      return next;
+    dir = next;
+    from = slash + 1;
+  }
+  return -1;
 }
 
 class Loader {
@@ -53,14 +115,20 @@ public:
                     text.size(), opts_.maxFileSize);
       return nullptr;
     }
+    // An import is known by its real path (key_, set by import()); the main file by its
+    // real path too when it has one, so that importing it back is a cycle.
+    std::string key = key_.empty() ? realPath(name) : std::move(key_);
+    key_.clear();
+    if (key.empty())
+      key = name;
     uint32_t id = sm_.add(name, std::move(text));
     ast::File *f = parseFile(id, sm_, diags_, ctx_, opts_.parse);
     if (!f)
       return nullptr;
-    state_[name] = 1;
+    state_[key] = 1;
     for (const ast::Import &imp : f->imports)
       import(imp);
-    state_[name] = 2;
+    state_[key] = 2;
     out_.files.push_back(f);
     return f;
   }
@@ -75,13 +143,18 @@ private:
       DiagEngine::note(d, {}, "name the file relative to a search directory and add that directory with -I");
       return;
     }
-    std::string found;
+    // The first search directory that holds the name. Files are known by their real
+    // path: "lib.fab" and "./lib.fab" are one file, loaded once, and a name that a
+    // symbolic link leads out of its search directory is refused unread.
+    std::string found, real, root;
     for (const std::string &dir : opts_.searchPath) {
       std::string cand = dir.empty() ? p : dir + "/" + p;
-      if (isFile(cand)) {
-        found = cand;
-        break;
-      }
+      if (!isFile(cand))
+        continue;
+      found = cand;
+      root = realPath(dir.empty() ? "." : dir);
+      real = realPath(cand);
+      break;
     }
     if (found.empty()) {
       Diagnostic *d = diags_.report(DiagCode::E0010, imp.range, "cannot find '{}' on the import path", p);
@@ -91,7 +164,15 @@ private:
       DiagEngine::note(d, {}, "searched: " + (dirs.empty() ? std::string("(no directories)") : dirs));
       return;
     }
-    auto it = state_.find(found);
+    bool inside = !root.empty() && real.size() > root.size() + (root == "/" ? 0 : 1) &&
+                  real.compare(0, root.size(), root) == 0 && (root == "/" || real[root.size()] == '/');
+    if (!inside) {
+      Diagnostic *d = diags_.report(DiagCode::E0012, imp.range, "import '{}' leaves the search path", p);
+      DiagEngine::note(d, {}, "'" + found + "' is a symbolic link (or lies under one) to a file outside its search "
+                              "directory; fabc reads imports only inside the search path");
+      return;
+    }
+    auto it = state_.find(real);
     if (it != state_.end()) {
       if (it->second == 1) {
         Diagnostic *d = diags_.report(DiagCode::E0011, imp.range, "import cycle: '{}' imports itself", found);
@@ -100,11 +181,15 @@ private:
       return; // already loaded (or a cycle, reported)
     }
     std::string text, err;
-    if (!readSource(found, opts_.maxFileSize, text, err)) {
+    Fd f(openBelow(root, real.substr(root == "/" ? 1 : root.size() + 1)));
+    if (f.fd < 0 || !readFd(f.fd, opts_.maxFileSize, text, err)) {
+      if (f.fd < 0)
+        err = errno == ELOOP ? "a symbolic link changed while it was read" : std::strerror(errno);
       diags_.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, imp.range,
                     "cannot read '{}': {}", found, err);
       return;
     }
+    key_ = real;
     loadText(found, std::move(text), imp.range);
   }
 
@@ -113,7 +198,8 @@ private:
   DiagEngine &diags_;
   ast::Context &ctx_;
   LoadedProgram &out_;
-  std::map<std::string, int> state_; // 1 loading, 2 done
+  std::map<std::string, int> state_; // by real path: 1 loading, 2 done
+  std::string key_;                   // the real path of the file import() hands to loadText
 };
 } // namespace
 
@@ -132,6 +218,44 @@ bool loadProgram(const std::string &mainPath, const LoadOptions &opts, SourceMan
     return false;
   }
   return loadProgramText(mainPath, std::move(text), opts, sm, diags, ctx, out);
+}
+
+ast::File *parseDefines(const std::vector<std::pair<std::string, std::string>> &defines, SourceManager &sm,
+                        DiagEngine &diags, ast::Context &ctx) {
+  std::string text;
+  for (auto &d : defines)
+    text += "param " + d.first + " = " + d.second + ";\n";
+  uint32_t id = sm.add("<command line>", text);
+  unsigned before = diags.errors();
+  ast::File *f = parseFile(id, sm, diags, ctx);
+  if (!f || diags.errors() != before)
+    return nullptr;
+  // Exactly one statement per line, the param of that line's -D: anything else came
+  // from inside a VALUE ("2; import ...", "2; param other = 3").
+  auto lineOf = [&](SourceRange r) { return sm.lineCol(r.begin).line; };
+  auto reject = [&](SourceRange r, size_t line) {
+    const auto &d = defines[std::min(line, defines.size()) - 1];
+    Diagnostic *dg = diags.report(DiagCode::E0014, r, "-D {}: '{}' is not one expression", d.first, d.second);
+    DiagEngine::note(dg, {}, "-D NAME=VALUE takes one Fabric expression, e.g. -D su=2 or -D speed=\"400 Gb/s\"");
+    return nullptr;
+  };
+  if (!f->imports.empty())
+    return reject(f->imports[0].range, lineOf(f->imports[0].range));
+  if (!f->models.empty())
+    return reject(f->models[0]->range, lineOf(f->models[0]->range));
+  if (!f->templates.empty())
+    return reject(f->templates[0]->range, lineOf(f->templates[0]->range));
+  if (!f->fabrics.empty())
+    return reject(f->fabrics[0]->range, lineOf(f->fabrics[0]->range));
+  std::vector<uint8_t> seen(defines.size() + 1, 0);
+  for (const ast::Stmt *st : f->topLevel) {
+    size_t line = lineOf(st->range);
+    if (line == 0 || line > defines.size())
+      return reject(st->range, defines.size());
+    if (st->kind != ast::Stmt::Param || st->name != defines[line - 1].first || seen[line]++)
+      return reject(st->range, line);
+  }
+  return f;
 }
 
 } // namespace fabc

@@ -27,6 +27,12 @@ struct LoadedProgram {
 // Reads a file into text; false (and a diagnostic at `from`) on failure.
 bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std::string &error);
 
+// -D NAME=VALUE overrides, as the 'param' statements of a "<command line>" file, one
+// line each. A VALUE is one expression: text that would add statements, imports or
+// declarations is FAB-E0014 (nullptr), never silently part of the design.
+ast::File *parseDefines(const std::vector<std::pair<std::string, std::string>> &defines, SourceManager &sm,
+                        DiagEngine &diags, ast::Context &ctx);
+
 bool loadProgram(const std::string &mainPath, const LoadOptions &opts, SourceManager &sm,
                  DiagEngine &diags, ast::Context &ctx, LoadedProgram &out);
 // The same, with the main file's text given (stdin, tests).

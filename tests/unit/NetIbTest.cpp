@@ -1,5 +1,8 @@
 // InfiniBand GUIDs and the host-name helpers the InfiniBand, Slurm and DOT outputs share.
 #include "backends/Hostnames.h"
+#include "checks/HostNames.h"
+#include "checks/OutputChecks.h"
+#include "passes/Addressing.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "ir/InfiniBand.h"
@@ -79,14 +82,37 @@ fabric f { Pod_A[2] : S; x[12] : S; x1[2] : S; }
   ASSERT_FALSE(b->ok);
   ASSERT_FALSE(b->diags->all().empty());
   EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0107);
-  EXPECT_EQ(names::hostName(b->F, 1), "pod-a1");
+  EXPECT_EQ(passes::hostName(b->F, 1), "pod-a1");
   std::vector<std::string> out;
-  EXPECT_TRUE(names::hostNames(b->F, *b->diags, {0, 1, 2}, out));
+  EXPECT_TRUE(checks::checkHostNames(b->F, *b->diags, {0, 1, 2}, &out));
   // x[11] and x1[1] are both "x11".
   std::vector<uint32_t> all(b->F.numDevices());
   for (uint32_t d = 0; d < all.size(); ++d)
     all[d] = d;
-  EXPECT_FALSE(names::hostNames(b->F, *b->diags, all, out));
+  EXPECT_FALSE(checks::checkHostNames(b->F, *b->diags, all, &out));
+  EXPECT_EQ(b->diags->all().back().code, DiagCode::E0107); // the one host-name rule
+}
+
+// The output checks run on the checked IR, without a build: the InfiniBand plan the
+// backend writes is the one checked, and an output's option rule fires in `check`.
+TEST(OutputChecks, PlanWithoutABuild) {
+  auto b = build(fatTree(4, 2));
+  ASSERT_TRUE(b->ok);
+  Analyses an(b->F);
+  EXPECT_TRUE(checks::checkOutput("infiniband", b->F, an, *b->diags));
+  EXPECT_TRUE(an.infiniband.checked);
+  EXPECT_FALSE(an.infiniband.empty);
+  EXPECT_EQ(an.infiniband.switches.size(), 6u);
+  EXPECT_EQ(an.infiniband.hcaPorts.size(), an.infiniband.hcaDescriptions.size());
+  EXPECT_EQ(an.infiniband.hcaDescriptions[0], "h0 cx0");
+  EXPECT_TRUE(checks::checkOutput("summary", b->F, an, *b->diags)); // no rule of its own
+
+  auto z = build("model S : switch { port p[2] { speed = 400 Gb/s; } }\n"
+                 "fabric f { option dot_max_nodes = 0; s : S; }\n");
+  ASSERT_TRUE(z->ok);
+  Analyses az(z->F);
+  EXPECT_FALSE(checks::checkOutput("dot", z->F, az, *z->diags));
+  EXPECT_EQ(z->diags->all().back().code, DiagCode::E0136);
 }
 
 TEST(Guids, UniqueDeterministicAndInPrefix) {

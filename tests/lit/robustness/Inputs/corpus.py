@@ -140,6 +140,17 @@ case("deep-unary", "fabric f { let x = " + "- " * 100_000 + "1; }\n", ["E0006"])
 case("deep-not", "fabric f { let x = " + "!" * 100_000 + "true; }\n", ["E0006"])
 case("deep-blocks", "fabric f {\n" + "if true {\n" * 5_000 + "}\n" * 5_000 + "}\n", ["E0006"])
 
+# ---- fmt: pre-commit runs it, so it must be linear and stack-bounded like check ----
+# An else-if chain is a right-nested tree: each empty block once tried its one-line form
+# with the whole rest of the chain (2^n), and each branch took native stack (a 200,000-
+# branch chain overflowed). Sanitized builds, several times slower, take a shorter chain.
+chain_len = 50_000 if mem_mib == 0 else 200_000
+case("fmt-empty-else-if-chain", "fabric f {\n  if true {}" + " else if true {}" * (chain_len // 10) + "\n}\n",
+     status=0, cmd="fmt")
+case("fmt-else-if-chain", "fabric f {\n  if true { assert true; }" + " else if true { assert true; }" * chain_len +
+     "\n}\n", status=0, cmd="fmt")
+case("fmt-deep-blocks", "fabric f {\n" + "if true {\n" * 150 + "}\n" * 150 + "}\n", status=0, cmd="fmt")
+
 # ---- evaluation bounds ----
 case("huge-loop", "fabric f { for i in 0 .. 1000000000000 { let x = i; } }\n", ["E0030"],
      args=["--max-steps=20000000"])

@@ -1,7 +1,8 @@
 #pragma once
-// The energy budget, computed once from the IR: power per tier, per building and rack,
-// by category, and the pluggable-vs-CPO what-ifs. The energy backend writes it, the
-// report draws it: both read this, so their figures cannot disagree.
+// The energy budget, an analysis computed once from the IR (Analyses::energy()): power
+// per tier, per building and rack, by category, and the pluggable-vs-CPO what-ifs. The
+// energy backend writes it, the report draws it: both read this one result, so their
+// figures cannot disagree.
 #include "ir/Fabric.h"
 
 #include <set>

@@ -1,5 +1,6 @@
-// The energy budget's computation, shared by the energy backend and the report.
-#include "backends/energy/EnergyModel.h"
+// The energy budget: computed once per compilation (Analyses::energy()), read by the
+// energy backend and the report.
+#include "analysis/Energy.h"
 
 #include <map>
 

@@ -1,0 +1,28 @@
+#include "analysis/Analyses.h"
+
+#include "passes/Addressing.h"
+
+namespace fabc {
+
+const BomSummary &Analyses::bom() const {
+  if (!bom_)
+    bom_ = std::make_unique<BomSummary>(summarize(F_));
+  return *bom_;
+}
+
+const EnergyModel &Analyses::energy() const {
+  if (!energy_)
+    energy_ = std::make_unique<EnergyModel>(computeEnergy(F_));
+  return *energy_;
+}
+
+const std::string &Analyses::hostName(uint32_t dev) const {
+  if (hostNames_.empty())
+    hostNames_.resize(F_.numDevices());
+  std::string &h = hostNames_[dev];
+  if (h.empty())
+    h = passes::hostName(F_, dev);
+  return h;
+}
+
+} // namespace fabc

@@ -1,0 +1,51 @@
+#pragma once
+// What the compiler computes from the checked IR for its outputs, once per compilation.
+// The driver builds one Analyses after the passes and hands it to the output checks
+// (compiler/checks/) and to every backend (BackendContext::an); backends read it and never
+// recompute (docs/design-decisions.md#analyses-are-computed-once-in-the-compiler).
+//
+// - The BOM roll-up and the energy model are computed on first use and kept: `check`
+//   pays for them only if a rule reads them, `build` once however many outputs do.
+// - The measurements the validation checks compare with policies (tier summary,
+//   bisection, latency paths, counts) are in the IR, ir::Fabric::metrics, filled by the
+//   measuring steps of analysis/Measure.h before those checks run.
+// - What the output checks prepare for their emitters (host names, the InfiniBand
+//   boundary and descriptions, the Slurm tree and blocks, validated output options) is
+//   stored here by them, so a backend writes the result the rule checked.
+#include "analysis/Bom.h"
+#include "analysis/Energy.h"
+#include "analysis/OutputPlans.h"
+#include "ir/Fabric.h"
+
+#include <memory>
+
+namespace fabc {
+
+class Analyses {
+public:
+  explicit Analyses(const ir::Fabric &F) : F_(F) {}
+  Analyses(const Analyses &) = delete;
+  Analyses &operator=(const Analyses &) = delete;
+
+  const ir::Fabric &fabric() const { return F_; }
+  const BomSummary &bom() const;
+  const EnergyModel &energy() const;
+
+  // Host names (passes::hostName) by device, composed on first use and kept.
+  const std::string &hostName(uint32_t dev) const;
+
+  // Filled by the output checks of the backend each belongs to (checks/OutputChecks.h).
+  EthernetPlan ethernet;
+  InfinibandPlan infiniband;
+  SlurmPlan slurm;
+  DotPlan dot;
+  ReportPlan report;
+
+private:
+  const ir::Fabric &F_;
+  mutable std::unique_ptr<BomSummary> bom_;
+  mutable std::unique_ptr<EnergyModel> energy_;
+  mutable std::vector<std::string> hostNames_; // sized on first use: names only for outputs that ask
+};
+
+} // namespace fabc

@@ -1,0 +1,237 @@
+// The measuring steps (analysis/Measure.h); docs/design-decisions.md describes the
+// latency model, oversubscription and bisection.
+#include "analysis/Measure.h"
+
+#include <algorithm>
+
+namespace fabc::analysis {
+using ir::None;
+
+namespace {
+constexpr double kFibreDelay = ir::FibreDelayPerMetre;
+} // namespace
+
+void countSystems(ir::Fabric &F) {
+  uint64_t systems = 0, gpus = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::System)
+      continue;
+    ++systems;
+    gpus += m.gpus;
+  }
+  F.metrics.systems = systems;
+  F.metrics.gpus = gpus;
+}
+
+void measureNvLink(ir::Fabric &F) {
+  std::vector<uint8_t> grouped(F.numDevices(), 0);
+  uint32_t domains = 0, largest = 0;
+  for (const ir::Group &g : F.groups) {
+    if (g.kind != ir::GroupKind::NvLink)
+      continue;
+    uint64_t n = 0;
+    auto add = [&](uint32_t d) {
+      n += F.gpusOf(d);
+      grouped[d] = 1;
+    };
+    if (g.contiguous)
+      for (uint32_t d = g.begin; d < g.end; ++d)
+        add(d);
+    else
+      for (uint32_t d : g.members)
+        add(d);
+    ++domains;
+    largest = std::max<uint32_t>(largest, uint32_t(n));
+  }
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (!grouped[d] && m.kind == ir::ModelKind::System && m.nvlinkDomain) {
+      domains += m.gpus / m.nvlinkDomain;
+      largest = std::max(largest, m.nvlinkDomain);
+    }
+  }
+  F.metrics.nvlinkDomains = domains;
+  F.metrics.largestNvlinkDomain = largest;
+}
+
+void measureTiers(ir::Fabric &F) {
+  size_t nd = F.numDevices();
+  std::vector<double> down(nd, 0), up(nd, 0);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    uint8_t ta = F.devTier[a], tb = F.devTier[b];
+    if (ta == 255 || tb == 255 || ta == tb)
+      continue;
+    double bw = F.portSpeed(F.linkA[l]);
+    uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
+    up[lo] += bw;
+    down[hi] += bw;
+  }
+  ir::Metrics &M = F.metrics;
+  for (auto &t : M.tiers)
+    t = {};
+  M.topTier = 0;
+  for (uint32_t d = 0; d < nd; ++d) {
+    uint8_t t = F.devTier[d];
+    if (t == 0 || t == 255 || t >= ir::Metrics::MaxTier)
+      continue;
+    ir::TierStats &ts = M.tiers[t];
+    ++ts.switches;
+    ts.downBandwidth += down[d];
+    ts.upBandwidth += up[d];
+    M.topTier = std::max<uint32_t>(M.topTier, t);
+    if (up[d] > 0) {
+      double r = down[d] / up[d];
+      if (r > ts.maxOversubscription) {
+        ts.maxOversubscription = r;
+        ts.worstSwitch = d;
+        ts.worstDown = down[d];
+        ts.worstUp = up[d];
+      }
+    }
+  }
+  // Bisection: half the narrowest tier's uplink capacity (or the leaves' downlinks
+  // in a single-tier fabric).
+  double bis = M.topTier >= 1 ? M.tiers[1].downBandwidth : 0;
+  for (uint32_t t = 1; t < M.topTier; ++t)
+    bis = std::min(bis, M.tiers[t].upBandwidth);
+  M.bisection = bis / 2;
+}
+
+namespace {
+// The worst climb into a device from the GPUs of one building.
+struct Climb {
+  double lat = -1; // s, -1: none
+  double len = 0;  // m
+  uint32_t hops = 0, building = None;
+};
+// The worst climbs from the two worst buildings: enough for the worst path between GPUs
+// of different buildings turning here (merging keeps the top two of the union).
+struct TwoBuildings {
+  Climb a, b; // a.lat >= b.lat, a.building != b.building
+  void add(const Climb &c) {
+    if (c.building == None || c.lat < 0)
+      return;
+    if (c.building == a.building) {
+      if (c.lat > a.lat)
+        a = c;
+    } else if (c.building == b.building) {
+      if (c.lat > b.lat)
+        b = c;
+      if (b.lat > a.lat)
+        std::swap(a, b);
+    } else if (c.lat > a.lat) {
+      b = a;
+      a = c;
+    } else if (c.lat > b.lat) {
+      b = c;
+    }
+  }
+};
+constexpr uint32_t kMixed = None - 1; // a switch serving GPUs of several pods (or of none)
+} // namespace
+
+void measureLatency(ir::Fabric &F) {
+  // Worst up-path latency into each device, tier by tier; the worst GPU-to-GPU path
+  // climbs to a top switch and comes down the worst way again.
+  size_t nd = F.numDevices();
+  std::vector<double> upLat(nd, -1), upLen(nd, 0);
+  std::vector<uint32_t> upHops(nd, 0);
+  ir::Metrics &M = F.metrics;
+  // Pods: pod groups, else su groups; the first (innermost) group of a GPU system wins.
+  M.podKind = ir::GroupKind::Other;
+  M.pods = 0;
+  for (const ir::Group &g : F.groups)
+    if (g.kind == ir::GroupKind::Pod || (g.kind == ir::GroupKind::Su && M.podKind != ir::GroupKind::Pod))
+      M.podKind = g.kind;
+  std::vector<uint32_t> pod(nd, M.podKind == ir::GroupKind::Other ? 0 : kMixed);
+  if (M.podKind != ir::GroupKind::Other) {
+    std::vector<uint8_t> assigned(nd, 0);
+    for (const ir::Group &g : F.groups) {
+      if (g.kind != M.podKind)
+        continue;
+      uint32_t id = M.pods++;
+      auto set = [&](uint32_t d) {
+        if (!assigned[d]) {
+          assigned[d] = 1;
+          pod[d] = id;
+        }
+      };
+      if (g.contiguous)
+        for (uint32_t d = g.begin; d < g.end; ++d)
+          set(d);
+      else
+        for (uint32_t d : g.members)
+          set(d);
+    }
+  }
+  std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
+  std::vector<TwoBuildings> byBuilding(nd);
+  for (uint32_t d = 0; d < nd; ++d)
+    if (F.devTier[d] == 0 && F.modelOf(d).gpus) {
+      const ir::Model &m = F.modelOf(d);
+      upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
+      tag[d] = pod[d];
+      byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
+    }
+  for (uint8_t t = 1; t < ir::Metrics::MaxTier; ++t) {
+    for (size_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      uint32_t lo = F.devTier[a] == t - 1 && F.devTier[b] == t ? a : F.devTier[b] == t - 1 && F.devTier[a] == t ? b : None;
+      if (lo == None || upLat[lo] < 0)
+        continue;
+      uint32_t hi = lo == a ? b : a;
+      const ir::Model &m = F.modelOf(hi);
+      double sw = m.latency.known ? m.latency.value : 0;
+      double step = F.linkLength[l] * kFibreDelay + sw;
+      double lat = upLat[lo] + step;
+      if (lat > upLat[hi]) {
+        upLat[hi] = lat;
+        upLen[hi] = upLen[lo] + F.linkLength[l];
+        upHops[hi] = upHops[lo] + 1;
+      }
+      tag[hi] = tag[hi] == None || tag[hi] == tag[lo] ? tag[lo] : kMixed;
+      for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
+        if (c->lat >= 0)
+          byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
+    }
+  }
+  M.worstLatency = 0;
+  M.worstVia = None;
+  M.podPath = {};
+  M.crossBuildingPath = {};
+  uint32_t worst = None;
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (F.devTier[d] == 0 || F.devTier[d] == 255 || upLat[d] < 0)
+      continue;
+    const ir::Model &m = F.modelOf(d);
+    double sw = m.latency.known ? m.latency.value : 0;
+    double path = 2 * upLat[d] - sw; // the turning switch is crossed once
+    if (tag[d] != kMixed && path > M.podPath.latency)
+      M.podPath = {path, 2 * upHops[d] - 1, 2 * upLen[d], d};
+    const TwoBuildings &tb = byBuilding[d];
+    if (tb.b.lat >= 0) {
+      double cross = tb.a.lat + tb.b.lat - sw;
+      if (cross > M.crossBuildingPath.latency)
+        M.crossBuildingPath = {cross, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
+    }
+    if (F.devTier[d] != M.topTier)
+      continue;
+    if (path > M.worstLatency) {
+      M.worstLatency = path;
+      M.worstHops = 2 * upHops[d] - 1;
+      M.worstFibre = 2 * upLen[d];
+      M.worstVia = worst = d;
+    }
+  }
+}
+
+void measure(ir::Fabric &F) {
+  countSystems(F);
+  measureNvLink(F);
+  measureTiers(F);
+  measureLatency(F);
+}
+
+} // namespace fabc::analysis

@@ -1,0 +1,22 @@
+#pragma once
+// The measuring steps: what the design measures, computed once from the IR into
+// ir::Fabric::metrics, before the validation checks that compare it with the policies
+// (passes/Validate.cpp) and for every output that prints it. They report nothing: a
+// check never fills a figure, a measurement never reports
+// (docs/design-decisions.md#analyses-are-computed-once-in-the-compiler).
+#include "ir/Fabric.h"
+
+namespace fabc::analysis {
+// GPUs and systems.
+void countSystems(ir::Fabric &F);
+// NVLink domains: the nvlink groups, and the domains inside systems outside any group.
+void measureNvLink(ir::Fabric &F);
+// The tier summary: switches, bandwidth up and down, the worst oversubscription per
+// tier, the top tier, and the bisection estimate.
+void measureTiers(ir::Fabric &F);
+// Worst GPU-to-GPU latency paths: overall, within a pod, across buildings (needs the
+// top tier from measureTiers).
+void measureLatency(ir::Fabric &F);
+// All of them, in order.
+void measure(ir::Fabric &F);
+} // namespace fabc::analysis

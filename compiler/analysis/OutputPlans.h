@@ -1,0 +1,70 @@
+#pragma once
+// What an output check (compiler/checks/) prepares for its backend: the result its rules
+// were checked on, stored in Analyses so that the emitter writes exactly that and
+// computes nothing (CIRCT's LegalizeNames/PrepareForEmission pattern). A plan is filled
+// only when its backend is checked (`checked` says so).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fabc {
+
+// sonic, frr, nvue: the switches that get a configuration (protocol = "ethernet").
+struct EthernetPlan {
+  bool checked = false;
+  std::vector<uint32_t> switches; // device order
+};
+
+// The InfiniBand fabric (ir/InfiniBand.h draws its boundary).
+struct InfinibandPlan {
+  bool checked = false;
+  bool empty = true;               // no InfiniBand switch (W0157): no file is written
+  std::vector<uint32_t> switches;  // InfiniBand switches, device order
+  std::vector<uint32_t> hcaPorts;  // end-system ports on InfiniBand links, port order
+  std::vector<uint32_t> devs;      // every device of the fabric, device order
+  std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX outside the fabric
+  std::vector<std::string> names;  // host names, checked (FAB-E0107)
+  std::vector<std::string> hcaDescriptions; // NodeDescription per hcaPorts entry, cut at 63 bytes (W0152)
+  std::vector<uint64_t> hostGroups; // per layout: port groups with InfiniBand links (bit mask)
+  uint64_t links = 0;
+  uint32_t topTier = 0;
+};
+
+// Slurm's view: the tree (leaf groups and the switches above) and the NVLink blocks.
+struct SlurmPlan {
+  bool checked = false;
+  struct Entry {
+    std::string name;
+    std::vector<uint32_t> switches; // physical switches behind the entry (a leaf group: several)
+    std::vector<uint32_t> nodes;    // leaf: compute systems
+    std::vector<uint32_t> children; // upper: entries below
+    uint8_t tier = 1;
+  };
+  std::vector<Entry> entries;      // empty: nothing for Slurm (W0158), no file is written
+  std::vector<uint32_t> entryOf;   // device -> entry, UINT32_MAX
+  std::vector<std::string> host;   // device -> host name (switches and nodes), checked
+  struct Block {
+    std::string name;
+    std::vector<uint32_t> nodes;
+    uint32_t gpus = 0;
+  };
+  std::vector<Block> blocks;       // in declaration order
+  bool blocksFromGroups = false;   // one block per NVLink group (else one per system)
+  size_t baseBlock = 0;            // the smallest block's node count
+};
+
+// dot: the validated dot_max_nodes, and host names when every device is drawn.
+struct DotPlan {
+  bool checked = false;
+  uint32_t maxNodes = 1000;
+  bool collapsed = false;
+  std::vector<std::string> hosts; // by device, when not collapsed
+};
+
+// report: the validated report_collapse.
+struct ReportPlan {
+  bool checked = false;
+  uint32_t collapse = 64;
+};
+
+} // namespace fabc

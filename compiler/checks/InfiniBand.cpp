@@ -1,0 +1,122 @@
+// The checks of the InfiniBand output (docs/backends.md#infiniband), and the fabric
+// they hold for: which devices and ports are in it, their host names, and their
+// NodeDescriptions (64 bytes in the protocol: cut, with a warning).
+#include "checks/OutputChecks.h"
+
+#include "checks/HostNames.h"
+#include "diag/Diag.h"
+#include "ir/InfiniBand.h"
+
+#include <algorithm>
+
+namespace fabc::checks {
+namespace {
+using ir::None;
+namespace ib = ir::ib;
+
+// NodeDescription is 64 bytes; ibsim keeps 63 and a NUL.
+constexpr size_t MaxDesc = 63;
+
+bool isIbPort(const ir::Fabric &F, uint32_t port) {
+  uint32_t l = F.portLink[port];
+  return l != None && ib::isLink(F, l);
+}
+} // namespace
+
+bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  InfinibandPlan &v = an.infiniband;
+  v = InfinibandPlan();
+  v.checked = true;
+  std::vector<uint8_t> member(F.numDevices(), 0);
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (ib::isSwitch(F, d)) {
+      v.switches.push_back(d);
+      member[d] = 1;
+      if (F.devTier[d] != 255)
+        v.topTier = std::max<uint32_t>(v.topTier, F.devTier[d]);
+    }
+  if (v.switches.empty()) {
+    Diagnostic *d = diags.report(DiagCode::W0157, F.loc, "fabric '{}' has no InfiniBand switch: no InfiniBand "
+                                 "file written", F.name);
+    DiagEngine::note(d, {}, "add protocol = \"infiniband\" to the InfiniBand switch models");
+    return true; // nothing to write is a warning, not a failure
+  }
+  v.empty = false;
+  v.hostGroups.assign(F.layouts.size(), 0);
+  unsigned offLeaf = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!ib::isLink(F, l))
+      continue;
+    ++v.links;
+    for (uint32_t p : {F.linkA[l], F.linkB[l]}) {
+      uint32_t d = F.portDevice[p];
+      if (ib::isSwitch(F, d))
+        continue;
+      uint32_t s = F.portDevice[F.otherEnd(l, p)];
+      if (F.devTier[s] != 1 && offLeaf++ < 20) {
+        Diagnostic *dg = diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
+                                      "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
+                                      F.portName(p), F.deviceName(s), unsigned(F.devTier[s]));
+        DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
+      }
+      member[d] = 1;
+      v.hostGroups[F.devLayout[d]] |= uint64_t(1) << std::min<uint32_t>(F.portGroup(p), 63);
+    }
+  }
+  v.nameOf.assign(F.numDevices(), None);
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!member[d])
+      continue;
+    if (!F.devGuid[d]) // the GUID pass reported why
+      return false;
+    v.nameOf[d] = uint32_t(v.devs.size());
+    v.devs.push_back(d);
+    if (!ib::isSwitch(F, d)) {
+      uint32_t base = F.devPortBase[d];
+      for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
+        if (isIbPort(F, p))
+          v.hcaPorts.push_back(p);
+    }
+  }
+  if (!checkHostNames(F, diags, v.devs, &v.names))
+    return false;
+  // An HCA's NodeDescription is "host port" (the way rdma-ndd writes "hostname mlx5_0");
+  // a switch's is its host name, which the rule keeps within 63 bytes.
+  v.hcaDescriptions.reserve(v.hcaPorts.size());
+  size_t truncated = 0;
+  std::vector<uint8_t> cut(v.hcaPorts.size(), 0);
+  for (uint32_t q : v.hcaPorts) {
+    std::string s = v.names[v.nameOf[F.portDevice[q]]] + ' ' + names::portLabel(F, q);
+    if (s.size() > MaxDesc) {
+      cut[v.hcaDescriptions.size()] = 1;
+      ++truncated;
+      s.resize(MaxDesc);
+    }
+    v.hcaDescriptions.push_back(std::move(s));
+  }
+  if (truncated) {
+    // The first cut one in the order fabric.net lists them: by switch, then its ports.
+    uint32_t first = None;
+    for (uint32_t s : v.switches) {
+      uint32_t base = F.devPortBase[s];
+      for (uint32_t p = base; p < base + F.layoutOf(s).ports && first == None; ++p) {
+        if (!isIbPort(F, p))
+          continue;
+        uint32_t q = F.otherEnd(F.portLink[p], p);
+        if (ib::isSwitch(F, F.portDevice[q]))
+          continue;
+        if (cut[std::lower_bound(v.hcaPorts.begin(), v.hcaPorts.end(), q) - v.hcaPorts.begin()])
+          first = F.portDevice[q];
+      }
+      if (first != None)
+        break;
+    }
+    Diagnostic *d = diags.report(DiagCode::W0152, {F.devLoc[first], 1},
+                                 "{} InfiniBand node description{} longer than {} bytes, cut (first: '{}')", truncated,
+                                 truncated == 1 ? " is" : "s are", MaxDesc, F.deviceName(first));
+    DiagEngine::note(d, {}, "shorter instance names keep the descriptions whole and unique");
+  }
+  return true;
+}
+
+} // namespace fabc::checks

@@ -1,0 +1,32 @@
+#pragma once
+// Output checks: the rules that hold for one output family (dot_max_nodes for the
+// diagram, the RoCE profile NVUE can express, SONiC's port lanes, host names in the
+// InfiniBand and Slurm files, ...), keyed by backend name. `fabc check` and `fabc build`
+// run the same step for the same --emit set (by default the default backends), so check
+// reports every diagnostic build does; backends only write files
+// (docs/design-decisions.md#output-checks).
+//
+// A check also prepares what its backend writes (Analyses' plans): the emitter reads
+// the result the rule was checked on and computes nothing again.
+#include "analysis/Analyses.h"
+
+#include <string_view>
+
+namespace fabc {
+class DiagEngine;
+
+namespace checks {
+// Runs the checks of backend `backend` (nothing for one without any) and fills its plan
+// in `an`. False if it reported errors. Each backend's checks run once per compilation.
+bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+
+// One file per output family.
+bool checkEthernet(const ir::Fabric &F, Analyses &an, DiagEngine &diags, const char *backend);
+bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+} // namespace checks
+} // namespace fabc
