@@ -121,6 +121,7 @@ struct Backend {
   const char *description;
   bool (*run)(BackendContext &ctx);
   bool byDefault; // part of the default --emit set
+  bool inAll = true; // part of --emit=all (the IR dump is not: it is for testing passes)
 };
 
 // Every backend, in a fixed order.

@@ -3,6 +3,7 @@
 #include "backends/infiniband/InfiniBand.h"
 #include "backends/slurm/Slurm.h"
 #include "backends/dot/Dot.h"
+#include "backends/ir/Ir.h"
 
 namespace fabc {
 
@@ -32,6 +33,8 @@ const std::vector<Backend> &backends() {
       {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
        runFrr, false},
       {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
+      {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
+       false, /*inAll=*/false},
   };
   return list;
 }

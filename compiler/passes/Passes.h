@@ -6,6 +6,9 @@
 #include "ir/Fabric.h"
 
 #include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
 
 namespace fabc {
 class DiagEngine;
@@ -29,10 +32,44 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags);
 void checkLatency(ir::Fabric &F, DiagEngine &diags);
 void checkRails(ir::Fabric &F, DiagEngine &diags);
 void checkRedundancy(ir::Fabric &F, DiagEngine &diags);
+
+// The pipeline as a table of named passes, in the order they run (MLIR / p4c style). A
+// name is the --time-stages label and the --stop-after argument. `needs` and `produces`
+// name IR facts (bits of fact::): a pass may only need what elaboration or an earlier pass
+// produces (PassTest checks it).
+namespace fact {
+constexpr uint32_t Elaborated = 1u << 0;   // devices, ports, links, groups, places, settings
+constexpr uint32_t Tiers = 1u << 1;        // devTier
+constexpr uint32_t Lengths = 1u << 2;      // linkLength, linkFlags
+constexpr uint32_t Media = 1u << 3;        // linkMedia, linkCable, linkOpticA/B
+constexpr uint32_t Transceivers = 1u << 4; // linkXcvrA/B, linkCableUnits, metrics.transceivers
+constexpr uint32_t Power = 1u << 5;        // devPower, devOpticPower
+constexpr uint32_t Measurements = 1u << 6; // metrics: tiers, NVLink domains, latency, bisection
+constexpr uint32_t Guids = 1u << 7;        // devGuid
+constexpr uint32_t Addresses = 1u << 8;    // devAsn, devLoopback, linkSubnet
+constexpr uint32_t Count = 9;
+} // namespace fact
+// "tiers,lengths": a fact set's names, for the docs and --help-hidden.
+std::string factNames(uint32_t facts);
+
+struct Pass {
+  const char *name;    // --time-stages label, --stop-after=NAME
+  const char *summary; // one line
+  uint32_t needs;      // fact:: bits
+  uint32_t produces;   // fact:: bits
+  void (*run)(ir::Fabric &F, DiagEngine &diags);
+};
+const std::vector<Pass> &pipeline();
+const Pass *findPass(std::string_view name);
+// "tiers, lengths, ...": every pass name, in order (error messages).
+std::string passNames();
 } // namespace passes
 
-// Runs every pass in order; `timer` (may be empty) is called with each pass's name
-// before it runs, for --time-stages. Returns false if errors were reported.
-bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer = {});
+// Runs the passes in order, up to and including `stopAfter` (empty: all); `timer` (may
+// be empty) is called with each pass's name before it runs, for --time-stages. After
+// each pass, in builds with FABC_VERIFY_IR, ir::verify checks the IR (a failure is a
+// compiler bug: it aborts). Returns false if errors were reported.
+bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer = {},
+               std::string_view stopAfter = {});
 
 } // namespace fabc

@@ -8,12 +8,10 @@
 //   - fmt failing its own self-check (FAB-E0160) on a file that parses, or not being
 //     idempotent (formatting the output again changes it).
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
+#include "Compilation.h"
 #include "ast/Format.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <pthread.h>
 
@@ -56,8 +54,18 @@ void checkLocations(const fabc::SourceManager &sm, const fabc::DiagEngine &diags
 
 void compileOne(const std::string &text) {
   using namespace fabc;
-  SourceManager sm;
-  DiagEngine diags(sm);
+  CompileOptions co;
+  co.standardSearchPath = false;
+  co.includes = {FABC_SOURCE_STDLIB};
+  co.maxFileSize = kMaxFile;
+  co.limits.maxDevices = 2000;
+  co.limits.maxLinks = 20000;
+  co.limits.maxSteps = 200000;
+  co.limits.maxDepth = 16;
+  co.allowLibrary = true; // like fabc check: a file without a fabric block is a library
+  Compilation c(co);
+  const SourceManager &sm = c.sources();
+  DiagEngine &diags = c.diags();
   // The printers run too (carets, JSON and SARIF escaping), into /dev/null.
   DiagFormat format = DiagFormat(text.size() % 3);
   DiagReport report;
@@ -66,26 +74,7 @@ void compileOne(const std::string &text) {
   if (format != DiagFormat::Text)
     diags.setReport(&report);
   diags.setErrorLimit(20);
-  ast::Context ctx;
-  LoadOptions lo;
-  lo.searchPath = {FABC_SOURCE_STDLIB};
-  lo.maxFileSize = kMaxFile;
-  lo.parse.maxTokens = kMaxFile / 16;
-  LoadedProgram prog;
-  bool ok = loadProgramText("fuzz.fab", text, lo, sm, diags, ctx, prog);
-  bool parsed = ok;
-  if (ok) {
-    ElabOptions eo;
-    eo.limits.maxDevices = 2000;
-    eo.limits.maxLinks = 20000;
-    eo.limits.maxSteps = 200000;
-    eo.limits.maxDepth = 16;
-    eo.allowLibrary = true; // like fabc check: a file without a fabric block is a library
-    ir::Fabric F;
-    ok = elaborate(prog, eo, diags, F);
-    if (ok)
-      ok = runPasses(F, diags);
-  }
+  bool ok = c.run(CompileInput::source("fuzz.fab", text));
   if (!ok && !diags.hasErrors())
     bug("a stage failed without reporting an error");
   if (diags.hasErrors() && diags.all().empty())
@@ -96,14 +85,14 @@ void compileOne(const std::string &text) {
     report.print(devNull(), format);
 
   // fmt: only for files that parse (fmt reports syntax errors itself, that is no bug).
-  if (!parsed || prog.files.empty())
+  if (!c.parsed())
     return;
   SourceManager fsm;
   DiagEngine fdiags(fsm);
   fdiags.setOutput(devNull());
   uint32_t id = fsm.add("fuzz.fab", text);
   FormatOptions fo;
-  fo.parse = lo.parse;
+  fo.parse.maxTokens = kMaxFile / 16;
   std::string once;
   if (!formatSource(id, fsm, fdiags, once, fo)) {
     for (const Diagnostic &d : fdiags.all())

@@ -1,33 +1,15 @@
 // Elaboration into the IR, end to end from source text.
+#include "TestCompile.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <gtest/gtest.h>
 
 using namespace fabc;
 
 namespace {
-struct Built {
-  SourceManager sm;
-  std::unique_ptr<DiagEngine> diags;
-  ast::Context ctx;
-  ir::Fabric F;
-  bool ok = false;
-};
+using test::Built;
 
-std::unique_ptr<Built> build(const std::string &text, ElabOptions eo = {}) {
-  auto b = std::make_unique<Built>();
-  b->diags = std::make_unique<DiagEngine>(b->sm);
-  b->diags->setOutput(std::tmpfile());
-  LoadOptions lo;
-  LoadedProgram prog;
-  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
-    return b;
-  b->ok = elaborate(prog, eo, *b->diags, b->F) && runPasses(b->F, *b->diags);
-  return b;
-}
+std::unique_ptr<Built> build(const std::string &text, CompileOptions o = {}) { return test::compileText(text, o); }
 
 const char *kModels = R"(
 model SW : switch { power = 500 W; latency = 100 ns; port p[8] { speed = 400 Gb/s; form = "OSFP"; ports_per_cage = 2; } }
@@ -77,9 +59,9 @@ TEST(Elab, UnitErrorsAreReported) {
 }
 
 TEST(Elab, UnboundedLoopHitsStepLimit) {
-  ElabOptions eo;
-  eo.limits.maxSteps = 100000;
-  auto b = build("fabric f { for i in 0..1000000000000 { let x = i; } }", eo);
+  CompileOptions o;
+  o.limits.maxSteps = 100000;
+  auto b = build("fabric f { for i in 0..1000000000000 { let x = i; } }", o);
   EXPECT_FALSE(b->ok);
   ASSERT_FALSE(b->diags->all().empty());
   EXPECT_EQ(b->diags->all()[0].code, DiagCode::E0030);

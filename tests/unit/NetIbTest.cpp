@@ -3,11 +3,9 @@
 #include "checks/HostNames.h"
 #include "checks/OutputChecks.h"
 #include "passes/Addressing.h"
+#include "TestCompile.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
 #include "ir/InfiniBand.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <gtest/gtest.h>
 
@@ -17,25 +15,9 @@
 using namespace fabc;
 
 namespace {
-struct Built {
-  SourceManager sm;
-  std::unique_ptr<DiagEngine> diags;
-  ast::Context ctx;
-  ir::Fabric F;
-  bool ok = false;
-};
+using test::Built;
 
-std::unique_ptr<Built> build(const std::string &text) {
-  auto b = std::make_unique<Built>();
-  b->diags = std::make_unique<DiagEngine>(b->sm);
-  b->diags->setOutput(std::tmpfile());
-  LoadOptions lo;
-  LoadedProgram prog;
-  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
-    return b;
-  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
-  return b;
-}
+std::unique_ptr<Built> build(const std::string &text) { return test::compileText(text); }
 
 // A two-tier fat tree of `leaves` 32-port leaves, 16 hosts of 2 ports on each (one per
 // rail leaf pair), 16 uplinks per leaf spread over `spines` spines.

@@ -2,35 +2,17 @@
 // report's escaping and number formatting.
 #include "analysis/Analyses.h"
 #include "backends/report/ReportKit.h"
+#include "TestCompile.h"
 #include "diag/Diag.h"
-#include "elab/Elaborator.h"
-#include "passes/Passes.h"
-#include "sema/Imports.h"
 
 #include <gtest/gtest.h>
 
 using namespace fabc;
 
 namespace {
-struct Built {
-  SourceManager sm;
-  std::unique_ptr<DiagEngine> diags;
-  ast::Context ctx;
-  ir::Fabric F;
-  bool ok = false;
-};
+using test::Built;
 
-std::unique_ptr<Built> build(const std::string &text) {
-  auto b = std::make_unique<Built>();
-  b->diags = std::make_unique<DiagEngine>(b->sm);
-  b->diags->setOutput(std::tmpfile());
-  LoadOptions lo;
-  LoadedProgram prog;
-  if (!loadProgramText("t.fab", text, lo, b->sm, *b->diags, b->ctx, prog))
-    return b;
-  b->ok = elaborate(prog, {}, *b->diags, b->F) && runPasses(b->F, *b->diags);
-  return b;
-}
+std::unique_ptr<Built> build(const std::string &text) { return test::compileText(text); }
 
 // Switch 100 ns, NIC 50 ns: latencies add up by hand.
 const char *kModels = R"(

@@ -1,4 +1,112 @@
-// fabc: the fabric compiler. The command line only; the driver has the logic.
-#include "driver/Driver.h"
+// fabc: the fabric compiler's command line. The library (compiler/) compiles; this folder
+// parses the options (Options.cpp), runs a command (one file each) and prints.
+#include "Commands.h"
 
-int main(int argc, char **argv) { return fabc::driverMain(argc, argv); }
+#include <pthread.h>
+
+#include <cstdio>
+#include <new>
+
+namespace fabc::cli {
+
+const std::vector<CommandSpec> &commandTable() {
+  // A null help: an alias, not listed.
+  static const std::vector<CommandSpec> table = {
+      {"build", "build FILE", "check the design and write its outputs (to -o DIR)", buildCommand},
+      {"check", "check FILE...", "check designs only, for CI and pre-commit (no outputs)", checkCommand},
+      {"diff", "diff OLD NEW",
+       "compile two revisions and print the recabling plan between them (--format=json)", diffCommand},
+      {"fmt", "fmt FILE...",
+       "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand},
+      {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",
+       explainCommand},
+      {"backends", "backends", "list the output backends for --emit", backendsCommand},
+      {"version", "version", "print the version", versionCommand},
+      {"--version", nullptr, nullptr, versionCommand},
+      {"help", nullptr, nullptr,
+       [](Options &) {
+         fmt::print("{}", usageText());
+         return ExitOk;
+       }},
+      {"--help", nullptr, nullptr,
+       [](Options &) {
+         fmt::print("{}", usageText());
+         return ExitOk;
+       }},
+      {"-h", nullptr, nullptr,
+       [](Options &) {
+         fmt::print("{}", usageText());
+         return ExitOk;
+       }},
+      {"--help-hidden", nullptr, nullptr,
+       [](Options &) {
+         fmt::print("{}", usageText(true));
+         return ExitOk;
+       }},
+  };
+  return table;
+}
+
+namespace {
+
+int run(int argc, char **argv) {
+  Options o;
+  int rc = parseArgs(argc, argv, o);
+  if (rc >= 0)
+    return rc;
+  DiagReport report;
+  if (o.format != DiagFormat::Text)
+    o.report = &report;
+  rc = -1;
+  for (const CommandSpec &c : commandTable())
+    if (o.command == c.name) {
+      rc = c.run(o);
+      break;
+    }
+  if (rc < 0)
+    rc = usageError("unknown command '" + o.command + "'");
+  if (o.report)
+    report.print(stderr, o.format);
+  return rc;
+}
+
+struct ThreadArgs {
+  int argc;
+  char **argv;
+  int result;
+};
+
+void *threadMain(void *p) {
+  auto *a = static_cast<ThreadArgs *>(p);
+  // Memory is bounded by the limits, but a limit raised past the machine (or a ulimit)
+  // must end in a message, not an abort. Outputs are never half-written either way:
+  // OutputDir's destructor removes its temporaries.
+  try {
+    a->result = run(a->argc, a->argv);
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    std::fputs("fabc: error: out of memory (lower --max-file-size or the elaboration limits, or allow more memory)\n",
+               stderr);
+    a->result = ExitUsage;
+  }
+  return nullptr;
+}
+
+} // namespace
+} // namespace fabc::cli
+
+int main(int argc, char **argv) {
+  using namespace fabc::cli;
+  // The pipeline runs on a thread with a large stack, so that deep but legal nesting
+  // in a design never meets the 8 MB default.
+  ThreadArgs args{argc, argv, ExitUsage};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t(256) << 20);
+  pthread_t t;
+  if (pthread_create(&t, &attr, threadMain, &args) != 0)
+    return run(argc, argv);
+  pthread_join(t, nullptr);
+  pthread_attr_destroy(&attr);
+  return args.result;
+}

@@ -1,6 +1,6 @@
 // fabc fmt: print, check or rewrite sources in the canonical layout (docs/fmt.md).
 #include "ast/Format.h"
-#include "driver/Commands.h"
+#include "Commands.h"
 #include "sema/Imports.h"
 
 #include <cerrno>
@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace fabc {
+namespace fabc::cli {
 
 bool replaceFileAtomically(const std::string &path, const std::string &text, std::string &err) {
   // Through a symlink, replace its target, not the link.
@@ -57,12 +57,12 @@ bool replaceFileAtomically(const std::string &path, const std::string &text, std
   return ok;
 }
 
-int fmtCommand(const FmtRequest &r) {
+int fmtCommand(Options &r) {
   if (r.inputs.empty()) {
     fmt::print(stderr, "fabc: error: fmt takes one or more files, or '-' for stdin\n");
     return 2;
   }
-  if (r.inPlace && r.check) {
+  if (r.inPlace && r.fmtCheck) {
     fmt::print(stderr, "fabc: error: fmt: -i and --check exclude each other\n");
     return 2;
   }
@@ -108,7 +108,7 @@ int fmtCommand(const FmtRequest &r) {
       continue;
     }
     bool changed = out != text;
-    if (r.check) {
+    if (r.fmtCheck) {
       if (changed) {
         fmt::print("{}\n", path == "-" ? "<stdin>" : path);
         worst = std::max(worst, 1);
@@ -128,4 +128,4 @@ int fmtCommand(const FmtRequest &r) {
   return worst;
 }
 
-} // namespace fabc
+} // namespace fabc::cli

@@ -1,0 +1,148 @@
+// One compilation: load, elaborate, run the passes, then the analyses and output rules.
+#include "Compilation.h"
+#include "checks/OutputChecks.h"
+
+#include "ast/Parser.h"
+#include "ir/Verify.h"
+#include "passes/Passes.h"
+#include "sema/Imports.h"
+
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fabc {
+namespace {
+
+std::string dirOf(const std::string &p) {
+  size_t s = p.rfind('/');
+  return s == std::string::npos ? "." : p.substr(0, s);
+}
+
+bool isDir(const std::string &p) {
+  struct stat st;
+  return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+} // namespace
+
+std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput &input) {
+  std::vector<std::string> path;
+  if (o.standardSearchPath) {
+    if (input.fromText) {
+      if (!input.dir.empty())
+        path.push_back(input.dir);
+    } else if (input.name != "-") {
+      path.push_back(dirOf(input.name));
+    }
+  }
+  for (const std::string &i : o.includes)
+    path.push_back(i);
+  if (!o.standardSearchPath)
+    return path;
+  if (const char *env = std::getenv("FABC_PATH")) {
+    std::string s = env;
+    size_t p = 0;
+    while (p <= s.size()) {
+      size_t c = s.find(':', p);
+      std::string d = s.substr(p, c == std::string::npos ? std::string::npos : c - p);
+      if (!d.empty())
+        path.push_back(d);
+      if (c == std::string::npos)
+        break;
+      p = c + 1;
+    }
+  }
+  // The stdlib: installed next to the binary, else the source tree it was built from.
+  char exe[4096];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string installed = dirOf(dirOf(exe)) + "/share/fabc/stdlib";
+    if (isDir(installed))
+      path.push_back(installed);
+  }
+  if (isDir(FABC_SOURCE_STDLIB))
+    path.push_back(FABC_SOURCE_STDLIB);
+  else if (isDir(FABC_INSTALL_STDLIB))
+    path.push_back(FABC_INSTALL_STDLIB);
+  return path;
+}
+
+Compilation::Compilation(CompileOptions opts)
+    : opts_(std::move(opts)), ownSm_(std::make_unique<SourceManager>()),
+      ownDiags_(std::make_unique<DiagEngine>(*ownSm_)), sm_(ownSm_.get()), diags_(ownDiags_.get()) {}
+
+Compilation::Compilation(CompileOptions opts, SourceManager &sm, DiagEngine &diags)
+    : opts_(std::move(opts)), sm_(&sm), diags_(&diags) {}
+
+Compilation::~Compilation() = default;
+
+bool Compilation::run(const CompileInput &input) {
+  assert((opts_.stopAfter.empty() || passes::findPass(opts_.stopAfter)) && "stopAfter names no pass");
+  SourceManager &sm = *sm_;
+  DiagEngine &diags = *diags_;
+  stage("parse");
+  LoadOptions lo;
+  lo.searchPath = searchPath(opts_, input);
+  lo.maxFileSize = opts_.maxFileSize;
+  lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
+  LoadedProgram prog;
+  if (input.fromText) {
+    parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);
+  } else if (input.name == "-") {
+    std::string text;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0 && text.size() <= lo.maxFileSize)
+      text.append(buf, n);
+    parsed_ = loadProgramText("<stdin>", std::move(text), lo, sm, diags, ctx_, prog);
+  } else {
+    std::string text, err;
+    if (!readSource(input.name, lo.maxFileSize, text, err)) {
+      bool tooLarge = err.rfind("too large", 0) == 0;
+      diags.report(tooLarge ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input.name, err);
+      ioError_ = !tooLarge; // a file past --max-file-size is a diagnosed input, not an I/O failure
+    } else {
+      parsed_ = loadProgramText(input.name, std::move(text), lo, sm, diags, ctx_, prog);
+    }
+  }
+  parsed_ = parsed_ && !prog.files.empty();
+  if (!opts_.defines.empty() && !diags.hasErrors())
+    prog.defines = parseDefines(opts_.defines, sm, diags, ctx_);
+  bool ok = !diags.hasErrors();
+  if (ok) {
+    stage("elaborate");
+    ElabOptions eo;
+    eo.limits = opts_.limits;
+    eo.top = opts_.top;
+    eo.allowLibrary = opts_.allowLibrary;
+    ok = elaborate(prog, eo, diags, F_);
+#ifdef FABC_VERIFY_IR
+    if (ok)
+      ir::verifyOrAbort(F_, "elaborate");
+#endif
+  }
+  if (ok)
+    ok = runPasses(F_, diags, [&](const char *name) { stage(name); }, opts_.stopAfter);
+  // A pipeline stopped early leaves facts unset that analyses and output rules need; a
+  // library file (no fabric block) has no outputs to check.
+  if (!ok || !opts_.stopAfter.empty())
+    return ok;
+  an_ = std::make_unique<Analyses>(F_);
+  if (opts_.checkOutputsInRun && !F_.name.empty()) {
+    stage("output checks");
+    for (const std::string &name : opts_.outputs)
+      if (!checkOutput(name))
+        return false;
+  }
+  return true;
+}
+
+bool Compilation::checkOutput(const std::string &output) {
+  return checks::checkOutput(output, F_, *an_, *diags_) && !diags_->hasErrors();
+}
+
+} // namespace fabc

@@ -1,0 +1,110 @@
+#pragma once
+// The one entry point into the library: a source (a file, or text with a name) and
+// options in; diagnostics and the checked IR out. The command line, diff, the unit tests,
+// the fuzzer and the coming language server all compile through it (docs/design-decisions.md,
+// "One entry point: Compilation").
+#include "analysis/Analyses.h"
+#include "ast/AST.h"
+#include "diag/Diag.h"
+#include "elab/Elaborator.h"
+#include "ir/Fabric.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fabc {
+
+struct CompileOptions {
+  std::vector<std::string> includes; // -I, in order, before FABC_PATH and the stdlib
+  // The input's directory, FABC_PATH and the stdlib (next to the binary, else the source
+  // tree's). Off: `includes` only (unit tests, the fuzzer).
+  bool standardSearchPath = true;
+  std::vector<std::pair<std::string, std::string>> defines; // -D NAME=VALUE, in order
+  std::string top;                                          // --top
+  ElabLimits limits;
+  uint64_t maxFileSize = 64ull << 20;
+  // A main file without a fabric block is a library, checked as far as it goes (check).
+  bool allowLibrary = false;
+  // The outputs asked for (backend names): their output rules (compiler/checks/) run for
+  // `check` as for `build`.
+  std::vector<std::string> outputs;
+  // Run those rules in run() (check). Off (build): the caller runs checkOutput(name) just
+  // before each backend writes, in --emit order, so that the report lists the
+  // diagnostics of the outputs before it, as it always has.
+  bool checkOutputsInRun = true;
+  // Stop after this pass (a name from passes::pipeline()); empty: run them all.
+  std::string stopAfter;
+};
+
+// What to compile: a file ("-" is stdin), or text with the name diagnostics show.
+struct CompileInput {
+  std::string name;
+  std::string text;    // with fromText
+  std::string dir;     // with fromText: where relative imports start (empty: the search path only)
+  bool fromText = false;
+
+  static CompileInput file(std::string path) { return {std::move(path), {}, {}, false}; }
+  static CompileInput source(std::string name, std::string text, std::string dir = {}) {
+    return {std::move(name), std::move(text), std::move(dir), true};
+  }
+};
+
+// The import search path for `input`: its directory, -I, FABC_PATH, the stdlib.
+std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput &input);
+
+class Compilation {
+public:
+  // Owns its sources and its diagnostic engine (configure it through diags() before run).
+  explicit Compilation(CompileOptions opts);
+  // Reports into `diags`, whose sources must be `sm` (JSON/SARIF reports, tests).
+  Compilation(CompileOptions opts, SourceManager &sm, DiagEngine &diags);
+  ~Compilation();
+  Compilation(const Compilation &) = delete;
+  Compilation &operator=(const Compilation &) = delete;
+
+  // Called with each stage's name before it runs ("parse", "elaborate", each pass):
+  // --time-stages.
+  void onStage(std::function<void(const char *)> fn) { onStage_ = std::move(fn); }
+
+  // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
+  // rules of the requested outputs. False if errors were reported or the input could not
+  // be read (ioError()). Once per Compilation.
+  bool run(const CompileInput &input);
+
+  bool ioError() const { return ioError_; }
+  // The main file and its imports parsed and loaded without errors.
+  bool parsed() const { return parsed_; }
+  const CompileOptions &options() const { return opts_; }
+  SourceManager &sources() { return *sm_; }
+  DiagEngine &diags() { return *diags_; }
+  const ir::Fabric &fabric() const { return F_; }
+  ir::Fabric &fabric() { return F_; }
+  // The analyses of the checked IR (compiler/analysis/), computed on first use, once;
+  // valid after a successful run() that ran every pass.
+  Analyses &analyses() { return *an_; }
+  // The rules of one output (compiler/checks/), which also prepare what it writes. Once
+  // per output; false if errors were reported.
+  bool checkOutput(const std::string &output);
+
+private:
+  void stage(const char *name) {
+    if (onStage_)
+      onStage_(name);
+  }
+
+  CompileOptions opts_;
+  std::unique_ptr<SourceManager> ownSm_;
+  std::unique_ptr<DiagEngine> ownDiags_;
+  SourceManager *sm_;
+  DiagEngine *diags_;
+  ast::Context ctx_;
+  ir::Fabric F_;
+  std::unique_ptr<Analyses> an_;
+  std::function<void(const char *)> onStage_;
+  bool ioError_ = false, parsed_ = false;
+};
+
+} // namespace fabc

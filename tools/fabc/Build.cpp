@@ -1,0 +1,140 @@
+// fabc build and fabc check: one Compilation per input, then (build) the backends.
+#include "Commands.h"
+#include "StageTimer.h"
+
+#include "backends/Backend.h"
+
+#include <algorithm>
+#include <unistd.h>
+
+namespace fabc::cli {
+
+void setupDiags(const Options &o, DiagEngine &diags) {
+  diags.setFormat(o.format);
+  diags.setReport(o.report);
+  diags.setColor(o.color == 1 || (o.color == -1 && o.format == DiagFormat::Text && ::isatty(2)));
+  diags.setWarningsAsErrors(o.werror);
+  diags.setErrorLimit(o.errorLimit);
+  for (const std::string &c : o.disabled) {
+    DiagCode code;
+    findDiag(c, &code);
+    diags.disable(code);
+  }
+}
+
+CompileOptions compileOptions(const Options &o, bool allowLibrary) {
+  CompileOptions c;
+  c.includes = o.includes;
+  c.defines = o.defines;
+  c.top = o.top;
+  c.limits = o.limits;
+  c.maxFileSize = o.maxFileSize;
+  c.allowLibrary = allowLibrary;
+  c.stopAfter = o.stopAfter;
+  return c;
+}
+
+namespace {
+
+// The backends a build runs: --emit, else the default set; in order, once each.
+std::vector<std::string> outputsOf(const Options &o, bool build) {
+  std::vector<std::string> want;
+  if (!build || o.emit.empty())
+    for (const Backend &b : backends())
+      if (b.byDefault)
+        want.push_back(b.name);
+  if (build && !o.emit.empty())
+    want = o.emit;
+  else if (!build)
+    want.insert(want.end(), o.emit.begin(), o.emit.end()); // check: the defaults' rules and --emit's
+  std::vector<std::string> r;
+  for (const std::string &n : want)
+    if (std::find(r.begin(), r.end(), n) == r.end())
+      r.push_back(n);
+  return r;
+}
+
+// One compilation: load, elaborate, run the passes, and (for build) the backends.
+int compile(const Options &o, const std::string &input, bool build) {
+  CompileOptions co = compileOptions(o, /*allowLibrary=*/!build);
+  co.outputs = outputsOf(o, build);
+  co.checkOutputsInRun = !build;
+  Compilation c(std::move(co));
+  DiagEngine &diags = c.diags();
+  setupDiags(o, diags);
+  StageTimer timer(o.timeStages);
+  c.onStage([&](const char *stage) { timer(stage); });
+  bool ok = c.run(CompileInput::file(input));
+  bool ioError = c.ioError();
+  const ir::Fabric &F = c.fabric();
+  bool wrote = false;
+  std::vector<std::string> files;
+  if (ok && build) {
+    OutputDir out(o.outDir);
+    BuildInfo info{input, FABC_VERSION};
+    for (const std::string &name : c.options().outputs) {
+      const Backend *b = findBackend(name);
+      timer(b->name);
+      if (!c.checkOutput(name)) {
+        ok = false;
+        break;
+      }
+      BackendContext bc{F, c.analyses(), out, diags, info, &c.sources()};
+      if (!b->run(bc) || diags.hasErrors()) {
+        ok = false;
+        break;
+      }
+    }
+    timer("commit");
+    if (ok) {
+      files = out.written();
+      if (!out.commit()) {
+        fmt::print(stderr, "fabc: error: {}\n", out.error());
+        diags.finish();
+        return ExitUsage;
+      }
+      wrote = true;
+    } else {
+      out.abort();
+      ioError |= !diags.hasErrors(); // a backend failed to write
+    }
+  }
+  diags.finish();
+  timer.report();
+  if (ok && build && !o.quiet && o.format == DiagFormat::Text) { // check is silent when clean, like a linter
+    const ir::Metrics &M = F.metrics;
+    fmt::print(stdout, "fabc: {} '{}': {} GPUs, {} devices, {} links{}{}\n", build ? "built" : "checked", F.name, M.gpus,
+               F.numDevices(), F.numLinks(), wrote ? fmt::format(" -> {} ({} files)", o.outDir, files.size()) : "",
+               diags.warnings() ? fmt::format(", {} warning{}", diags.warnings(), diags.warnings() == 1 ? "" : "s") : "");
+  }
+  if (ioError)
+    return ExitUsage;
+  return diags.hasErrors() ? ExitErrors : ExitOk;
+}
+
+} // namespace
+
+int buildCommand(Options &o) {
+  if (o.inputs.size() != 1)
+    return usageError("build takes one input file");
+  // A pipeline stopped early leaves facts unset that every output but the IR dump reads.
+  if (!o.stopAfter.empty()) {
+    for (const std::string &e : o.emit)
+      if (e != "ir")
+        return usageError("--stop-after writes --emit=ir only (backend '" + e + "' needs every pass)");
+    if (o.emit.empty())
+      o.emit.push_back("ir");
+  }
+  return compile(o, o.inputs[0], true);
+}
+
+int checkCommand(Options &o) {
+  if (o.inputs.empty())
+    return usageError("check takes one or more input files");
+  int worst = ExitOk;
+  for (const std::string &in : o.inputs)
+    worst = std::max(worst, compile(o, in, false));
+  return worst;
+}
+
+} // namespace fabc::cli

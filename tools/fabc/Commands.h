@@ -1,0 +1,28 @@
+#pragma once
+// The commands of the command line, one file each, and what they share.
+#include "Options.h"
+
+#include <string>
+#include <vector>
+
+namespace fabc::cli {
+
+int buildCommand(Options &o);    // Build.cpp
+int checkCommand(Options &o);    // Build.cpp
+int diffCommand(Options &o);     // Diff.cpp
+int fmtCommand(Options &o);      // Fmt.cpp
+int explainCommand(Options &o);  // Explain.cpp
+int backendsCommand(Options &o); // Info.cpp
+int versionCommand(Options &o);  // Info.cpp
+
+// The diagnostic engine as the options ask (format, colour, -Werror, -Wno-, limit).
+void setupDiags(const Options &o, DiagEngine &diags);
+// The library's options for compiling with these command-line options.
+CompileOptions compileOptions(const Options &o, bool allowLibrary);
+
+// Replaces `path` with `text`: writes a temporary file in the same directory, keeps the
+// file's permission bits, and renames it over the original. False, with `err`, on failure
+// (the original is untouched and the temporary removed).
+bool replaceFileAtomically(const std::string &path, const std::string &text, std::string &err);
+
+} // namespace fabc::cli

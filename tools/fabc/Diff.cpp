@@ -1,0 +1,350 @@
+// fabc diff OLD NEW: both compiled with the same options, compared (analysis/Diff), and
+// printed as a recabling plan in working order (unplug, remove, change, install, move,
+// replace, plug), switch by switch counts, setting changes, the bill-of-materials delta
+// and the power delta. Text or JSON, streamed.
+#include "Commands.h"
+#include "StageTimer.h"
+
+#include "analysis/Diff.h"
+#include "backends/Backend.h"
+
+namespace fabc::cli {
+namespace {
+using namespace analysis;
+
+// ---- output ----
+class Writer {
+public:
+  Writer(bool json, FILE *out)
+      : json_(json), out_(out), j_([out](std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); }) {}
+  bool json() const { return json_; }
+  JsonWriter &j() { return j_; }
+  template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
+    fmt::print(out_, f, std::forward<Args>(args)...);
+  }
+
+  void jsonEnd(const DiffEnd &e) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("device").string(e.device);
+    j_.key("port").string(e.port);
+    j_.key("rack").stringOrNull(e.rack);
+    j_.key("u").integer(e.u);
+    j_.key("transceiver").stringOrNull(e.xcvr);
+    j_.endObject();
+  }
+  void jsonCable(const DiffCable &c) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("a");
+    jsonEnd(c.a);
+    j_.key("b");
+    jsonEnd(c.b);
+    j_.key("speed_gbps").general(c.gbps);
+    j_.key("media").string(c.media);
+    j_.key("length_m").rawNumber(c.length); // "{:.2f}" text, as the diff compares it
+    j_.key("cable_sku").string(c.sku);
+    j_.endObject();
+  }
+  static std::string textCable(const DiffCable &c) {
+    return fmt::format("{}/{} -- {}/{} ({}, {} m{}{})", c.a.device, c.a.port, c.b.device, c.b.port, c.media, c.length,
+                       c.sku.empty() ? "" : ", ", c.sku);
+  }
+  void jsonDevice(const DiffDevice &d) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("device").string(d.name);
+    j_.key("model").string(d.model);
+    j_.key("tier").string(d.tier);
+    j_.key("role").string(d.role);
+    j_.key("rack").stringOrNull(d.rack);
+    j_.key("u").integer(d.u);
+    j_.endObject();
+  }
+  static std::string textDevice(const DiffDevice &d) {
+    std::string r = d.name + " (" + d.model;
+    if (!d.rack.empty())
+      r += ", rack " + d.rack + (d.u ? fmt::format(" U{}", d.u) : "");
+    return r + ")";
+  }
+  // {"what": [old, new], ...}, null for an unset side.
+  void jsonChanges(const DiffChanges &c) {
+    j_.beginObject(JsonLayout::Inline);
+    for (const auto &ch : c) {
+      j_.key(std::get<0>(ch)).beginArray(JsonLayout::Inline);
+      j_.stringOrNull(std::get<1>(ch));
+      j_.stringOrNull(std::get<2>(ch));
+      j_.endArray();
+    }
+    j_.endObject();
+  }
+  static std::string textChanges(const DiffChanges &c) {
+    std::string r;
+    for (size_t i = 0; i < c.size(); ++i) {
+      auto v = [](const std::string &s) { return s.empty() ? std::string("(none)") : s; };
+      r += fmt::format("{}{} {} -> {}", i ? "; " : "", std::get<0>(c[i]), v(std::get<1>(c[i])), v(std::get<2>(c[i])));
+    }
+    return r;
+  }
+
+  // A list: in JSON an array under `key`, in text a numbered step (skipped if empty).
+  template <typename Fn> void list(const char *key, const std::string &heading, size_t n, Fn item) {
+    if (json_) {
+      j_.key(key).beginArray();
+      for (size_t i = 0; i < n; ++i)
+        item(i);
+      j_.endArray();
+      return;
+    }
+    if (!n)
+      return;
+    print("  {}. {}\n", ++step_, heading);
+    for (size_t i = 0; i < n; ++i) {
+      print("       ");
+      item(i);
+      print("\n");
+    }
+  }
+
+private:
+  bool json_;
+  FILE *out_;
+  JsonWriter j_; // JSON only: streams to out_
+  unsigned step_ = 0;
+};
+
+std::string plural(uint64_t n, const char *one, const char *many) { return fmt::format("{} {}", n, n == 1 ? one : many); }
+
+struct Side {
+  const ir::Fabric &F;
+  const std::string &file; // as given on the command line
+};
+
+// Writes the plan from `sa` (old) to `sb` (new).
+void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
+  const ir::Fabric &A = sa.F, &B = sb.F;
+  const DiffStats &st = D.stats;
+  Writer w(json, out);
+  JsonWriter &j = w.j();
+  if (w.json()) {
+    auto side = [&](const char *key, const Side &s, double pw) {
+      j.key(key).beginObject(JsonLayout::Inline);
+      j.key("file").string(s.file);
+      j.key("fabric").string(s.F.name);
+      j.key("gpus").integer(s.F.metrics.gpus);
+      j.key("devices").integer(s.F.numDevices());
+      j.key("cables").integer(s.F.numLinks());
+      j.key("it_power_w").fixed(pw, 1);
+      j.endObject();
+    };
+    j.beginObject();
+    side("old", sa, D.powerOld);
+    side("new", sb, D.powerNew);
+    j.key("summary").beginObject(JsonLayout::Inline);
+    j.key("devices_added").integer(st.devicesAdded);
+    j.key("devices_removed").integer(st.devicesRemoved);
+    j.key("devices_changed").integer(st.devicesChanged);
+    j.key("cables_added").integer(st.cablesAdded);
+    j.key("cables_removed").integer(st.cablesRemoved);
+    j.key("cables_moved").integer(st.cablesMoved);
+    j.key("cables_changed").integer(st.cablesChanged);
+    j.key("cables_unchanged").integer(st.cablesUnchanged);
+    j.key("settings_changed").integer(st.settingsChanged);
+    j.key("bom_lines_changed").integer(st.bomLines);
+    j.endObject();
+  } else {
+    auto side = [&](const char *tag, const Side &s, double pw) {
+      w.print("{} {}: fabric '{}', {} GPUs, {}, {}, {} IT power{}\n", tag, s.file, s.F.name, s.F.metrics.gpus,
+              plural(s.F.numDevices(), "device", "devices"), plural(s.F.numLinks(), "cable", "cables"),
+              formatQuantity(pw, dims::Power), s.F.metrics.usesEstimates ? " (estimate)" : "");
+    };
+    side("---", sa, D.powerOld);
+    side("+++", sb, D.powerNew);
+    if (!st.any()) {
+      w.print("no differences\n");
+      return;
+    }
+    w.print("devices: {} added, {} removed, {} changed; cables: {} added, {} removed, {} moved, {} replaced, {} "
+            "unchanged\n\nrecabling plan, in working order:\n",
+            st.devicesAdded, st.devicesRemoved, st.devicesChanged, st.cablesAdded, st.cablesRemoved, st.cablesMoved,
+            st.cablesChanged, st.cablesUnchanged);
+  }
+
+  w.list("cables_removed", "unplug " + plural(D.cabRemoved.size(), "cable", "cables"), D.cabRemoved.size(), [&](size_t i) {
+    DiffCable c = diffCable(A, D.cabRemoved[i]);
+    w.json() ? w.jsonCable(c) : w.print("- {}", Writer::textCable(c));
+  });
+  w.list("devices_removed", "remove " + plural(D.devRemoved.size(), "device", "devices"), D.devRemoved.size(),
+         [&](size_t i) {
+           DiffDevice d = diffDevice(A, D.devRemoved[i]);
+           w.json() ? w.jsonDevice(d) : w.print("- {}", Writer::textDevice(d));
+         });
+  w.list("devices_changed", "change " + plural(D.devChanged.size(), "device", "devices") + " in place",
+         D.devChanged.size(), [&](size_t i) {
+           uint32_t d = D.devChanged[i];
+           DiffDevice o = diffDevice(A, D.devNewToOld[d]), n = diffDevice(B, d);
+           DiffChanges c = deviceChanges(o, n);
+           if (w.json()) {
+             j.beginObject(JsonLayout::Inline);
+             j.key("device").string(n.name);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
+           } else
+             w.print("~ {}: {}", n.name, Writer::textChanges(c));
+         });
+  w.list("devices_added", "install " + plural(D.devAdded.size(), "device", "devices"), D.devAdded.size(), [&](size_t i) {
+    DiffDevice d = diffDevice(B, D.devAdded[i]);
+    w.json() ? w.jsonDevice(d) : w.print("+ {}", Writer::textDevice(d));
+  });
+  w.list("cables_moved", "move " + plural(D.cabMoved.size(), "cable", "cables") + " (same devices, other ports)",
+         D.cabMoved.size(), [&](size_t i) {
+           DiffCable o = diffCable(A, D.cabMoved[i].first), n = diffCable(B, D.cabMoved[i].second);
+           DiffChanges c = cableChanges(o, n, false);
+           if (w.json()) {
+             j.beginObject(JsonLayout::Inline);
+             j.key("old");
+             w.jsonCable(o);
+             j.key("new");
+             w.jsonCable(n);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
+           } else {
+             w.print("> {}/{} -- {}/{}  =>  {}/{} -- {}/{}{}{}", o.a.device, o.a.port, o.b.device, o.b.port, n.a.device,
+                     n.a.port, n.b.device, n.b.port, c.empty() ? "" : ": ", Writer::textChanges(c));
+           }
+         });
+  w.list("cables_changed", "replace " + plural(D.cabChanged.size(), "cable", "cables") + " (same ports)",
+         D.cabChanged.size(), [&](size_t i) {
+           DiffCable o = diffCable(A, D.linkNewToOld[D.cabChanged[i]]), n = diffCable(B, D.cabChanged[i]);
+           DiffChanges c = cableChanges(o, n, true);
+           if (w.json()) {
+             j.beginObject(JsonLayout::Inline);
+             j.key("a").string(n.a.device + "/" + n.a.port);
+             j.key("b").string(n.b.device + "/" + n.b.port);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
+           } else
+             w.print("~ {}/{} -- {}/{}: {}", n.a.device, n.a.port, n.b.device, n.b.port, Writer::textChanges(c));
+         });
+  w.list("cables_added", "plug " + plural(D.cabAdded.size(), "cable", "cables"), D.cabAdded.size(), [&](size_t i) {
+    DiffCable c = diffCable(B, D.cabAdded[i]);
+    w.json() ? w.jsonCable(c) : w.print("+ {}", Writer::textCable(c));
+  });
+
+  if (w.json()) {
+    j.key("switches").beginArray();
+    for (uint32_t d : D.switches) {
+      const SwitchTouch &t = D.touch[d];
+      j.beginObject(JsonLayout::Inline);
+      j.key("device").string(B.deviceName(d));
+      j.key("unplugged").integer(t.unplugged);
+      j.key("plugged").integer(t.plugged);
+      j.key("moved").integer(t.moved);
+      j.key("replaced").integer(t.replaced);
+      j.key("changed").boolean(D.changedDev[d]);
+      j.endObject();
+    }
+    j.endArray();
+    j.key("settings").beginArray();
+    for (auto &s : D.settings) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("setting").string(std::get<0>(s));
+      j.key("old").stringOrNull(std::get<1>(s));
+      j.key("new").stringOrNull(std::get<2>(s));
+      j.endObject();
+    }
+    j.endArray();
+    j.key("bom").beginArray();
+    for (auto &kv : D.bom) {
+      const BomKey &bk = kv.first;
+      j.beginObject(JsonLayout::Inline);
+      j.key("category").string(bk.category);
+      j.key("sku").string(bk.sku);
+      j.key("media").stringOrNull(bk.media);
+      j.key("order_length_m");
+      bk.length < 0 ? j.null() : j.general(bk.length);
+      j.key("old").integer(kv.second.first);
+      j.key("new").integer(kv.second.second);
+      j.key("delta").integer(int64_t(kv.second.second) - int64_t(kv.second.first));
+      j.endObject();
+    }
+    j.endArray();
+    j.key("it_power_w").beginObject(JsonLayout::Inline);
+    j.key("old").fixed(D.powerOld, 1);
+    j.key("new").fixed(D.powerNew, 1);
+    j.key("delta").fixed(D.powerNew - D.powerOld, 1);
+    j.key("estimate").boolean(D.powerEstimate);
+    j.endObject();
+    j.endObject();
+    j.flush();
+    return;
+  }
+
+  if (!D.switches.empty()) {
+    w.print("\nswitches to reconfigure ({}):\n", D.switches.size());
+    for (uint32_t d : D.switches) {
+      const SwitchTouch &t = D.touch[d];
+      w.print("  {}: {} unplugged, {} plugged, {} moved, {} replaced{}\n", B.deviceName(d), t.unplugged, t.plugged,
+              t.moved, t.replaced, D.changedDev[d] ? ", device changed (see step above)" : "");
+    }
+  }
+  if (!D.settings.empty()) {
+    w.print("\nsettings:\n");
+    for (auto &s : D.settings) {
+      const std::string &o = std::get<1>(s), &n = std::get<2>(s);
+      if (o.empty())
+        w.print("  + {} = {}\n", std::get<0>(s), n);
+      else if (n.empty())
+        w.print("  - {} = {}\n", std::get<0>(s), o);
+      else
+        w.print("  ~ {}: {} -> {}\n", std::get<0>(s), o, n);
+    }
+  }
+  if (!D.bom.empty()) {
+    w.print("\nbill of materials (old -> new):\n");
+    for (auto &kv : D.bom) {
+      const BomKey &bk = kv.first;
+      std::string what = bk.category + " " + bk.sku;
+      if (bk.category == "cable")
+        what += fmt::format(" {} m", bk.length);
+      w.print("  {}: {} -> {} ({:+d})\n", what, kv.second.first, kv.second.second,
+              int64_t(kv.second.second) - int64_t(kv.second.first));
+    }
+  }
+  w.print("\nIT power: {} -> {} ({}{}){}\n", formatQuantity(D.powerOld, dims::Power), formatQuantity(D.powerNew, dims::Power),
+          D.powerNew >= D.powerOld ? "+" : "-", formatQuantity(std::abs(D.powerNew - D.powerOld), dims::Power),
+          D.powerEstimate ? ", estimate: rests on catalog figures marked 'estimate'" : "");
+  return;
+}
+
+} // namespace
+
+int diffCommand(Options &o) {
+  if (o.inputs.size() != 2)
+    return usageError("diff takes two designs: fabc diff OLD NEW");
+  if (!o.stopAfter.empty()) // the comparison reads what every pass produces
+    return usageError("--stop-after does not apply to diff");
+  StageTimer timer(o.timeStages);
+  Compilation a(compileOptions(o, false)), b(compileOptions(o, false));
+  setupDiags(o, a.diags());
+  setupDiags(o, b.diags());
+  a.onStage([&](const char *stage) { timer(stage); });
+  b.onStage([&](const char *stage) { timer(stage); });
+  bool okA = a.run(CompileInput::file(o.inputs[0]));
+  a.diags().finish();
+  bool okB = b.run(CompileInput::file(o.inputs[1]));
+  b.diags().finish();
+  timer.report();
+  if (a.ioError() || b.ioError())
+    return ExitUsage;
+  if (!okA || !okB)
+    return ExitErrors;
+  const ir::Fabric &A = a.fabric(), &B = b.fabric();
+  FabricDiff D = compareFabrics(a.analyses(), b.analyses());
+  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout);
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return ExitUsage;
+  return o.exitCode && D.stats.any() ? ExitDiffers : ExitOk;
+}
+
+} // namespace fabc::cli

@@ -1,0 +1,301 @@
+// The option table, the parser it drives and the usage text it prints.
+#include "Options.h"
+
+#include "Commands.h"
+#include "backends/Backend.h"
+#include "passes/Passes.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+namespace fabc::cli {
+namespace {
+
+constexpr int Continue = -1;
+
+bool parseUInt(const std::string &s, uint64_t &out) {
+  if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  out = std::strtoull(s.c_str(), nullptr, 10);
+  return true;
+}
+
+int help(Options &, const std::string &, const std::string &) {
+  fmt::print("{}", usageText());
+  return ExitOk;
+}
+int helpHidden(Options &, const std::string &, const std::string &) {
+  fmt::print("{}", usageText(true));
+  return ExitOk;
+}
+
+int noWarning(Options &o, const std::string &a, const std::string &code) {
+  const DiagInfo *info = findDiag(code);
+  if (!info)
+    return usageError("unknown diagnostic code '" + code + "' in " + a);
+  // Errors guard the IR every later stage relies on: only warnings can be silenced.
+  if (info->severity != Severity::Warning)
+    return usageError(a + ": FAB-" + info->code + " is an error; only warnings can be silenced");
+  o.disabled.push_back(code);
+  return Continue;
+}
+
+int format(Options &o, const std::string &, const std::string &v) {
+  if (v != "text" && v != "json")
+    return usageError("--format is text or json, not '" + v + "'");
+  o.diffJson = v == "json";
+  return Continue;
+}
+
+int width(Options &o, const std::string &, const std::string &v) {
+  uint64_t n;
+  if (!parseUInt(v, n) || n < 20 || n > 1000)
+    return usageError("--width takes a number from 20 to 1000");
+  o.width = unsigned(n);
+  return Continue;
+}
+
+int maxFileSize(Options &o, const std::string &, const std::string &value) {
+  std::string v = value;
+  uint64_t mul = 1, n;
+  if (!v.empty() && (v.back() == 'K' || v.back() == 'M' || v.back() == 'G')) {
+    mul = v.back() == 'K' ? 1ull << 10 : v.back() == 'M' ? 1ull << 20 : 1ull << 30;
+    v.pop_back();
+  }
+  if (!parseUInt(v, n) || n == 0 || n > (uint64_t(UINT32_MAX) / mul))
+    return usageError("--max-file-size takes a size in bytes (K, M, G suffixes) up to 4 GiB");
+  o.maxFileSize = n * mul;
+  return Continue;
+}
+
+int emit(Options &o, const std::string &, const std::string &v) {
+  size_t p = 0;
+  while (p <= v.size()) {
+    size_t c = v.find(',', p);
+    std::string name = v.substr(p, c == std::string::npos ? std::string::npos : c - p);
+    if (name == "all") {
+      for (const Backend &b : backends())
+        if (b.inAll)
+          o.emit.push_back(b.name);
+    } else if (!name.empty()) {
+      if (!findBackend(name))
+        return usageError("unknown backend '" + name + "' (see 'fabc backends')");
+      o.emit.push_back(name);
+    }
+    if (c == std::string::npos)
+      break;
+    p = c + 1;
+  }
+  return Continue;
+}
+
+int define(Options &o, const std::string &, const std::string &v) {
+  size_t eq = v.find('=');
+  std::string name = v.substr(0, eq);
+  bool ident = !name.empty() && (std::isalpha((unsigned char)name[0]) || name[0] == '_') &&
+               name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+                   std::string::npos;
+  if (eq == std::string::npos || !ident || eq + 1 >= v.size())
+    return usageError("-D takes NAME=VALUE, not '" + v + "'");
+  o.defines.push_back({name, v.substr(eq + 1)});
+  return Continue;
+}
+
+int diagnosticsFormat(Options &o, const std::string &, const std::string &v) {
+  if (v == "text") o.format = DiagFormat::Text;
+  else if (v == "json") o.format = DiagFormat::Json;
+  else if (v == "sarif") o.format = DiagFormat::Sarif;
+  else return usageError("--diagnostics-format is text, json or sarif, not '" + v + "'");
+  return Continue;
+}
+
+int color(Options &o, const std::string &, const std::string &v) {
+  if (v == "auto") o.color = -1;
+  else if (v == "always") o.color = 1;
+  else if (v == "never") o.color = 0;
+  else return usageError("--color is auto, always or never");
+  return Continue;
+}
+
+int errorLimit(Options &o, const std::string &, const std::string &v) {
+  uint64_t n;
+  if (!parseUInt(v, n) || n > UINT_MAX)
+    return usageError("--error-limit takes a number");
+  o.errorLimit = unsigned(n);
+  return Continue;
+}
+
+template <int Which> int limit(Options &o, const std::string &a, const std::string &v) {
+  uint64_t n;
+  if (!parseUInt(v, n))
+    return usageError("limits take a number: " + a);
+  if (Which == 0) o.limits.maxDevices = n;
+  else if (Which == 1) o.limits.maxLinks = n;
+  else if (Which == 2) o.limits.maxSteps = n;
+  else o.limits.maxDepth = uint32_t(std::min<uint64_t>(n, 100000));
+  return Continue;
+}
+
+int stopAfter(Options &o, const std::string &, const std::string &v) {
+  if (!passes::findPass(v))
+    return usageError("unknown pass '" + v + "' for --stop-after (passes: " + passes::passNames() + ")");
+  o.stopAfter = v;
+  return Continue;
+}
+
+// Flags: set a field.
+#define FLAG(field) [](Options &o, const std::string &, const std::string &) { o.field = true; return Continue; }
+#define SET(field) [](Options &o, const std::string &, const std::string &v) { o.field = v; return Continue; }
+
+} // namespace
+
+const std::vector<OptionSpec> &optionTable() {
+  static const std::vector<OptionSpec> table = {
+      {"-h", "--help", Arg::None, CmdAll, nullptr, "print this help", true, help},
+      {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
+       helpHidden},
+      {"-o", nullptr, Arg::Value, CmdBuild, "-o DIR", "output directory (build; default: fabc-out)", false,
+       SET(outDir)},
+      {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck, "--emit=LIST",
+       "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit},
+      {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
+       "add DIR to the import search path (also FABC_PATH, colon-separated)", false,
+       [](Options &o, const std::string &, const std::string &v) {
+         o.includes.push_back(v);
+         return Continue;
+       }},
+      {"-D", nullptr, Arg::Value, CmdCompile, "-D NAME=VALUE",
+       "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define},
+      {"--top", nullptr, Arg::Value, CmdCompile, "--top NAME", "the fabric to build when a file declares several",
+       false, SET(top)},
+      {"--diagnostics-format", nullptr, Arg::Value, CmdAll, "--diagnostics-format=F", "text (default), json or sarif",
+       false, diagnosticsFormat},
+      {"--color", nullptr, Arg::Value, CmdAll, "--color=WHEN", "auto (default: on a terminal), always, never", false,
+       color},
+      {"-Werror", nullptr, Arg::None, CmdCompile, "-Werror", "treat warnings as errors", false, FLAG(werror)},
+      {"-Wno-", nullptr, Arg::Prefix, CmdCompile, "-Wno-CODE", "silence one diagnostic, e.g. -Wno-W0101", false,
+       noWarning},
+      {"--error-limit", nullptr, Arg::Value, CmdCompile, "--error-limit=N", "stop after N errors (default 50; 0: no limit)",
+       false, errorLimit},
+      {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>},
+      {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>},
+      {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>},
+      {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
+       "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>},
+      {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
+       "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize},
+      {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
+       false, FLAG(inPlace)},
+      {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
+       false, FLAG(fmtCheck)},
+      {"--width", nullptr, Arg::Value, CmdFmt, "--width=N",
+       "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width},
+      {"--format", nullptr, Arg::Value, CmdDiff, "--format=F", "diff: text (default) or json", false, format},
+      {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
+       false, FLAG(exitCode)},
+      // In the commands' list: "explain CODE ... (--list: every code)".
+      {"--list", nullptr, Arg::None, CmdExplain, nullptr, "explain: every diagnostic code, one a line", true,
+       FLAG(list)},
+      {"--time-stages", nullptr, Arg::None, CmdCompile, "--time-stages",
+       "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages)},
+      {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
+       "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter},
+      {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet)},
+  };
+  return table;
+}
+
+#undef FLAG
+#undef SET
+
+std::string usageText(bool hidden) {
+  constexpr size_t Column = 27; // the help column, after a two-space indent
+  std::string r = "usage: fabc <command> [options]\n\ncommands:\n";
+  for (const CommandSpec &c : commandTable())
+    if (c.help)
+      r += fmt::format("  {:<16}  {}\n", c.usage, c.help);
+  auto section = [&](bool wantHidden) {
+    std::string left;
+    for (const OptionSpec &s : optionTable()) {
+      if (s.hidden != wantHidden || !s.usage)
+        continue;
+      left += (left.empty() ? "" : " ") + std::string(s.usage);
+      if (!s.help)
+        continue; // documented with the next entry
+      if (left.size() < Column)
+        r += fmt::format("  {:<{}}{}\n", left, Column, s.help);
+      else
+        r += fmt::format("  {}\n  {:<{}}{}\n", left, "", Column, s.help);
+      left.clear();
+    }
+  };
+  r += "\noptions:\n";
+  section(false);
+  if (hidden) {
+    r += "\ndeveloper options:\n";
+    section(true);
+    r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
+  }
+  r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat), 2 usage or I/O\n"
+       "error, 3 (diff --exit-code) the designs differ\n";
+  return r;
+}
+
+int usageError(const std::string &msg) {
+  fmt::print(stderr, "fabc: error: {}\n(run 'fabc --help' for usage)\n", msg);
+  return ExitUsage;
+}
+
+int parseArgs(int argc, char **argv, Options &o) {
+  if (argc < 2) {
+    fmt::print(stderr, "{}", usageText());
+    return ExitUsage;
+  }
+  o.command = argv[1];
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    const OptionSpec *match = nullptr;
+    std::string value;
+    for (const OptionSpec &s : optionTable()) {
+      size_t n = std::strlen(s.spelling);
+      if (s.arg == Arg::None) {
+        if (a == s.spelling || (s.alias && a == s.alias))
+          match = &s;
+      } else if (s.arg == Arg::Prefix) {
+        if (a.compare(0, n, s.spelling) == 0) {
+          match = &s;
+          value = a.substr(n);
+        }
+      } else if (a == s.spelling) {
+        // The value is the next argument; without one, the option is unknown.
+        if (i + 1 < argc) {
+          match = &s;
+          value = argv[++i];
+        }
+      } else if (a.size() > n && a.compare(0, n, s.spelling) == 0 && (a[n] == '=' || s.spelling[1] != '-')) {
+        match = &s;
+        value = a.substr(n + (a[n] == '=' ? 1 : 0));
+      }
+      if (match)
+        break;
+    }
+    if (match) {
+      int rc = match->apply(o, a, value);
+      if (rc >= 0)
+        return rc;
+    } else if (a == "-") {
+      o.inputs.push_back(a);
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("unknown option '" + a + "'");
+    } else {
+      o.inputs.push_back(a);
+    }
+  }
+  return Continue;
+}
+
+} // namespace fabc::cli

@@ -1,0 +1,84 @@
+#pragma once
+// The command line's options and commands, as tables: one entry per option (spelling,
+// argument, the commands that use it, help) and per command. The tables are the single
+// source of the usage text (and of a man page or shell completions, when they come).
+#include "Compilation.h"
+#include "diag/Diag.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fabc::cli {
+
+constexpr int ExitOk = 0, ExitErrors = 1, ExitUsage = 2, ExitDiffers = 3;
+
+struct Options {
+  std::string command;
+  std::vector<std::string> inputs;
+  std::string outDir = "fabc-out";
+  std::vector<std::string> emit;
+  std::vector<std::string> includes;
+  std::vector<std::pair<std::string, std::string>> defines;
+  std::string top;
+  std::string stopAfter;
+  DiagFormat format = DiagFormat::Text;
+  int color = -1; // -1 auto
+  bool werror = false, timeStages = false, quiet = false;
+  bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
+  unsigned width = 100;
+  uint64_t maxFileSize = 64ull << 20;
+  DiagReport *report = nullptr; // JSON/SARIF: one document for all inputs
+  std::vector<std::string> disabled;
+  unsigned errorLimit = 50;
+  ElabLimits limits;
+};
+
+// Which commands an option applies to (informational: the parser accepts every option
+// with every command, as it always has; the usage text, man page and completions use it).
+enum Cmd : uint32_t {
+  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdAll = 31,
+  CmdCompile = CmdBuild | CmdCheck | CmdDiff, // every command that compiles a design
+};
+
+enum class Arg : uint8_t {
+  None,   // a flag: exact spelling
+  Value,  // "--name=V" or "--name V"; a one-letter option also "-xV"
+  Prefix, // the spelling is a prefix, the rest is the value ("-Wno-CODE")
+};
+
+struct OptionSpec {
+  const char *spelling;
+  const char *alias; // a second spelling ("--quiet" for -q), or nullptr
+  Arg arg;
+  uint32_t commands; // Cmd bits
+  // The usage column ("-o DIR") and help. A null help joins this entry's usage with the
+  // next entry's on one line (options documented together). Hidden options are listed
+  // by --help-hidden only.
+  const char *usage;
+  const char *help;
+  bool hidden;
+  // Applies the option: -1 to go on, else the exit status to stop with (a usage error).
+  int (*apply)(Options &o, const std::string &arg, const std::string &value);
+};
+const std::vector<OptionSpec> &optionTable();
+
+struct CommandSpec {
+  const char *name;
+  const char *usage; // "build FILE"
+  const char *help;
+  int (*run)(Options &o);
+};
+const std::vector<CommandSpec> &commandTable();
+
+// The usage text, from the tables (`hidden`: with the developer options).
+std::string usageText(bool hidden = false);
+
+// Parses argv into `o`: -1 on success, else the exit status to return.
+int parseArgs(int argc, char **argv, Options &o);
+
+// "fabc: error: MSG" and the hint to run --help; returns ExitUsage.
+int usageError(const std::string &msg);
+
+} // namespace fabc::cli
