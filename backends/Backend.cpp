@@ -48,6 +48,4 @@ std::string csvField(std::string_view s) {
   return r + "\"";
 }
 
-std::string jsonString(std::string_view s) { return "\"" + jsonEscape(s) + "\""; }
-
 } // namespace fabc

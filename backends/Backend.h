@@ -44,8 +44,10 @@ struct Backend {
 const std::vector<Backend> &backends();
 const Backend *findBackend(std::string_view name);
 
-// Shared by backends: CSV field quoting and JSON strings.
+// Shared by backends: CSV field quoting, and JSON streamed into a file.
 std::string csvField(std::string_view s);
-std::string jsonString(std::string_view s);
+inline JsonWriter::Sink sinkTo(OutFile &f) {
+  return [&f](std::string_view s) { f.write(s); };
+}
 
 } // namespace fabc

@@ -33,8 +33,11 @@ bool emitPlan(BackendContext &ctx) {
     return failOpen(ctx);
   csv->write("cable,a_device,a_port,a_rack,a_u,b_device,b_port,b_rack,b_u,speed_gbps,media,length_m,"
              "length_source,order_length_m,cable_sku,a_transceiver,b_transceiver\n");
-  json->print("{{\n  \"fabric\": {},\n  \"generator\": \"fabc {}\",\n  \"cables\": [", jsonString(F.name),
-              ctx.info.version);
+  JsonWriter j(sinkTo(*json));
+  j.beginObject();
+  j.key("fabric").string(F.name);
+  j.key("generator").string("fabc " + ctx.info.version);
+  j.key("cables").beginArray();
   std::string a, b, line;
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
@@ -59,14 +62,28 @@ bool emitPlan(BackendContext &ctx) {
                csvField(rackOf(F, da)), F.devU[da], csvField(devB), csvField(portB), csvField(rackOf(F, db)),
                F.devU[db], F.portSpeed(pa) / 1e9, ir::mediaName(m), len, lengthSource(F.linkFlags[l]), order,
                csvField(cable), csvField(xa), csvField(xb));
-    json->print("{}\n    {{\"cable\": {}, \"a\": {{\"device\": {}, \"port\": {}}}, \"b\": {{\"device\": {}, \"port\": {}}}, "
-                "\"speed_gbps\": {:g}, \"media\": \"{}\", \"length_m\": {:.2f}, \"length_source\": \"{}\", "
-                "\"order_length_m\": {:g}, \"cable_sku\": {}, \"a_transceiver\": {}, \"b_transceiver\": {}}}",
-                l ? "," : "", l + 1, jsonString(devA), jsonString(portA), jsonString(devB), jsonString(portB),
-                F.portSpeed(pa) / 1e9, ir::mediaName(m), len, lengthSource(F.linkFlags[l]), order, jsonString(cable),
-                xa.empty() ? "null" : jsonString(xa), xb.empty() ? "null" : jsonString(xb));
+    j.beginObject(JsonLayout::Inline);
+    j.key("cable").integer(l + 1);
+    j.key("a").beginObject(JsonLayout::Inline);
+    j.key("device").string(devA);
+    j.key("port").string(portA);
+    j.endObject();
+    j.key("b").beginObject(JsonLayout::Inline);
+    j.key("device").string(devB);
+    j.key("port").string(portB);
+    j.endObject();
+    j.key("speed_gbps").general(F.portSpeed(pa) / 1e9);
+    j.key("media").string(ir::mediaName(m));
+    j.key("length_m").fixed(len, 2);
+    j.key("length_source").string(lengthSource(F.linkFlags[l]));
+    j.key("order_length_m").general(order);
+    j.key("cable_sku").string(cable);
+    j.key("a_transceiver").stringOrNull(xa);
+    j.key("b_transceiver").stringOrNull(xb);
+    j.endObject();
   }
-  json->print("{}]\n}}\n", F.numLinks() ? "\n  " : "");
+  j.endArray();
+  j.endObject();
   return true;
 }
 
@@ -93,63 +110,82 @@ bool emitBom(BackendContext &ctx) {
     csv->print("cable,{},,,{},{:g},{},\n", csvField(kv.first.sku), ir::mediaName(kv.first.media), kv.first.length,
                kv.second);
 
-  json->print("{{\n  \"fabric\": {},\n  \"generator\": \"fabc {}\",\n", jsonString(F.name), ctx.info.version);
-  json->print("  \"summary\": {{\n    \"gpus\": {},\n    \"systems\": {},\n    \"compute_systems\": {},\n"
-              "    \"switches\": {},\n    \"switches_by_tier\": {{",
-              s.gpus, s.systems, s.computeSystems, s.switches);
-  bool first = true;
+  JsonWriter j(sinkTo(*json));
+  j.beginObject();
+  j.key("fabric").string(F.name);
+  j.key("generator").string("fabc " + ctx.info.version);
+  j.key("summary").beginObject();
+  j.key("gpus").integer(s.gpus);
+  j.key("systems").integer(s.systems);
+  j.key("compute_systems").integer(s.computeSystems);
+  j.key("switches").integer(s.switches);
+  j.key("switches_by_tier").beginObject(JsonLayout::Inline);
   for (uint32_t t = 1; t < ir::Metrics::MaxTier; ++t)
-    if (s.switchesByTier[t]) {
-      json->print("{}\"{}\": {}", first ? "" : ", ", tierName(t), s.switchesByTier[t]);
-      first = false;
-    }
-  json->print("}},\n    \"links\": {},\n    \"cables_by_tier\": {{", F.numLinks());
-  first = true;
-  for (const auto &kv : s.linksByTierPair) {
-    json->print("{}\"{}-{}\": {}", first ? "" : ", ", tierName(kv.first.first), tierName(kv.first.second), kv.second);
-    first = false;
-  }
-  json->print("}},\n    \"cables_by_role\": {{\"compute\": {}, \"management\": {}}},\n", s.computeLinks,
-              F.numLinks() - s.computeLinks);
-  json->print("    \"cables_by_media\": {{");
-  first = true;
+    if (s.switchesByTier[t])
+      j.key(tierName(t)).integer(s.switchesByTier[t]);
+  j.endObject();
+  j.key("links").integer(F.numLinks());
+  j.key("cables_by_tier").beginObject(JsonLayout::Inline);
+  for (const auto &kv : s.linksByTierPair)
+    j.keyf("{}-{}", tierName(kv.first.first), tierName(kv.first.second)).integer(kv.second);
+  j.endObject();
+  j.key("cables_by_role").beginObject(JsonLayout::Inline);
+  j.key("compute").integer(s.computeLinks);
+  j.key("management").integer(F.numLinks() - s.computeLinks);
+  j.endObject();
+  j.key("cables_by_media").beginObject(JsonLayout::Inline);
   for (size_t m = 0; m < size_t(ir::Media::Count); ++m)
-    if (s.linksByMedia[m]) {
-      json->print("{}\"{}\": {}", first ? "" : ", ", ir::mediaName(ir::Media(m)), s.linksByMedia[m]);
-      first = false;
-    }
-  json->print("}},\n    \"transceivers\": {{\"total\": {}, \"switch\": {}, \"compute_system\": {}, \"other\": {}}},\n",
-              s.xcvrTotal, s.xcvrSwitch, s.xcvrCompute, s.xcvrTotal - s.xcvrSwitch - s.xcvrCompute);
-  json->print("    \"cpo_ports\": {},\n    \"transceivers_per_gpu\": {:.3f},\n    \"cable_length_m\": {:.1f}\n  }},\n",
-              F.metrics.cpoPorts, s.transceiversPerGpu(), s.totalLength);
-  json->print("  \"devices\": [");
-  first = true;
+    if (s.linksByMedia[m])
+      j.key(ir::mediaName(ir::Media(m))).integer(s.linksByMedia[m]);
+  j.endObject();
+  j.key("transceivers").beginObject(JsonLayout::Inline);
+  j.key("total").integer(s.xcvrTotal);
+  j.key("switch").integer(s.xcvrSwitch);
+  j.key("compute_system").integer(s.xcvrCompute);
+  j.key("other").integer(s.xcvrTotal - s.xcvrSwitch - s.xcvrCompute);
+  j.endObject();
+  j.key("cpo_ports").integer(F.metrics.cpoPorts);
+  j.key("transceivers_per_gpu").fixed(s.transceiversPerGpu(), 3);
+  j.key("cable_length_m").fixed(s.totalLength, 1);
+  j.endObject();
+  j.key("devices").beginArray(JsonLayout::BlockOpenWhenEmpty);
   for (const auto &kv : s.devices) {
     const ir::Model &m = F.models[kv.first];
-    json->print("{}\n    {{\"sku\": {}, \"model\": {}, \"kind\": \"{}\", \"vendor\": {}, \"count\": {}}}", first ? "" : ",",
-                jsonString(modelName(F, kv.first)), jsonString(F.strings.str(m.name)), ir::modelKindName(m.kind),
-                jsonString(F.strings.str(m.vendor)), kv.second);
-    first = false;
+    j.beginObject(JsonLayout::Inline);
+    j.key("sku").string(modelName(F, kv.first));
+    j.key("model").string(F.strings.str(m.name));
+    j.key("kind").string(ir::modelKindName(m.kind));
+    j.key("vendor").string(F.strings.str(m.vendor));
+    j.key("count").integer(kv.second);
+    j.endObject();
   }
-  json->print("\n  ],\n  \"transceivers\": [");
-  first = true;
+  j.endArray();
+  j.key("transceivers").beginArray(JsonLayout::BlockOpenWhenEmpty);
   for (const auto &kv : s.transceivers) {
     const ir::Model &m = F.models[kv.first];
-    json->print("{}\n    {{\"sku\": {}, \"model\": {}, \"media\": \"{}\", \"count\": {}, \"at_switch\": {}, "
-                "\"at_compute_system\": {}, \"power_w\": {:g}, \"power_estimate\": {}}}",
-                first ? "" : ",", jsonString(modelName(F, kv.first)), jsonString(F.strings.str(m.name)),
-                ir::mediaName(m.media), kv.second.total, kv.second.atSwitch, kv.second.atCompute, m.power.value,
-                m.power.estimate || !m.power.known ? "true" : "false");
-    first = false;
+    j.beginObject(JsonLayout::Inline);
+    j.key("sku").string(modelName(F, kv.first));
+    j.key("model").string(F.strings.str(m.name));
+    j.key("media").string(ir::mediaName(m.media));
+    j.key("count").integer(kv.second.total);
+    j.key("at_switch").integer(kv.second.atSwitch);
+    j.key("at_compute_system").integer(kv.second.atCompute);
+    j.key("power_w").general(m.power.value);
+    j.key("power_estimate").boolean(m.power.estimate || !m.power.known);
+    j.endObject();
   }
-  json->print("\n  ],\n  \"cables\": [");
-  first = true;
+  j.endArray();
+  j.key("cables").beginArray(JsonLayout::BlockOpenWhenEmpty);
   for (const auto &kv : s.cables) {
-    json->print("{}\n    {{\"sku\": {}, \"media\": \"{}\", \"order_length_m\": {:g}, \"count\": {}}}", first ? "" : ",",
-                jsonString(kv.first.sku), ir::mediaName(kv.first.media), kv.first.length, kv.second);
-    first = false;
+    j.beginObject(JsonLayout::Inline);
+    j.key("sku").string(kv.first.sku);
+    j.key("media").string(ir::mediaName(kv.first.media));
+    j.key("order_length_m").general(kv.first.length);
+    j.key("count").integer(kv.second);
+    j.endObject();
   }
-  json->write("\n  ]\n}\n");
+  j.endArray();
+  j.endObject();
   return true;
 }
 

@@ -7,12 +7,10 @@
 
 namespace fabc {
 namespace {
-// {"gpu_systems": ..., "optics": ...}: a bucket split by category.
-std::string categoriesJson(const PowerBucket &b) {
-  std::string r = "{";
+// "gpu_systems": ..., "optics": ...: a bucket split by category, as members.
+void categoryMembers(JsonWriter &j, const PowerBucket &b) {
   for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
-    r += fmt::format("{}\"{}\": {:.1f}", c ? ", " : "", powerCategoryKey(PowerCategory(c)), b.byCategory[c]);
-  return r + "}";
+    j.key(powerCategoryKey(PowerCategory(c))).fixed(b.byCategory[c], 1);
 }
 } // namespace
 
@@ -23,76 +21,100 @@ bool runEnergy(BackendContext &ctx) {
   OutFile *csv = ctx.out.open("energy/racks.csv");
   if (!json || !csv)
     return failOpen(ctx);
-  json->print("{{\n  \"fabric\": {},\n  \"generator\": \"fabc {}\",\n  \"uses_estimates\": {},\n", jsonString(F.name),
-              ctx.info.version, E.estimates.empty() ? "false" : "true");
-  json->print("  \"it_power_w\": {:.1f},\n  \"pue\": {:g},\n  \"facility_power_w\": {:.1f},\n  \"annual_energy_mwh\": {:.1f},\n",
-              E.it, E.pue, E.facility(), E.annualMWh());
-  json->print("  \"interconnect_power_w\": {:.1f},\n", E.interconnect);
-  json->print("  \"by_category\": {},\n", categoriesJson(E.all));
-  json->write("  \"by_tier\": {");
-  bool first = true;
+  JsonWriter j(sinkTo(*json));
+  j.beginObject();
+  j.key("fabric").string(F.name);
+  j.key("generator").string("fabc " + ctx.info.version);
+  j.key("uses_estimates").boolean(!E.estimates.empty());
+  j.key("it_power_w").fixed(E.it, 1);
+  j.key("pue").general(E.pue);
+  j.key("facility_power_w").fixed(E.facility(), 1);
+  j.key("annual_energy_mwh").fixed(E.annualMWh(), 1);
+  j.key("interconnect_power_w").fixed(E.interconnect, 1);
+  j.key("by_category").beginObject(JsonLayout::Inline);
+  categoryMembers(j, E.all);
+  j.endObject();
+  j.key("by_tier").beginObject(JsonLayout::BlockOpenWhenEmpty);
   for (uint32_t t = 0; t < 6; ++t) {
     const PowerBucket &b = E.tiers[t];
     if (!b.total())
       continue;
-    json->print("{}\n    \"{}\": {{\"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}}}", first ? "" : ",",
-                tierName(t), b.devices, b.optics, b.total());
-    first = false;
+    j.key(tierName(t)).beginObject(JsonLayout::Inline);
+    j.key("devices_w").fixed(b.devices, 1);
+    j.key("optics_w").fixed(b.optics, 1);
+    j.key("total_w").fixed(b.total(), 1);
+    j.endObject();
   }
-  json->write("\n  },\n  \"by_building\": [");
-  for (size_t b = 0; b < E.buildings.size(); ++b)
-    json->print("{}\n    {{\"building\": {}, \"devices_w\": {:.1f}, \"optics_w\": {:.1f}, \"total_w\": {:.1f}}}", b ? "," : "",
-                jsonString(F.strings.str(F.buildings[b].name)), E.buildings[b].devices, E.buildings[b].optics,
-                E.buildings[b].total());
-  json->print("{}],\n  \"unplaced_w\": {:.1f},\n", E.buildings.empty() ? "" : "\n  ", E.unplaced.total());
+  j.endObject();
+  j.key("by_building").beginArray();
+  for (size_t b = 0; b < E.buildings.size(); ++b) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("building").string(F.strings.str(F.buildings[b].name));
+    j.key("devices_w").fixed(E.buildings[b].devices, 1);
+    j.key("optics_w").fixed(E.buildings[b].optics, 1);
+    j.key("total_w").fixed(E.buildings[b].total(), 1);
+    j.endObject();
+  }
+  j.endArray();
+  j.key("unplaced_w").fixed(E.unplaced.total(), 1);
   // The same tiers and buildings split by category (the report's stacked bars).
-  json->write("  \"by_tier_category\": {");
-  first = true;
+  j.key("by_tier_category").beginObject(JsonLayout::BlockOpenWhenEmpty);
   for (uint32_t t = 0; t < 6; ++t) {
     if (!E.tiers[t].total())
       continue;
-    json->print("{}\n    \"{}\": {}", first ? "" : ",", tierName(t), categoriesJson(E.tiers[t]));
-    first = false;
+    j.key(tierName(t)).beginObject(JsonLayout::Inline);
+    categoryMembers(j, E.tiers[t]);
+    j.endObject();
   }
-  json->write("\n  },\n  \"by_building_category\": [");
-  for (size_t b = 0; b < E.buildings.size(); ++b)
-    json->print("{}\n    {{\"building\": {}, {}", b ? "," : "", jsonString(F.strings.str(F.buildings[b].name)),
-                categoriesJson(E.buildings[b]).substr(1));
-  json->print("{}],\n", E.buildings.empty() ? "" : "\n  ");
+  j.endObject();
+  j.key("by_building_category").beginArray();
+  for (size_t b = 0; b < E.buildings.size(); ++b) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("building").string(F.strings.str(F.buildings[b].name));
+    categoryMembers(j, E.buildings[b]);
+    j.endObject();
+  }
+  j.endArray();
   auto whatIf = [&](const char *name, const WhatIf &w) {
-    json->print("    \"{}\": {{\"applies\": {}, \"switch_cages\": {}, \"switch_ports\": {}, \"optics_before_w\": {:.1f}, "
-                "\"optics_after_w\": {:.1f}, \"saved_w\": {:.1f}, \"saved_percent_of_interconnect\": {:.2f}, "
-                "\"saved_percent_of_it\": {:.2f}, \"transceivers_{}\": {}, ",
-                name, w.applies ? "true" : "false", w.cages, w.ports, w.before, w.after, w.saved(),
-                E.savedPercentOfInterconnect(w), E.savedPercentOfIt(w),
-                std::string_view(name) == "all_cpo" ? "removed" : "added", w.cages);
-    if (w.lasersKnown && w.cages)
-      json->print("\"lasers_before\": {}, \"lasers_after\": {}, ", w.lasersBefore, w.lasersAfter);
-    else
-      json->write("\"lasers_before\": null, \"lasers_after\": null, ");
-    json->print("\"estimate\": {}, \"missing_parts\": [", w.estimate ? "true" : "false");
-    bool f = true;
-    for (const std::string &m : w.missing) {
-      json->print("{}{}", f ? "" : ", ", jsonString(m));
-      f = false;
-    }
-    json->write("]}");
+    j.key(name).beginObject(JsonLayout::Inline);
+    j.key("applies").boolean(w.applies);
+    j.key("switch_cages").integer(w.cages);
+    j.key("switch_ports").integer(w.ports);
+    j.key("optics_before_w").fixed(w.before, 1);
+    j.key("optics_after_w").fixed(w.after, 1);
+    j.key("saved_w").fixed(w.saved(), 1);
+    j.key("saved_percent_of_interconnect").fixed(E.savedPercentOfInterconnect(w), 2);
+    j.key("saved_percent_of_it").fixed(E.savedPercentOfIt(w), 2);
+    j.key(std::string_view(name) == "all_cpo" ? "transceivers_removed" : "transceivers_added").integer(w.cages);
+    bool lasers = w.lasersKnown && w.cages;
+    j.key("lasers_before");
+    lasers ? j.integer(w.lasersBefore) : j.null();
+    j.key("lasers_after");
+    lasers ? j.integer(w.lasersAfter) : j.null();
+    j.key("estimate").boolean(w.estimate);
+    j.key("missing_parts").beginArray(JsonLayout::Inline);
+    for (const std::string &m : w.missing)
+      j.string(m);
+    j.endArray();
+    j.endObject();
   };
-  json->write("  \"what_if\": {\n");
+  j.key("what_if").beginObject();
   whatIf("all_cpo", E.toCpo);
-  json->write(",\n");
   whatIf("all_pluggable", E.toPluggable);
-  json->write("\n  },\n  \"estimated_figures\": [");
-  first = true;
+  j.endObject();
+  j.key("estimated_figures").beginArray();
   for (const auto &e : E.estimates) {
     const ir::Model &m = F.models[e.first];
     const ir::Figure &f = estimatedFigure(F, e);
-    json->print("{}\n    {{\"model\": {}, \"property\": \"{}\", \"value\": {:g}, \"note\": {}}}", first ? "" : ",",
-                jsonString(F.strings.str(m.name)), e.second, f.value,
-                jsonString(f.known ? F.strings.str(f.source) : "no figure in the catalog: counted as 0"));
-    first = false;
+    j.beginObject(JsonLayout::Inline);
+    j.key("model").string(F.strings.str(m.name));
+    j.key("property").string(e.second);
+    j.key("value").general(f.value);
+    j.key("note").string(f.known ? F.strings.str(f.source) : "no figure in the catalog: counted as 0");
+    j.endObject();
   }
-  json->print("{}]\n}}\n", E.estimates.empty() ? "" : "\n  ");
+  j.endArray();
+  j.endObject();
 
   csv->write("rack,building,hall,row,rack_position,devices_w,optics_w,total_w\n");
   for (size_t r = 0; r < F.racks.size(); ++r) {

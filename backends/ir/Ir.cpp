@@ -1,4 +1,4 @@
-// ir/ir.json: a deterministic dump of the IR, streamed through llvm::json::OStream (no
+// ir/ir.json: a deterministic dump of the IR, streamed through the one JSON writer (no
 // document is built; a 100k-link design costs a buffer). Names are strings, ids are the
 // IR's own; what a pass has not produced yet (--stop-after) is left out.
 #include "backends/ir/Ir.h"
@@ -6,8 +6,9 @@
 #include "backends/Common.h"
 #include "ir/Address.h"
 
-#include <llvm/Support/JSON.h>
-#include <llvm/Support/raw_ostream.h>
+#include "support/Json.h"
+
+#include <llvm/ADT/StringRef.h>
 
 #include <cmath>
 
@@ -15,31 +16,64 @@ namespace fabc {
 namespace {
 using ir::None;
 
-// A raw_ostream into an OutFile (its own buffer batches the writes).
-class OutFileStream : public llvm::raw_ostream {
+// The dumper speaks in attributes and nested objects; this adapter writes them through
+// the one JSON writer (compiler/support/Json.h), which owns commas, escaping and
+// numbers. Top-level keys are one a line, arrays one element a line, each element on
+// one line (Inline): the file diffs and FileChecks line by line.
+class J_ {
 public:
-  explicit OutFileStream(OutFile &f) : f_(f) { SetBufferSize(64 << 10); }
-  ~OutFileStream() override { flush(); }
+  explicit J_(JsonWriter &w) : w_(w) {}
+  void attribute(std::string_view k, std::nullptr_t) { w_.key(k).null(); }
+  void attribute(std::string_view k, bool v) { w_.key(k).boolean(v); }
+  void attribute(std::string_view k, const char *v) { w_.key(k).string(v); }
+  void attribute(std::string_view k, std::string_view v) { w_.key(k).string(v); }
+  void attribute(std::string_view k, const std::string &v) { w_.key(k).string(v); }
+  void attribute(std::string_view k, llvm::StringRef v) { w_.key(k).string(std::string_view(v.data(), v.size())); }
+  template <typename T> std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>> attribute(std::string_view k, T v) {
+    w_.key(k).integer(v);
+  }
+  void attributeBegin(std::string_view k) { w_.key(k); }
+  void attributeEnd() {}
+  template <typename Fn> void attributeObject(std::string_view k, Fn fn) {
+    w_.key(k).beginObject(JsonLayout::Inline);
+    fn();
+    w_.endObject();
+  }
+  template <typename Fn> void attributeArray(std::string_view k, Fn fn) {
+    w_.key(k).beginArray(JsonLayout::Inline);
+    fn();
+    w_.endArray();
+  }
+  template <typename Fn> void object(Fn fn) {
+    w_.beginObject(JsonLayout::Inline);
+    fn();
+    w_.endObject();
+  }
+  template <typename Fn> void array(Fn fn) {
+    w_.beginArray(JsonLayout::Inline);
+    fn();
+    w_.endArray();
+  }
+  void value(std::nullptr_t) { w_.null(); }
+  void value(bool v) { w_.boolean(v); }
+  void value(std::string_view v) { w_.string(v); }
+  void value(const std::string &v) { w_.string(v); }
+  void value(const char *v) { w_.string(v); }
+  template <typename T> std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>> value(T v) {
+    w_.integer(v);
+  }
+  JsonWriter &writer() { return w_; }
 
 private:
-  void write_impl(const char *p, size_t n) override {
-    f_.write(std::string_view(p, n));
-    pos_ += n;
-  }
-  uint64_t current_pos() const override { return pos_; }
-  OutFile &f_;
-  uint64_t pos_ = 0;
+  JsonWriter &w_;
 };
 
-using J_ = llvm::json::OStream;
-
-// The document: one top-level attribute a line and one array element a line, each
-// written by its own OStream, so that the file diffs and FileChecks line by line.
 class Dumper {
 public:
-  Dumper(const ir::Fabric &F, llvm::raw_ostream &os) : F(F), os_(os) {}
+  Dumper(const ir::Fabric &F, JsonWriter &w) : F(F), w_(w), J(w) {}
 
   void run() {
+    w_.beginObject();
     attr("format", [&](J_ &J) { J.value("fabc-ir"); });
     attr("version", [&](J_ &J) { J.value(1); });
     attr("fabric", [&](J_ &J) { J.value(F.name); });
@@ -50,46 +84,26 @@ public:
     places();
     settings();
     metrics();
-    os_ << "\n}\n";
+    w_.endObject();
   }
 
 private:
   template <typename Fn> void attr(const char *key, Fn value) {
-    os_ << (first_ ? "{\n" : ",\n");
-    first_ = false;
-    J_ J(os_);
-    J.value(key); // the key, escaped
-    os_ << ": ";
-    J_ V(os_);
-    value(V);
+    w_.key(key);
+    value(J);
   }
   // An array, one element a line: each(J, i) writes element i.
   template <typename Fn> void array(const char *key, size_t n, Fn each) {
-    attr(key, [&](J_ &) {
-      os_ << "[";
-      for (size_t i = 0; i < n; ++i) {
-        os_ << (i ? ",\n" : "\n");
-        J_ J(os_);
-        each(J, i);
-      }
-      os_ << (n ? "\n]" : "]");
-    });
+    w_.key(key).beginArray();
+    for (size_t i = 0; i < n; ++i)
+      each(J, i);
+    w_.endArray();
   }
 
   // Floats (lengths, powers) in their shortest exact form, doubles to 15 digits (a unit
   // conversion's last bit is noise); not finite: null, never invalid JSON.
-  static void num(J_ &J, double v) {
-    if (!std::isfinite(v))
-      J.value(nullptr);
-    else
-      J.rawValue(fmt::format("{:.15g}", v));
-  }
-  static void num(J_ &J, float v) { // lengths and powers are floats: their shortest form
-    if (!std::isfinite(v))
-      J.value(nullptr);
-    else
-      J.rawValue(fmt::format("{}", v));
-  }
+  static void num(J_ &J, double v) { J.writer().rawNumber(fmt::format("{:.15g}", v)); } // not finite: null
+  static void num(J_ &J, float v) { J.writer().shortest(v); } // lengths and powers are floats: their shortest form
   template <typename T> static void numAttr(J_ &J, llvm::StringRef key, T v) {
     J.attributeBegin(key);
     num(J, v);
@@ -378,8 +392,8 @@ private:
   }
 
   const ir::Fabric &F;
-  llvm::raw_ostream &os_;
-  bool first_ = true;
+  JsonWriter &w_;
+  J_ J;
 };
 
 } // namespace
@@ -389,8 +403,8 @@ bool runIr(BackendContext &ctx) {
   if (!out)
     return failOpen(ctx);
   {
-    OutFileStream os(*out);
-    Dumper(ctx.F, os).run();
+    JsonWriter w([out](std::string_view t) { out->write(t); });
+    Dumper(ctx.F, w).run();
   }
   out->close();
   return true;

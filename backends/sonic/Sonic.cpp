@@ -107,21 +107,21 @@ void SwitchDb::bgpNeighbors(JsonWriter &j, bool unnumbered, bool af) {
     append(keyb_, k);
     if (af) {
       append(keyb_, "|ipv4_unicast");
-      j.beginObject(key(keyb_));
-      j.field("admin_status", "up");
+      j.key(key(keyb_)).beginObject();
+      j.key("admin_status").string("up");
       j.endObject();
       return;
     }
-    j.beginObject(key(keyb_));
-    j.field("admin_status", "up");
+    j.key(key(keyb_)).beginObject();
+    j.key("admin_status").string("up");
     if (!unnumbered) {
-      j.field("asn", F.devAsn[p.peerDev]);
+      j.key("asn").quotedInteger(F.devAsn[p.peerDev]);
       tmp2_.clear();
       appendIpv4(tmp2_, eth::localAddress(F, p));
-      j.field("local_addr", key(tmp2_));
+      j.key("local_addr").string(key(tmp2_));
     }
-    j.field("name", hosts(p.peerDev));
-    j.field("peer_group_name", kGroup);
+    j.key("name").string(hosts(p.peerDev));
+    j.key("peer_group_name").string(kGroup);
     j.endObject();
     (void)r;
   };
@@ -153,8 +153,8 @@ void SwitchDb::interfaces(JsonWriter &j, bool unnumbered) {
   const eth::SonicPortOrder &o = eth::sonicPortOrder(F, dev_, orders);
   if (unnumbered) {
     eachRouted(o.plain, [&](const PortRow &r, const eth::Peer &) {
-      j.beginObject(r.sv());
-      j.field("ipv6_use_link_local_only", "enable");
+      j.key(r.sv()).beginObject();
+      j.key("ipv6_use_link_local_only").string("enable");
       j.endObject();
     });
     return;
@@ -171,7 +171,7 @@ void SwitchDb::interfaces(JsonWriter &j, bool unnumbered) {
   });
   std::sort(sorted_.begin(), sorted_.end());
   for (auto &e : sorted_)
-    j.emptyObject(e.first);
+    j.key(e.first).emptyObject();
 }
 
 void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce) {
@@ -183,66 +183,66 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   std::string_view los(lo.data(), lo.size());
   std::string prio = std::to_string(roce.pfcPriority), cnp = std::to_string(passes::RoceSettings::CnpTrafficClass);
 
-  JsonWriter j(out);
-  j.beginDocument();
+  JsonWriter j(out, 4); // config_db.json as SONiC writes it: 4 spaces a level
+  j.beginObject();
 
-  j.beginObject("BGP_GLOBALS");
-  j.beginObject("default");
-  j.field("load_balance_mp_relax", "true");
-  j.field("local_asn", F.devAsn[d]);
-  j.field("log_nbr_state_changes", "true");
-  j.field("router_id", los);
-  j.endObject();
-  j.endObject();
-
-  j.beginObject("BGP_GLOBALS_AF");
-  j.beginObject("default|ipv4_unicast");
-  j.field("max_ebgp_paths", "64");
+  j.key("BGP_GLOBALS").beginObject();
+  j.key("default").beginObject();
+  j.key("load_balance_mp_relax").string("true");
+  j.key("local_asn").quotedInteger(F.devAsn[d]);
+  j.key("log_nbr_state_changes").string("true");
+  j.key("router_id").string(los);
   j.endObject();
   j.endObject();
 
-  j.beginObject("BGP_GLOBALS_AF_NETWORK");
-  j.emptyObjectf("default|ipv4_unicast|{}/32", los);
+  j.key("BGP_GLOBALS_AF").beginObject();
+  j.key("default|ipv4_unicast").beginObject();
+  j.key("max_ebgp_paths").string("64");
+  j.endObject();
+  j.endObject();
+
+  j.key("BGP_GLOBALS_AF_NETWORK").beginObject();
+  j.keyf("default|ipv4_unicast|{}/32", los).emptyObject();
   j.endObject();
 
   if (anyRouted_) {
-    j.beginObject("BGP_NEIGHBOR");
+    j.key("BGP_NEIGHBOR").beginObject();
     bgpNeighbors(j, unnumbered, false);
     j.endObject();
-    j.beginObject("BGP_NEIGHBOR_AF");
+    j.key("BGP_NEIGHBOR_AF").beginObject();
     bgpNeighbors(j, unnumbered, true);
     j.endObject();
   }
 
-  j.beginObject("BGP_PEER_GROUP");
-  j.beginObjectf("default|{}", kGroup);
-  j.field("admin_status", "up");
+  j.key("BGP_PEER_GROUP").beginObject();
+  j.keyf("default|{}", kGroup).beginObject();
+  j.key("admin_status").string("up");
   if (unnumbered)
-    j.field("capability_ext_nexthop", "true"); // IPv4 routes over IPv6 next hops
-  j.field("peer_type", "external");
+    j.key("capability_ext_nexthop").string("true"); // IPv4 routes over IPv6 next hops
+  j.key("peer_type").string("external");
   j.endObject();
   j.endObject();
 
-  j.beginObject("BGP_PEER_GROUP_AF");
-  j.beginObjectf("default|{}|ipv4_unicast", kGroup);
-  j.field("admin_status", "up");
+  j.key("BGP_PEER_GROUP_AF").beginObject();
+  j.keyf("default|{}|ipv4_unicast", kGroup).beginObject();
+  j.key("admin_status").string("up");
   j.endObject();
   j.endObject();
 
   // The cage's breakout mode, keyed by its first port (dynamic port breakout). The mode
   // must be one the platform's platform.json lists for the cage.
-  j.beginObject("BREAKOUT_CFG");
+  j.key("BREAKOUT_CFG").beginObject();
   for (uint32_t i : order.plain) {
     const PortRow &r = rows_[i];
     if (r.info.sub != 0)
       continue;
-    j.beginObject(r.sv());
+    j.key(r.sv()).beginObject();
     tmp_.clear();
     appendUint(tmp_, r.info.perCage);
     append(tmp_, 'x');
     appendShortest(tmp_, r.info.speed / 1e9);
     append(tmp_, 'G');
-    j.field("brkout_mode", key(tmp_));
+    j.key("brkout_mode").string(key(tmp_));
     j.endObject();
   }
   j.endObject();
@@ -250,52 +250,52 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   if (roce.enabled && anyPeer) {
     // Dynamic buffer model: "NULL" asks SONiC to size the lossless headroom from the
     // port's speed, MTU and CABLE_LENGTH.
-    j.beginObject("BUFFER_PG");
+    j.key("BUFFER_PG").beginObject();
     eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &) {
       tmp_.clear();
       append(tmp_, r.sv());
       append(tmp_, '|');
       append(tmp_, prio);
-      j.beginObject(key(tmp_));
-      j.field("profile", "NULL");
+      j.key(key(tmp_)).beginObject();
+      j.key("profile").string("NULL");
       j.endObject();
     });
     j.endObject();
   }
 
   if (anyPeer) {
-    j.beginObject("CABLE_LENGTH");
-    j.beginObject(kMap);
+    j.key("CABLE_LENGTH").beginObject();
+    j.key(kMap).beginObject();
     eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &p) {
       tmp_.clear();
       appendFixed0(tmp_, std::ceil(double(F.linkLength[p.link])));
       append(tmp_, 'm');
-      j.field(r.sv(), key(tmp_));
+      j.key(r.sv()).string(key(tmp_));
     });
     j.endObject();
     j.endObject();
   }
 
-  j.beginObject("DEVICE_METADATA");
-  j.beginObject("localhost");
-  j.field("bgp_asn", F.devAsn[d]);
-  j.field("bgp_router_id", los);
+  j.key("DEVICE_METADATA").beginObject();
+  j.key("localhost").beginObject();
+  j.key("bgp_asn").quotedInteger(F.devAsn[d]);
+  j.key("bgp_router_id").string(los);
   if (roce.enabled) {
-    j.field("buffer_model", "dynamic");
-    j.field("default_pfcwd_status", "enable");
+    j.key("buffer_model").string("dynamic");
+    j.key("default_pfcwd_status").string("enable");
   }
-  j.field("docker_routing_config_mode", "unified");
-  j.field("frr_mgmt_framework_config", "true");
-  j.field("hostname", hosts(d));
-  j.field("type", routerType(F, d));
+  j.key("docker_routing_config_mode").string("unified");
+  j.key("frr_mgmt_framework_config").string("true");
+  j.key("hostname").string(hosts(d));
+  j.key("type").string(routerType(F, d));
   j.endObject();
   j.endObject();
 
   if (anyPeer) {
-    j.beginObject("DEVICE_NEIGHBOR");
+    j.key("DEVICE_NEIGHBOR").beginObject();
     eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &p) {
-      j.beginObject(r.sv());
-      j.field("name", hosts(p.peerDev));
+      j.key(r.sv()).beginObject();
+      j.key("name").string(hosts(p.peerDev));
       tmp_.clear();
       if (eth::isEthernetSwitch(F, p.peerDev)) {
         eth::appendSonicPortName(tmp_, eth::portInfo(F, p.peerPort));
@@ -303,9 +303,9 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
         std::string full = F.portName(p.peerPort);
         append(tmp_, std::string_view(full).substr(full.find('/') + 1));
       }
-      j.field("port", key(tmp_));
+      j.key("port").string(key(tmp_));
       bool sw2 = F.modelOf(p.peerDev).kind == ir::ModelKind::Switch;
-      j.field("type", !sw2 ? "Server" : routerType(F, p.peerDev));
+      j.key("type").string(!sw2 ? "Server" : routerType(F, p.peerDev));
       j.endObject();
     });
     j.endObject();
@@ -320,89 +320,89 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
       std::sort(v.begin(), v.end(), [](unsigned a, unsigned b) { return std::to_string(a) < std::to_string(b); });
       return v;
     }();
-    j.beginObject("DSCP_TO_TC_MAP");
-    j.beginObject(kMap);
+    j.key("DSCP_TO_TC_MAP").beginObject();
+    j.key(kMap).beginObject();
     for (unsigned v : dscpOrder) {
       char k[4];
       auto n = fmt::format_to_n(k, sizeof k, "{}", v).size;
-      j.field({k, n}, v == roce.dscp ? std::string_view(prio) : v == roce.cnpDscp ? std::string_view(cnp) : "0");
+      j.key({k, n}).string(v == roce.dscp ? std::string_view(prio) : v == roce.cnpDscp ? std::string_view(cnp) : "0");
     }
     j.endObject();
     j.endObject();
   }
 
   if (anyRouted_) {
-    j.beginObject("INTERFACE");
+    j.key("INTERFACE").beginObject();
     interfaces(j, unnumbered);
     j.endObject();
   }
 
-  j.beginObject("LOOPBACK_INTERFACE");
-  j.emptyObject("Loopback0");
-  j.emptyObjectf("Loopback0|{}/32", los);
+  j.key("LOOPBACK_INTERFACE").beginObject();
+  j.key("Loopback0").emptyObject();
+  j.keyf("Loopback0|{}/32", los).emptyObject();
   j.endObject();
 
   static const char *const digits[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
   if (roce.enabled) {
-    j.beginObject("MAP_PFC_PRIORITY_TO_QUEUE");
-    j.beginObject(kMap);
+    j.key("MAP_PFC_PRIORITY_TO_QUEUE").beginObject();
+    j.key(kMap).beginObject();
     for (unsigned tc = 0; tc < 8; ++tc)
-      j.field(digits[tc], digits[tc]);
+      j.key(digits[tc]).string(digits[tc]);
     j.endObject();
     j.endObject();
   }
 
-  j.beginObject("PORT");
+  j.key("PORT").beginObject();
   for (uint32_t i : order.plain) {
     const PortRow &r = rows_[i];
     const eth::PortInfo &p = r.info;
-    j.beginObject(r.sv());
-    j.field("admin_status", r.peer == ir::None ? "down" : "up");
+    j.key(r.sv()).beginObject();
+    j.key("admin_status").string(r.peer == ir::None ? "down" : "up");
     tmp_.clear();
     append(tmp_, "etp");
     appendUint(tmp_, p.cage + 1);
     if (p.perCage > 1)
       append(tmp_, char('a' + p.sub));
-    j.field("alias", key(tmp_));
+    j.key("alias").string(key(tmp_));
     if (r.peer != ir::None) {
       tmp_.clear();
       eth::appendPeerDescription(tmp_, F, peers_[r.peer], 's', hosts);
-      j.field("description", key(tmp_));
+      j.key("description").string(key(tmp_));
     }
-    j.field("index", uint64_t(p.cage + 1));
+    j.key("index").quotedInteger(p.cage + 1);
     tmp_.clear();
     for (uint32_t l = 0; l < p.lanes; ++l) {
       if (l)
         append(tmp_, ',');
       appendUint(tmp_, p.firstLane + l);
     }
-    j.field("lanes", key(tmp_));
-    j.field("mtu", uint64_t(mtu));
+    j.key("lanes").string(key(tmp_));
+    j.key("mtu").quotedInteger(mtu);
     tmp_.clear();
     appendFixed0(tmp_, p.speed / 1e6);
-    j.field("speed", key(tmp_));
+    j.key("speed").string(key(tmp_));
     if (p.perCage > 1)
-      j.field("subport", uint64_t(p.sub + 1));
+      j.key("subport").quotedInteger(p.sub + 1);
     j.endObject();
   }
   j.endObject();
 
   if (roce.enabled && anyPeer) {
-    j.beginObject("PORT_QOS_MAP");
+    j.key("PORT_QOS_MAP").beginObject();
     eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &) {
-      j.beginObject(r.sv());
-      j.field("dscp_to_tc_map", kMap);
-      j.field("pfc_enable", prio);
-      j.field("pfc_to_queue_map", kMap);
-      j.field("tc_to_pg_map", kMap);
-      j.field("tc_to_queue_map", kMap);
+      j.key(r.sv()).beginObject();
+      j.key("dscp_to_tc_map").string(kMap);
+      j.key("pfc_enable").string(prio);
+      j.key("pfc_to_queue_map").string(kMap);
+      j.key("tc_to_pg_map").string(kMap);
+      j.key("tc_to_queue_map").string(kMap);
       j.endObject();
     });
     j.endObject();
 
     // Per port: queue 0 (default traffic), the RoCE queue and the CNP queue, in key
     // order; with RoCE on priority 0 its queue is queue 0.
-    j.beginObject("QUEUE");
+    j.key("QUEUE").beginObject();
     eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &) {
       for (unsigned q = 0; q < 8; ++q) {
         tmp_.clear();
@@ -410,14 +410,14 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
         append(tmp_, '|');
         appendUint(tmp_, q);
         if (q == roce.pfcPriority) {
-          j.beginObject(key(tmp_));
-          j.field("scheduler", "scheduler.1");
+          j.key(key(tmp_)).beginObject();
+          j.key("scheduler").string("scheduler.1");
           if (roce.ecn)
-            j.field("wred_profile", kWred);
+            j.key("wred_profile").string(kWred);
           j.endObject();
         } else if (q == 0 || q == passes::RoceSettings::CnpTrafficClass) {
-          j.beginObject(key(tmp_));
-          j.field("scheduler", q == 0 ? "scheduler.0" : "scheduler.2");
+          j.key(key(tmp_)).beginObject();
+          j.key("scheduler").string(q == 0 ? "scheduler.0" : "scheduler.2");
           j.endObject();
         }
       }
@@ -427,54 +427,54 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
 
   if (roce.enabled) {
     // RoCE and the rest share the bandwidth (DWRR 50/50); CNPs are strict priority.
-    j.beginObject("SCHEDULER");
-    j.beginObject("scheduler.0");
-    j.field("type", "DWRR");
-    j.field("weight", "50");
+    j.key("SCHEDULER").beginObject();
+    j.key("scheduler.0").beginObject();
+    j.key("type").string("DWRR");
+    j.key("weight").string("50");
     j.endObject();
-    j.beginObject("scheduler.1");
-    j.field("type", "DWRR");
-    j.field("weight", "50");
+    j.key("scheduler.1").beginObject();
+    j.key("type").string("DWRR");
+    j.key("weight").string("50");
     j.endObject();
-    j.beginObject("scheduler.2");
-    j.field("type", "STRICT");
-    j.endObject();
-    j.endObject();
-
-    j.beginObject("TC_TO_PRIORITY_GROUP_MAP");
-    j.beginObject(kMap);
-    for (unsigned tc = 0; tc < 8; ++tc)
-      j.field(digits[tc], tc == roce.pfcPriority ? digits[tc] : "0");
+    j.key("scheduler.2").beginObject();
+    j.key("type").string("STRICT");
     j.endObject();
     j.endObject();
 
-    j.beginObject("TC_TO_QUEUE_MAP");
-    j.beginObject(kMap);
+    j.key("TC_TO_PRIORITY_GROUP_MAP").beginObject();
+    j.key(kMap).beginObject();
     for (unsigned tc = 0; tc < 8; ++tc)
-      j.field(digits[tc], digits[tc]);
+      j.key(digits[tc]).string(tc == roce.pfcPriority ? digits[tc] : "0");
+    j.endObject();
+    j.endObject();
+
+    j.key("TC_TO_QUEUE_MAP").beginObject();
+    j.key(kMap).beginObject();
+    for (unsigned tc = 0; tc < 8; ++tc)
+      j.key(digits[tc]).string(digits[tc]);
     j.endObject();
     j.endObject();
 
     if (roce.ecn) {
-      j.beginObject("WRED_PROFILE");
-      j.beginObject(kWred);
-      j.field("ecn", "ecn_all");
+      j.key("WRED_PROFILE").beginObject();
+      j.key(kWred).beginObject();
+      j.key("ecn").string("ecn_all");
       for (const char *color : {"green", "red"}) {
-        j.fieldf(fmt::format("{}_drop_probability", color), "{}", roce.ecnProbability);
-        j.fieldf(fmt::format("{}_max_threshold", color), "{}", roce.ecnMax);
-        j.fieldf(fmt::format("{}_min_threshold", color), "{}", roce.ecnMin);
+        j.keyf("{}_drop_probability", color).quotedInteger(roce.ecnProbability);
+        j.keyf("{}_max_threshold", color).quotedInteger(roce.ecnMax);
+        j.keyf("{}_min_threshold", color).quotedInteger(roce.ecnMin);
       }
-      j.field("wred_green_enable", "true");
-      j.field("wred_red_enable", "true");
-      j.field("wred_yellow_enable", "true");
-      j.fieldf("yellow_drop_probability", "{}", roce.ecnProbability);
-      j.fieldf("yellow_max_threshold", "{}", roce.ecnMax);
-      j.fieldf("yellow_min_threshold", "{}", roce.ecnMin);
+      j.key("wred_green_enable").string("true");
+      j.key("wred_red_enable").string("true");
+      j.key("wred_yellow_enable").string("true");
+      j.key("yellow_drop_probability").quotedInteger(roce.ecnProbability);
+      j.key("yellow_max_threshold").quotedInteger(roce.ecnMax);
+      j.key("yellow_min_threshold").quotedInteger(roce.ecnMin);
       j.endObject();
       j.endObject();
     }
   }
-  j.endDocument();
+  j.endObject();
 }
 
 } // namespace

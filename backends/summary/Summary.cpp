@@ -10,28 +10,41 @@ bool runSummary(BackendContext &ctx) {
   OutFile *out = ctx.out.open("summary.json");
   if (!out)
     return failOpen(ctx);
-  out->print("{{\n  \"fabric\": {},\n  \"generator\": \"fabc {}\",\n", jsonString(F.name), ctx.info.version);
-  out->print("  \"gpus\": {},\n  \"systems\": {},\n  \"devices\": {},\n  \"links\": {},\n", M.gpus, M.systems,
-             F.numDevices(), F.numLinks());
-  out->print("  \"nvlink_domains\": {},\n  \"largest_nvlink_domain\": {},\n", M.nvlinkDomains, M.largestNvlinkDomain);
-  out->write("  \"tiers\": [");
-  bool first = true;
+  JsonWriter j(sinkTo(*out));
+  j.beginObject();
+  j.key("fabric").string(F.name);
+  j.key("generator").string("fabc " + ctx.info.version);
+  j.key("gpus").integer(M.gpus);
+  j.key("systems").integer(M.systems);
+  j.key("devices").integer(F.numDevices());
+  j.key("links").integer(F.numLinks());
+  j.key("nvlink_domains").integer(M.nvlinkDomains);
+  j.key("largest_nvlink_domain").integer(M.largestNvlinkDomain);
+  j.key("tiers").beginArray();
   for (uint32_t t = 1; t < ir::Metrics::MaxTier; ++t) {
     const ir::TierStats &ts = M.tiers[t];
     if (!ts.switches)
       continue;
-    out->print("{}\n    {{\"tier\": \"{}\", \"switches\": {}, \"down_gbps\": {:.0f}, \"up_gbps\": {:.0f}, "
-               "\"max_oversubscription\": {}, \"worst_switch\": {}}}",
-               first ? "" : ",", tierName(t), ts.switches, ts.downBandwidth / 1e9, ts.upBandwidth / 1e9,
-               ts.upBandwidth > 0 ? fmt::format("{:.3f}", ts.maxOversubscription) : std::string("null"),
-               ts.worstSwitch == ir::None ? std::string("null") : jsonString(F.deviceName(ts.worstSwitch)));
-    first = false;
+    j.beginObject(JsonLayout::Inline);
+    j.key("tier").string(tierName(t));
+    j.key("switches").integer(ts.switches);
+    j.key("down_gbps").fixed(ts.downBandwidth / 1e9, 0);
+    j.key("up_gbps").fixed(ts.upBandwidth / 1e9, 0);
+    j.key("max_oversubscription");
+    ts.upBandwidth > 0 ? j.fixed(ts.maxOversubscription, 3) : j.null();
+    j.key("worst_switch");
+    ts.worstSwitch == ir::None ? j.null() : j.string(F.deviceName(ts.worstSwitch));
+    j.endObject();
   }
-  out->print("{}],\n  \"bisection_gbps\": {:.0f},\n", first ? "" : "\n  ", M.bisection / 1e9);
-  out->print("  \"worst_latency_ns\": {:.1f},\n  \"worst_latency_switch_hops\": {},\n  \"worst_latency_cable_m\": {:.1f},\n",
-             M.worstLatency * 1e9, M.worstHops, M.worstFibre);
-  out->print("  \"transceivers\": {},\n  \"cpo_ports\": {},\n  \"uses_estimates\": {}\n}}\n", M.transceivers,
-             M.cpoPorts, M.usesEstimates ? "true" : "false");
+  j.endArray();
+  j.key("bisection_gbps").fixed(M.bisection / 1e9, 0);
+  j.key("worst_latency_ns").fixed(M.worstLatency * 1e9, 1);
+  j.key("worst_latency_switch_hops").integer(M.worstHops);
+  j.key("worst_latency_cable_m").fixed(M.worstFibre, 1);
+  j.key("transceivers").integer(M.transceivers);
+  j.key("cpo_ports").integer(M.cpoPorts);
+  j.key("uses_estimates").boolean(M.usesEstimates);
+  j.endObject();
   return true;
 }
 

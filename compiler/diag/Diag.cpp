@@ -1,4 +1,5 @@
 #include "diag/Diag.h"
+#include "support/Json.h"
 
 #include <cctype>
 #include <cstring>
@@ -31,26 +32,6 @@ const DiagInfo *findDiag(std::string_view text, DiagCode *out) {
     }
   }
   return nullptr;
-}
-
-std::string jsonEscape(std::string_view s) {
-  std::string r;
-  r.reserve(s.size() + 2);
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"': r += "\\\""; break;
-    case '\\': r += "\\\\"; break;
-    case '\n': r += "\\n"; break;
-    case '\r': r += "\\r"; break;
-    case '\t': r += "\\t"; break;
-    default:
-      if (c < 0x20)
-        r += fmt::format("\\u{:04x}", c);
-      else
-        r += char(c);
-    }
-  }
-  return r;
 }
 
 Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string message) {
@@ -196,32 +177,51 @@ void DiagReport::print(FILE *out, DiagFormat f) const {
     printSarif(out);
 }
 
-static std::string locJson(const DiagReport::Loc &l) {
-  if (!l.valid)
-    return "null";
-  return fmt::format("{{\"file\": \"{}\", \"line\": {}, \"column\": {}, \"length\": {}}}", jsonEscape(l.file),
-                     l.line, l.col, l.length);
+namespace {
+// Diagnostics documents are small: one buffer, written once.
+JsonWriter::Sink toFile(FILE *out) {
+  return [out](std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); };
 }
 
+void locJson(JsonWriter &j, const DiagReport::Loc &l) {
+  if (!l.valid)
+    return j.null();
+  j.beginObject(JsonLayout::Inline);
+  j.key("file").string(l.file);
+  j.key("line").integer(l.line);
+  j.key("column").integer(l.col);
+  j.key("length").integer(l.length);
+  j.endObject();
+}
+} // namespace
+
 void DiagReport::printJson(FILE *out) const {
-  fmt::print(out, "{{\n  \"diagnostics\": [");
-  bool first = true;
+  JsonWriter j(toFile(out));
+  j.beginObject();
+  j.key("diagnostics").beginArray();
   for (const Entry &d : entries_) {
-    const DiagInfo &info = diagInfo(d.code);
-    fmt::print(out, "{}\n    {{\"code\": \"FAB-{}\", \"severity\": \"{}\", \"message\": \"{}\", "
-                    "\"location\": {}, \"notes\": [",
-               first ? "" : ",", info.code, sevName(d.severity), jsonEscape(d.message), locJson(d.loc));
-    first = false;
-    bool firstNote = true;
+    j.beginObject(JsonLayout::Inline);
+    j.key("code").string(fmt::format("FAB-{}", diagInfo(d.code).code));
+    j.key("severity").string(sevName(d.severity));
+    j.key("message").string(d.message);
+    j.key("location");
+    locJson(j, d.loc);
+    j.key("notes").beginArray(JsonLayout::Inline);
     for (const auto &n : d.notes) {
-      fmt::print(out, "{}{{\"message\": \"{}\", \"location\": {}}}", firstNote ? "" : ", ", jsonEscape(n.second),
-                 locJson(n.first));
-      firstNote = false;
+      j.beginObject(JsonLayout::Inline);
+      j.key("message").string(n.second);
+      j.key("location");
+      locJson(j, n.first);
+      j.endObject();
     }
-    fmt::print(out, "]}}");
+    j.endArray();
+    j.endObject();
   }
-  fmt::print(out, "{}],\n  \"errors\": {},\n  \"warnings\": {},\n  \"suppressed\": {}\n}}\n",
-             entries_.empty() ? "" : "\n  ", errors_, warnings_, suppressed_);
+  j.endArray();
+  j.key("errors").integer(errors_);
+  j.key("warnings").integer(warnings_);
+  j.key("suppressed").integer(suppressed_);
+  j.endObject();
 }
 
 std::string pathToUri(std::string_view path) {
@@ -241,49 +241,98 @@ std::string pathToUri(std::string_view path) {
   return r;
 }
 
-static std::string sarifLocation(const DiagReport::Loc &l) {
-  return fmt::format("\"physicalLocation\": {{\"artifactLocation\": {{\"uri\": \"{}\"}}, \"region\": {{\"startLine\": "
-                     "{}, \"startColumn\": {}, \"endLine\": {}, \"endColumn\": {}}}}}",
-                     jsonEscape(pathToUri(l.file)), l.line, l.charCol, l.endLine, l.endCharCol);
+static void sarifLocation(JsonWriter &j, const DiagReport::Loc &l) {
+  j.key("physicalLocation").beginObject(JsonLayout::Inline);
+  j.key("artifactLocation").beginObject(JsonLayout::Inline);
+  j.key("uri").string(pathToUri(l.file));
+  j.endObject();
+  j.key("region").beginObject(JsonLayout::Inline);
+  j.key("startLine").integer(l.line);
+  j.key("startColumn").integer(l.charCol);
+  j.key("endLine").integer(l.endLine);
+  j.key("endColumn").integer(l.endCharCol);
+  j.endObject();
+  j.endObject();
 }
 
 void DiagReport::printSarif(FILE *out) const {
   // SARIF 2.1.0 (OASIS): one run, every rule with its summary and help, results with
   // physical locations; notes with a location become relatedLocations, the others are
   // appended to the message. Columns count Unicode code points (columnKind).
-  fmt::print(out, "{{\n  \"$schema\": \"https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json\",\n"
-                  "  \"version\": \"2.1.0\",\n  \"runs\": [{{\n    \"tool\": {{\"driver\": {{\"name\": \"fabc\", "
-                  "\"version\": \"{}\", \"semanticVersion\": \"{}\", \"rules\": [",
-             FABC_VERSION, FABC_VERSION);
-  for (size_t i = 0; i < diagCount(); ++i)
-    fmt::print(out, "{}\n      {{\"id\": \"FAB-{}\", \"shortDescription\": {{\"text\": \"{}\"}}, "
-                    "\"help\": {{\"text\": \"{}\"}}, "
-                    "\"defaultConfiguration\": {{\"level\": \"{}\"}}}}",
-               i ? "," : "", kInfos[i].code, jsonEscape(kInfos[i].summary), jsonEscape(kInfos[i].help), kInfos[i].severity == Severity::Error ? "error" : "warning");
-  fmt::print(out, "]}}}},\n    \"columnKind\": \"unicodeCodePoints\",\n    \"results\": [");
-  bool first = true;
+  JsonWriter j(toFile(out));
+  j.beginObject();
+  j.key("$schema").string("https://docs.oasis-open.org/sarif/sarif/v2.1.0/os/schemas/sarif-schema-2.1.0.json");
+  j.key("version").string("2.1.0");
+  j.key("runs").beginArray(JsonLayout::Inline);
+  j.beginObject();
+  j.key("tool").beginObject(JsonLayout::Inline);
+  j.key("driver").beginObject(JsonLayout::Inline);
+  j.key("name").string("fabc");
+  j.key("version").string(FABC_VERSION);
+  j.key("semanticVersion").string(FABC_VERSION);
+  j.key("rules").beginArray(JsonLayout::BlockCloseOnLastLine);
+  for (size_t i = 0; i < diagCount(); ++i) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("id").string(fmt::format("FAB-{}", kInfos[i].code));
+    j.key("shortDescription").beginObject(JsonLayout::Inline);
+    j.key("text").string(kInfos[i].summary);
+    j.endObject();
+    j.key("help").beginObject(JsonLayout::Inline);
+    j.key("text").string(kInfos[i].help);
+    j.endObject();
+    j.key("defaultConfiguration").beginObject(JsonLayout::Inline);
+    j.key("level").string(kInfos[i].severity == Severity::Error ? "error" : "warning");
+    j.endObject();
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+  j.endObject();
+  j.key("columnKind").string("unicodeCodePoints");
+  j.key("results").beginArray();
   for (const Entry &d : entries_) {
     const char *level = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
     std::string text = d.message;
     for (const auto &n : d.notes)
       if (!n.first.valid)
         text += "\nnote: " + n.second;
-    fmt::print(out, "{}\n      {{\"ruleId\": \"FAB-{}\", \"ruleIndex\": {}, \"level\": \"{}\", \"message\": {{\"text\": \"{}\"}}",
-               first ? "" : ",", diagInfo(d.code).code, size_t(d.code), level, jsonEscape(text));
-    first = false;
-    if (d.loc.valid)
-      fmt::print(out, ", \"locations\": [{{{}}}]", sarifLocation(d.loc));
+    j.beginObject(JsonLayout::Inline);
+    j.key("ruleId").string(fmt::format("FAB-{}", diagInfo(d.code).code));
+    j.key("ruleIndex").integer(size_t(d.code));
+    j.key("level").string(level);
+    j.key("message").beginObject(JsonLayout::Inline);
+    j.key("text").string(text);
+    j.endObject();
+    if (d.loc.valid) {
+      j.key("locations").beginArray(JsonLayout::Inline);
+      j.beginObject(JsonLayout::Inline);
+      sarifLocation(j, d.loc);
+      j.endObject();
+      j.endArray();
+    }
     unsigned id = 0;
     for (const auto &n : d.notes) {
       if (!n.first.valid)
         continue;
-      fmt::print(out, "{}{{\"id\": {}, {}, \"message\": {{\"text\": \"{}\"}}}}", id ? ", " : ", \"relatedLocations\": [",
-                 id, sarifLocation(n.first), jsonEscape(n.second));
+      if (!id)
+        j.key("relatedLocations").beginArray(JsonLayout::Inline);
+      j.beginObject(JsonLayout::Inline);
+      j.key("id").integer(id);
+      sarifLocation(j, n.first);
+      j.key("message").beginObject(JsonLayout::Inline);
+      j.key("text").string(n.second);
+      j.endObject();
+      j.endObject();
       ++id;
     }
-    fmt::print(out, "{}}}", id ? "]" : "");
+    if (id)
+      j.endArray();
+    j.endObject();
   }
-  fmt::print(out, "{}]\n  }}]\n}}\n", entries_.empty() ? "" : "\n    ");
+  j.endArray();
+  j.endObject();
+  j.endArray();
+  j.endObject();
 }
 
 } // namespace fabc

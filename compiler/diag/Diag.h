@@ -137,7 +137,6 @@ private:
   Diagnostic sink_; // target for notes on dropped diagnostics
 };
 
-std::string jsonEscape(std::string_view s);
 // A path as a URI reference (RFC 3986): percent-encoded, "file://" for absolute paths.
 std::string pathToUri(std::string_view path);
 

@@ -70,4 +70,3 @@ TEST(Diag, CodesAreFoundInAnySpelling) {
   EXPECT_EQ(findDiag("E9999"), nullptr);
 }
 
-TEST(Diag, JsonEscapes) { EXPECT_EQ(jsonEscape("a\"b\\\n\x01"), "a\\\"b\\\\\\n\\u0001"); }

@@ -1,11 +1,9 @@
-// The streaming writers of backends/Stream.h: their strings must read back as written
-// (JSON by llvm's JSON parser, YAML by yaml-cpp), and the YAML layout must be the one
-// yaml-cpp's emitter writes, byte for byte.
+// The streaming YAML writer of backends/Stream.h: its strings must read back as written
+// (by yaml-cpp), and its layout must be the one yaml-cpp's emitter writes, byte for byte.
+// The JSON writer's tests are in JsonTest.cpp.
 #include "backends/Stream.h"
-#include "diag/Diag.h"
 
 #include <gtest/gtest.h>
-#include <llvm/Support/JSON.h>
 #include <yaml-cpp/yaml.h>
 
 #include <string>
@@ -29,50 +27,6 @@ const std::vector<std::string> &tricky() {
   return v;
 }
 } // namespace
-
-TEST(JsonWriter, EscapesAsJsonEscapeAndParsesBack) {
-  for (const std::string &s : tricky()) {
-    TextBuffer b;
-    appendJsonEscaped(b, s);
-    EXPECT_EQ(str(b), jsonEscape(s)) << s;
-    if (!llvm::json::isUTF8(s))
-      continue;
-    TextBuffer doc;
-    JsonWriter j(doc);
-    j.beginDocument();
-    j.beginObject(s);
-    j.field(s, s);
-    j.endObject();
-    j.endDocument();
-    llvm::Expected<llvm::json::Value> v = llvm::json::parse(str(doc));
-    ASSERT_TRUE(bool(v)) << llvm::toString(v.takeError()) << "\n" << str(doc);
-    const llvm::json::Object *top = v->getAsObject();
-    ASSERT_NE(top, nullptr);
-    const llvm::json::Object *inner = top->getObject(s);
-    ASSERT_NE(inner, nullptr) << s;
-    llvm::Optional<llvm::StringRef> got = inner->getString(s);
-    ASSERT_TRUE(got.hasValue()) << s;
-    EXPECT_EQ(got->str(), s);
-  }
-}
-
-TEST(JsonWriter, ConfigDbLayout) {
-  TextBuffer b;
-  JsonWriter j(b);
-  j.beginDocument();
-  j.beginObject("T");
-  j.beginObject("k|1");
-  j.field("a", "x");
-  j.field("n", uint64_t(4200000000u));
-  j.endObject();
-  j.emptyObject("k|2");
-  j.endObject();
-  j.beginObject("U");
-  j.endObject();
-  j.endDocument();
-  EXPECT_EQ(str(b), "{\n    \"T\": {\n        \"k|1\": {\n            \"a\": \"x\",\n            \"n\": \"4200000000\"\n"
-                    "        },\n        \"k|2\": {}\n    },\n    \"U\": {}\n}\n");
-}
 
 TEST(YamlWriter, ScalarsAreWhatYamlCppWritesAndReadBack) {
   for (const std::string &s : tricky()) {

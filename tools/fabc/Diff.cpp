@@ -15,30 +15,48 @@ using namespace analysis;
 // ---- output ----
 class Writer {
 public:
-  Writer(bool json, FILE *out) : json_(json), out_(out) {}
+  Writer(bool json, FILE *out)
+      : json_(json), out_(out), j_([out](std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); }) {}
   bool json() const { return json_; }
+  JsonWriter &j() { return j_; }
   template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
     fmt::print(out_, f, std::forward<Args>(args)...);
   }
 
-  std::string jsonEnd(const DiffEnd &e) const {
-    return fmt::format("{{\"device\": {}, \"port\": {}, \"rack\": {}, \"u\": {}, \"transceiver\": {}}}",
-                       jsonString(e.device), jsonString(e.port), e.rack.empty() ? "null" : jsonString(e.rack), e.u,
-                       e.xcvr.empty() ? "null" : jsonString(e.xcvr));
+  void jsonEnd(const DiffEnd &e) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("device").string(e.device);
+    j_.key("port").string(e.port);
+    j_.key("rack").stringOrNull(e.rack);
+    j_.key("u").integer(e.u);
+    j_.key("transceiver").stringOrNull(e.xcvr);
+    j_.endObject();
   }
-  std::string jsonCable(const DiffCable &c) const {
-    return fmt::format("{{\"a\": {}, \"b\": {}, \"speed_gbps\": {:g}, \"media\": \"{}\", \"length_m\": {}, "
-                       "\"cable_sku\": {}}}",
-                       jsonEnd(c.a), jsonEnd(c.b), c.gbps, c.media, c.length, jsonString(c.sku));
+  void jsonCable(const DiffCable &c) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("a");
+    jsonEnd(c.a);
+    j_.key("b");
+    jsonEnd(c.b);
+    j_.key("speed_gbps").general(c.gbps);
+    j_.key("media").string(c.media);
+    j_.key("length_m").rawNumber(c.length); // "{:.2f}" text, as the diff compares it
+    j_.key("cable_sku").string(c.sku);
+    j_.endObject();
   }
   static std::string textCable(const DiffCable &c) {
     return fmt::format("{}/{} -- {}/{} ({}, {} m{}{})", c.a.device, c.a.port, c.b.device, c.b.port, c.media, c.length,
                        c.sku.empty() ? "" : ", ", c.sku);
   }
-  std::string jsonDevice(const DiffDevice &d) const {
-    return fmt::format("{{\"device\": {}, \"model\": {}, \"tier\": \"{}\", \"role\": \"{}\", \"rack\": {}, \"u\": {}}}",
-                       jsonString(d.name), jsonString(d.model), d.tier, d.role,
-                       d.rack.empty() ? "null" : jsonString(d.rack), d.u);
+  void jsonDevice(const DiffDevice &d) {
+    j_.beginObject(JsonLayout::Inline);
+    j_.key("device").string(d.name);
+    j_.key("model").string(d.model);
+    j_.key("tier").string(d.tier);
+    j_.key("role").string(d.role);
+    j_.key("rack").stringOrNull(d.rack);
+    j_.key("u").integer(d.u);
+    j_.endObject();
   }
   static std::string textDevice(const DiffDevice &d) {
     std::string r = d.name + " (" + d.model;
@@ -46,13 +64,16 @@ public:
       r += ", rack " + d.rack + (d.u ? fmt::format(" U{}", d.u) : "");
     return r + ")";
   }
-  std::string jsonChanges(const DiffChanges &c) const {
-    std::string r = "{";
-    for (size_t i = 0; i < c.size(); ++i) {
-      auto v = [](const std::string &s) { return s.empty() ? std::string("null") : jsonString(s); };
-      r += fmt::format("{}\"{}\": [{}, {}]", i ? ", " : "", std::get<0>(c[i]), v(std::get<1>(c[i])), v(std::get<2>(c[i])));
+  // {"what": [old, new], ...}, null for an unset side.
+  void jsonChanges(const DiffChanges &c) {
+    j_.beginObject(JsonLayout::Inline);
+    for (const auto &ch : c) {
+      j_.key(std::get<0>(ch)).beginArray(JsonLayout::Inline);
+      j_.stringOrNull(std::get<1>(ch));
+      j_.stringOrNull(std::get<2>(ch));
+      j_.endArray();
     }
-    return r + "}";
+    j_.endObject();
   }
   static std::string textChanges(const DiffChanges &c) {
     std::string r;
@@ -66,12 +87,10 @@ public:
   // A list: in JSON an array under `key`, in text a numbered step (skipped if empty).
   template <typename Fn> void list(const char *key, const std::string &heading, size_t n, Fn item) {
     if (json_) {
-      print(",\n  \"{}\": [", key);
-      for (size_t i = 0; i < n; ++i) {
-        print("{}\n    ", i ? "," : "");
+      j_.key(key).beginArray();
+      for (size_t i = 0; i < n; ++i)
         item(i);
-      }
-      print("{}]", n ? "\n  " : "");
+      j_.endArray();
       return;
     }
     if (!n)
@@ -87,6 +106,7 @@ public:
 private:
   bool json_;
   FILE *out_;
+  JsonWriter j_; // JSON only: streams to out_
   unsigned step_ = 0;
 };
 
@@ -102,18 +122,33 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
   const ir::Fabric &A = sa.F, &B = sb.F;
   const DiffStats &st = D.stats;
   Writer w(json, out);
+  JsonWriter &j = w.j();
   if (w.json()) {
-    auto side = [&](const Side &s, double pw) {
-      return fmt::format("{{\"file\": {}, \"fabric\": {}, \"gpus\": {}, \"devices\": {}, \"cables\": {}, "
-                         "\"it_power_w\": {:.1f}}}",
-                         jsonString(s.file), jsonString(s.F.name), s.F.metrics.gpus, s.F.numDevices(), s.F.numLinks(), pw);
+    auto side = [&](const char *key, const Side &s, double pw) {
+      j.key(key).beginObject(JsonLayout::Inline);
+      j.key("file").string(s.file);
+      j.key("fabric").string(s.F.name);
+      j.key("gpus").integer(s.F.metrics.gpus);
+      j.key("devices").integer(s.F.numDevices());
+      j.key("cables").integer(s.F.numLinks());
+      j.key("it_power_w").fixed(pw, 1);
+      j.endObject();
     };
-    w.print("{{\n  \"old\": {},\n  \"new\": {},\n", side(sa, D.powerOld), side(sb, D.powerNew));
-    w.print("  \"summary\": {{\"devices_added\": {}, \"devices_removed\": {}, \"devices_changed\": {}, "
-            "\"cables_added\": {}, \"cables_removed\": {}, \"cables_moved\": {}, \"cables_changed\": {}, "
-            "\"cables_unchanged\": {}, \"settings_changed\": {}, \"bom_lines_changed\": {}}}",
-            st.devicesAdded, st.devicesRemoved, st.devicesChanged, st.cablesAdded, st.cablesRemoved, st.cablesMoved,
-            st.cablesChanged, st.cablesUnchanged, st.settingsChanged, st.bomLines);
+    j.beginObject();
+    side("old", sa, D.powerOld);
+    side("new", sb, D.powerNew);
+    j.key("summary").beginObject(JsonLayout::Inline);
+    j.key("devices_added").integer(st.devicesAdded);
+    j.key("devices_removed").integer(st.devicesRemoved);
+    j.key("devices_changed").integer(st.devicesChanged);
+    j.key("cables_added").integer(st.cablesAdded);
+    j.key("cables_removed").integer(st.cablesRemoved);
+    j.key("cables_moved").integer(st.cablesMoved);
+    j.key("cables_changed").integer(st.cablesChanged);
+    j.key("cables_unchanged").integer(st.cablesUnchanged);
+    j.key("settings_changed").integer(st.settingsChanged);
+    j.key("bom_lines_changed").integer(st.bomLines);
+    j.endObject();
   } else {
     auto side = [&](const char *tag, const Side &s, double pw) {
       w.print("{} {}: fabric '{}', {} GPUs, {}, {}, {} IT power{}\n", tag, s.file, s.F.name, s.F.metrics.gpus,
@@ -134,33 +169,44 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
 
   w.list("cables_removed", "unplug " + plural(D.cabRemoved.size(), "cable", "cables"), D.cabRemoved.size(), [&](size_t i) {
     DiffCable c = diffCable(A, D.cabRemoved[i]);
-    w.print("{}", w.json() ? w.jsonCable(c) : "- " + Writer::textCable(c));
+    w.json() ? w.jsonCable(c) : w.print("- {}", Writer::textCable(c));
   });
   w.list("devices_removed", "remove " + plural(D.devRemoved.size(), "device", "devices"), D.devRemoved.size(),
          [&](size_t i) {
            DiffDevice d = diffDevice(A, D.devRemoved[i]);
-           w.print("{}", w.json() ? w.jsonDevice(d) : "- " + Writer::textDevice(d));
+           w.json() ? w.jsonDevice(d) : w.print("- {}", Writer::textDevice(d));
          });
   w.list("devices_changed", "change " + plural(D.devChanged.size(), "device", "devices") + " in place",
          D.devChanged.size(), [&](size_t i) {
            uint32_t d = D.devChanged[i];
            DiffDevice o = diffDevice(A, D.devNewToOld[d]), n = diffDevice(B, d);
            DiffChanges c = deviceChanges(o, n);
-           if (w.json())
-             w.print("{{\"device\": {}, \"changes\": {}}}", jsonString(n.name), w.jsonChanges(c));
-           else
+           if (w.json()) {
+             j.beginObject(JsonLayout::Inline);
+             j.key("device").string(n.name);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
+           } else
              w.print("~ {}: {}", n.name, Writer::textChanges(c));
          });
   w.list("devices_added", "install " + plural(D.devAdded.size(), "device", "devices"), D.devAdded.size(), [&](size_t i) {
     DiffDevice d = diffDevice(B, D.devAdded[i]);
-    w.print("{}", w.json() ? w.jsonDevice(d) : "+ " + Writer::textDevice(d));
+    w.json() ? w.jsonDevice(d) : w.print("+ {}", Writer::textDevice(d));
   });
   w.list("cables_moved", "move " + plural(D.cabMoved.size(), "cable", "cables") + " (same devices, other ports)",
          D.cabMoved.size(), [&](size_t i) {
            DiffCable o = diffCable(A, D.cabMoved[i].first), n = diffCable(B, D.cabMoved[i].second);
            DiffChanges c = cableChanges(o, n, false);
            if (w.json()) {
-             w.print("{{\"old\": {}, \"new\": {}, \"changes\": {}}}", w.jsonCable(o), w.jsonCable(n), w.jsonChanges(c));
+             j.beginObject(JsonLayout::Inline);
+             j.key("old");
+             w.jsonCable(o);
+             j.key("new");
+             w.jsonCable(n);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
            } else {
              w.print("> {}/{} -- {}/{}  =>  {}/{} -- {}/{}{}{}", o.a.device, o.a.port, o.b.device, o.b.port, n.a.device,
                      n.a.port, n.b.device, n.b.port, c.empty() ? "" : ": ", Writer::textChanges(c));
@@ -170,44 +216,67 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
          D.cabChanged.size(), [&](size_t i) {
            DiffCable o = diffCable(A, D.linkNewToOld[D.cabChanged[i]]), n = diffCable(B, D.cabChanged[i]);
            DiffChanges c = cableChanges(o, n, true);
-           if (w.json())
-             w.print("{{\"a\": {}, \"b\": {}, \"changes\": {}}}", jsonString(n.a.device + "/" + n.a.port),
-                     jsonString(n.b.device + "/" + n.b.port), w.jsonChanges(c));
-           else
+           if (w.json()) {
+             j.beginObject(JsonLayout::Inline);
+             j.key("a").string(n.a.device + "/" + n.a.port);
+             j.key("b").string(n.b.device + "/" + n.b.port);
+             j.key("changes");
+             w.jsonChanges(c);
+             j.endObject();
+           } else
              w.print("~ {}/{} -- {}/{}: {}", n.a.device, n.a.port, n.b.device, n.b.port, Writer::textChanges(c));
          });
   w.list("cables_added", "plug " + plural(D.cabAdded.size(), "cable", "cables"), D.cabAdded.size(), [&](size_t i) {
     DiffCable c = diffCable(B, D.cabAdded[i]);
-    w.print("{}", w.json() ? w.jsonCable(c) : "+ " + Writer::textCable(c));
+    w.json() ? w.jsonCable(c) : w.print("+ {}", Writer::textCable(c));
   });
 
   if (w.json()) {
-    w.print(",\n  \"switches\": [");
-    for (size_t i = 0; i < D.switches.size(); ++i) {
-      const SwitchTouch &t = D.touch[D.switches[i]];
-      w.print("{}\n    {{\"device\": {}, \"unplugged\": {}, \"plugged\": {}, \"moved\": {}, \"replaced\": {}, "
-              "\"changed\": {}}}",
-              i ? "," : "", jsonString(B.deviceName(D.switches[i])), t.unplugged, t.plugged, t.moved, t.replaced,
-              D.changedDev[D.switches[i]] ? "true" : "false");
+    j.key("switches").beginArray();
+    for (uint32_t d : D.switches) {
+      const SwitchTouch &t = D.touch[d];
+      j.beginObject(JsonLayout::Inline);
+      j.key("device").string(B.deviceName(d));
+      j.key("unplugged").integer(t.unplugged);
+      j.key("plugged").integer(t.plugged);
+      j.key("moved").integer(t.moved);
+      j.key("replaced").integer(t.replaced);
+      j.key("changed").boolean(D.changedDev[d]);
+      j.endObject();
     }
-    w.print("{}],\n  \"settings\": [", D.switches.empty() ? "" : "\n  ");
-    for (size_t i = 0; i < D.settings.size(); ++i) {
-      auto v = [](const std::string &s) { return s.empty() ? std::string("null") : jsonString(s); };
-      w.print("{}\n    {{\"setting\": {}, \"old\": {}, \"new\": {}}}", i ? "," : "", jsonString(std::get<0>(D.settings[i])),
-              v(std::get<1>(D.settings[i])), v(std::get<2>(D.settings[i])));
+    j.endArray();
+    j.key("settings").beginArray();
+    for (auto &s : D.settings) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("setting").string(std::get<0>(s));
+      j.key("old").stringOrNull(std::get<1>(s));
+      j.key("new").stringOrNull(std::get<2>(s));
+      j.endObject();
     }
-    w.print("{}],\n  \"bom\": [", D.settings.empty() ? "" : "\n  ");
-    size_t i = 0;
+    j.endArray();
+    j.key("bom").beginArray();
     for (auto &kv : D.bom) {
       const BomKey &bk = kv.first;
-      w.print("{}\n    {{\"category\": \"{}\", \"sku\": {}, \"media\": {}, \"order_length_m\": {}, \"old\": {}, "
-              "\"new\": {}, \"delta\": {}}}",
-              i++ ? "," : "", bk.category, jsonString(bk.sku), bk.media.empty() ? "null" : jsonString(bk.media),
-              bk.length < 0 ? std::string("null") : fmt::format("{:g}", bk.length), kv.second.first, kv.second.second,
-              int64_t(kv.second.second) - int64_t(kv.second.first));
+      j.beginObject(JsonLayout::Inline);
+      j.key("category").string(bk.category);
+      j.key("sku").string(bk.sku);
+      j.key("media").stringOrNull(bk.media);
+      j.key("order_length_m");
+      bk.length < 0 ? j.null() : j.general(bk.length);
+      j.key("old").integer(kv.second.first);
+      j.key("new").integer(kv.second.second);
+      j.key("delta").integer(int64_t(kv.second.second) - int64_t(kv.second.first));
+      j.endObject();
     }
-    w.print("{}],\n  \"it_power_w\": {{\"old\": {:.1f}, \"new\": {:.1f}, \"delta\": {:.1f}, \"estimate\": {}}}\n}}\n",
-            D.bom.empty() ? "" : "\n  ", D.powerOld, D.powerNew, D.powerNew - D.powerOld, D.powerEstimate ? "true" : "false");
+    j.endArray();
+    j.key("it_power_w").beginObject(JsonLayout::Inline);
+    j.key("old").fixed(D.powerOld, 1);
+    j.key("new").fixed(D.powerNew, 1);
+    j.key("delta").fixed(D.powerNew - D.powerOld, 1);
+    j.key("estimate").boolean(D.powerEstimate);
+    j.endObject();
+    j.endObject();
+    j.flush();
     return;
   }
 

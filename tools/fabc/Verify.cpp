@@ -7,6 +7,7 @@
 #include "StageTimer.h"
 
 #include "backends/Backend.h"
+#include "support/Json.h"
 #include "discovery/Observed.h"
 #include "verify/Verify.h"
 
@@ -22,12 +23,14 @@ struct Request {
   std::string scope;
 };
 
-std::string js(std::string_view s) { return jsonString(s); }
-
-std::string endJson(const EndInfo &e) {
-  return fmt::format("{{\"device\": {}, \"port\": {}, \"design_port\": {}, \"rack\": {}, \"u\": {}}}", js(e.device),
-                     js(e.port_), e.designPort.empty() ? "null" : js(e.designPort), e.rack.empty() ? "null" : js(e.rack),
-                     e.u);
+void endJson(JsonWriter &J, const EndInfo &e) {
+  J.beginObject(JsonLayout::Inline);
+  J.key("device").string(e.device);
+  J.key("port").string(e.port_);
+  J.key("design_port").stringOrNull(e.designPort);
+  J.key("rack").stringOrNull(e.rack);
+  J.key("u").integer(e.u);
+  J.endObject();
 }
 
 void printText(const ir::Fabric &F, const Request &r, const verify::Result &res, FILE *out) {
@@ -60,27 +63,36 @@ void printText(const ir::Fabric &F, const Request &r, const verify::Result &res,
 }
 
 void printJson(const ir::Fabric &F, const Request &r, const verify::Result &res, FILE *out) {
-  fmt::print(out, "{{\n  \"fabric\": {},\n  \"scope\": {},\n  \"discovered_files\": [", js(F.name),
-             r.scope.empty() ? "null" : js(r.scope));
-  for (size_t i = 0; i < r.discovered.size(); ++i)
-    fmt::print(out, "{}{}", i ? ", " : "", js(r.discovered[i]));
-  fmt::print(out,
-             "],\n  \"foreign\": {},\n  \"planned\": {},\n  \"as_planned\": {},\n  \"discovered\": {},\n  "
-             "\"matches\": {},\n  \"faults\": [",
-             res.foreign ? "true" : "false", res.planned, res.matched, res.discovered,
-             !res.foreign && res.errors() == 0 ? "true" : "false");
-  for (size_t i = 0; i < res.faults.size(); ++i) {
-    const Fault &f = res.faults[i];
-    fmt::print(out, "{}\n    {{\"kind\": \"{}\", \"code\": \"FAB-{}\", \"severity\": \"{}\", \"message\": {}, "
-                    "\"action\": {}, \"where\": {}, \"ends\": [",
-               i ? "," : "", verify::faultKindName(f.kind), diagInfo(f.code).code,
-               diagInfo(f.code).severity == Severity::Error ? "error" : "warning", js(f.message),
-               f.action.empty() ? "null" : js(f.action), f.where.empty() ? "null" : js(f.where));
-    for (size_t k = 0; k < f.ends.size(); ++k)
-      fmt::print(out, "{}{}", k ? ", " : "", endJson(f.ends[k]));
-    fmt::print(out, "]}}");
+  JsonWriter J([out](std::string_view t) { std::fwrite(t.data(), 1, t.size(), out); });
+  J.beginObject();
+  J.key("fabric").string(F.name);
+  J.key("scope").stringOrNull(r.scope);
+  J.key("discovered_files").beginArray(JsonLayout::Inline);
+  for (const std::string &d : r.discovered)
+    J.string(d);
+  J.endArray();
+  J.key("foreign").boolean(res.foreign);
+  J.key("planned").integer(res.planned);
+  J.key("as_planned").integer(res.matched);
+  J.key("discovered").integer(res.discovered);
+  J.key("matches").boolean(!res.foreign && res.errors() == 0);
+  J.key("faults").beginArray();
+  for (const Fault &f : res.faults) {
+    J.beginObject(JsonLayout::Inline);
+    J.key("kind").string(verify::faultKindName(f.kind));
+    J.key("code").string(std::string("FAB-") + diagInfo(f.code).code);
+    J.key("severity").string(diagInfo(f.code).severity == Severity::Error ? "error" : "warning");
+    J.key("message").string(f.message);
+    J.key("action").stringOrNull(f.action);
+    J.key("where").stringOrNull(f.where);
+    J.key("ends").beginArray(JsonLayout::Inline);
+    for (const EndInfo &e : f.ends)
+      endJson(J, e);
+    J.endArray();
+    J.endObject();
   }
-  fmt::print(out, "{}]\n}}\n", res.faults.empty() ? "" : "\n  ");
+  J.endArray();
+  J.endObject();
 }
 
 // One row per action, at the end where it is done: step, action, rack, U, device, port,

@@ -1,0 +1,227 @@
+#pragma once
+// The one JSON writer: every JSON file fabc writes (summary, energy, BOM, cabling plan,
+// diff, SARIF and JSON diagnostics, SONiC's config_db.json) goes through it. It owns
+// the commas, the escaping, the indentation and the number formatting; callers say
+// what comes next (a key, a value, a nested object) and never place a comma or a quote.
+//
+// It streams: it appends to a TextBuffer, keeps only a stack of open containers, and
+// (given a sink) hands the buffer over every FlushAt bytes, so a cabling plan of any
+// size goes through 64 KiB of memory.
+//
+// Layout is chosen per container, so a file can list one record per line:
+//   {
+//     "cables": [
+//       {"cable": 1, "a": {"device": "s0", "port": "p1"}}
+//     ]
+//   }
+// Numbers: integers as digits; a double in one of fmt's formats chosen by the caller
+// (fixed(v, 1) is "{:.1f}", general() "{:g}", shortest() "{}"). A non-finite double
+// (NaN, infinity) is written `null`: JSON has no spelling for it, and a consumer must not
+// fail to parse a whole file over one undefined figure.
+#include "support/TextBuffer.h"
+
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <type_traits>
+
+namespace fabc {
+
+// The JSON string escapes: '"', '\\', \n, \r, \t by name, other control characters as
+// \u00XX, bytes >= 0x80 as they are (the text is UTF-8 already).
+void appendJsonEscaped(TextBuffer &b, std::string_view s);
+
+enum class JsonLayout : uint8_t {
+  Inline, // {"a": 1, "b": [2, 3]}: on the line of its key
+  Block,  // one member a line, indented one level deeper; {} or [] when empty
+  // Block, and an empty one still takes two lines ("[\n  ]"): bom.json's lists and
+  // energy.json's by_tier maps have always been written so.
+  BlockOpenWhenEmpty,
+  // Block, and the closing bracket follows the last member on its line (SARIF's rules).
+  BlockCloseOnLastLine,
+};
+
+class JsonWriter {
+public:
+  // Receives the text written so far; the writer clears its buffer after each call.
+  using Sink = std::function<void(std::string_view)>;
+  static constexpr size_t FlushAt = 64 << 10;
+
+  // `indent`: spaces per Block level (SONiC's config_db.json has 4, fabc's files 2).
+  explicit JsonWriter(TextBuffer &out, int indent = 2, Sink sink = nullptr)
+      : b_(out), sink_(std::move(sink)), indentWidth_(indent) {}
+  // Streams into `sink` through a buffer of its own.
+  explicit JsonWriter(Sink sink, int indent = 2) : JsonWriter(own_, indent, std::move(sink)) {}
+  // Hands what is left to the sink, if any (the document's closing newline included).
+  ~JsonWriter() { flush(); }
+  JsonWriter(const JsonWriter &) = delete;
+  JsonWriter &operator=(const JsonWriter &) = delete;
+
+  // An object member's key; the next call writes its value.
+  JsonWriter &key(std::string_view k) {
+    assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
+    separator();
+    append(b_, '"');
+    appendJsonEscaped(b_, k);
+    append(b_, "\": ");
+    keyed_ = true;
+    return *this;
+  }
+  // A key composed with fmt, with no temporary string (SONiC's "default|10.0.0.1").
+  template <typename... Args> JsonWriter &keyf(fmt::format_string<Args...> f, Args &&...args) {
+    scratch_.clear();
+    fmt::format_to(fmt::appender(scratch_), f, std::forward<Args>(args)...);
+    return key(view(scratch_));
+  }
+
+  void beginObject(JsonLayout l = JsonLayout::Block) { open('{', l, false); }
+  void endObject() { close('}', false); }
+  void beginArray(JsonLayout l = JsonLayout::Block) { open('[', l, true); }
+  void endArray() { close(']', true); }
+  // {} or []: no member.
+  void emptyObject() { scalar("{}"); }
+  void emptyArray() { scalar("[]"); }
+
+  void string(std::string_view s) {
+    prefix();
+    append(b_, '"');
+    appendJsonEscaped(b_, s);
+    append(b_, '"');
+  }
+  // The string, or null when it is empty (an unset SKU, rack or transceiver).
+  void stringOrNull(std::string_view s) { s.empty() ? null() : string(s); }
+  // An integer as a string ("65001"): SONiC's ConfigDB holds strings only.
+  void quotedInteger(uint64_t v) {
+    prefix();
+    append(b_, '"');
+    appendUint(b_, v);
+    append(b_, '"');
+  }
+  void null() { scalar("null"); }
+  void boolean(bool v) { scalar(v ? "true" : "false"); }
+  template <typename T> std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>> integer(T v) {
+    prefix();
+    if constexpr (std::is_signed_v<T>)
+      appendInt(b_, int64_t(v));
+    else
+      appendUint(b_, uint64_t(v));
+  }
+  // fmt's "{:.Nf}": energy.json's watts with 1 decimal, percentages with 2.
+  void fixed(double v, int decimals) {
+    if (finite(v))
+      appendFixed(b_, v, decimals);
+  }
+  // fmt's "{:g}" (6 significant digits): speeds in Gb/s, order lengths, catalog figures.
+  void general(double v) {
+    if (finite(v))
+      appendShortest(b_, v);
+  }
+  // fmt's "{}": the shortest text that reads back as the same double.
+  void shortest(double v) {
+    if (finite(v))
+      appendRoundTrip(b_, v);
+  }
+
+  // A number already formatted (diff compares cable lengths as their "{:.2f}" text);
+  // null unless the text is a JSON number, so "nan" or "inf" cannot get through.
+  void rawNumber(std::string_view text) {
+    prefix();
+    append(b_, isJsonNumber(text) ? text : std::string_view("null"));
+  }
+  static bool isJsonNumber(std::string_view s);
+
+  // Writes the buffer to the sink now (a no-op without one).
+  void flush() {
+    if (sink_ && b_.size()) {
+      sink_(view(b_));
+      b_.clear();
+    }
+  }
+  int depth() const { return depth_; }
+
+private:
+  struct Frame {
+    JsonLayout layout;
+    bool array;
+    bool empty;
+    uint16_t level; // Block containers open, this one included: its members' indent
+  };
+  static bool isBlock(JsonLayout l) { return l != JsonLayout::Inline; }
+
+  // Before a value: the comma and line break in an array; nothing after a key.
+  void prefix() {
+    if (sink_ && b_.size() >= FlushAt)
+      flush();
+    if (keyed_) {
+      keyed_ = false;
+      return;
+    }
+    assert((depth_ == 0 || stack_[depth_].array) && "an object member without a key");
+    if (depth_)
+      separator();
+  }
+  void separator() {
+    Frame &f = stack_[depth_];
+    if (f.layout == JsonLayout::Inline) {
+      if (!f.empty)
+        append(b_, ", ");
+    } else {
+      append(b_, f.empty ? "\n" : ",\n");
+      indent(f.level);
+    }
+    f.empty = false;
+  }
+  void scalar(std::string_view text) {
+    prefix();
+    append(b_, text);
+  }
+  // Non-finite: null, and false so the caller writes nothing more.
+  bool finite(double v) {
+    prefix();
+    if (std::isfinite(v))
+      return true;
+    append(b_, "null");
+    return false;
+  }
+  void open(char c, JsonLayout l, bool array) {
+    prefix();
+    assert(depth_ < MaxDepth && "JSON nested too deep");
+    uint16_t level = stack_[depth_].level + (isBlock(l) ? 1 : 0);
+    stack_[++depth_] = {l, array, true, level};
+    append(b_, c);
+  }
+  void close(char c, bool array) {
+    assert(depth_ > 0 && stack_[depth_].array == array && !keyed_ && "mismatched end, or a key without a value");
+    (void)array;
+    const Frame &f = stack_[depth_--];
+    bool breakLine = f.layout == JsonLayout::BlockOpenWhenEmpty || (f.layout == JsonLayout::Block && !f.empty);
+    if (breakLine) {
+      append(b_, '\n');
+      indent(f.level - 1);
+    }
+    append(b_, c);
+    if (depth_ == 0)
+      append(b_, '\n'); // every document ends with a newline
+  }
+  void indent(unsigned level) {
+    static constexpr std::string_view spaces = "                                                                ";
+    size_t n = size_t(level) * size_t(indentWidth_);
+    while (n > spaces.size()) {
+      append(b_, spaces);
+      n -= spaces.size();
+    }
+    append(b_, spaces.substr(0, n));
+  }
+
+  static constexpr int MaxDepth = 32;
+  TextBuffer own_; // unless the caller gives one
+  TextBuffer &b_;
+  Sink sink_;
+  TextBuffer scratch_;
+  int indentWidth_;
+  int depth_ = 0;
+  bool keyed_ = false;
+  Frame stack_[MaxDepth + 1] = {{JsonLayout::Inline, false, true, 0}};
+};
+
+} // namespace fabc
