@@ -129,9 +129,13 @@ bool Compilation::run(const CompileInput &input) {
     ok = runPasses(F_, diags, [&](const char *name) { stage(name); }, opts_.stopAfter);
   // A pipeline stopped early leaves facts unset that analyses and output rules need; a
   // library file (no fabric block) has no outputs to check.
-  if (!ok || !opts_.stopAfter.empty())
-    return ok;
+  if (!ok)
+    return false;
+  // Computed on first use: a pipeline stopped early (--emit=ir) hands it to its backend
+  // unread.
   an_ = std::make_unique<Analyses>(F_);
+  if (!opts_.stopAfter.empty())
+    return true;
   if (opts_.checkOutputsInRun && !F_.name.empty()) {
     stage("output checks");
     for (const std::string &name : opts_.outputs)

@@ -83,7 +83,7 @@ public:
   const ir::Fabric &fabric() const { return F_; }
   ir::Fabric &fabric() { return F_; }
   // The analyses of the checked IR (compiler/analysis/), computed on first use, once;
-  // valid after a successful run() that ran every pass.
+  // valid after a successful run() (read them only when every pass ran).
   Analyses &analyses() { return *an_; }
   // The rules of one output (compiler/checks/), which also prepare what it writes. Once
   // per output; false if errors were reported.
