@@ -10,6 +10,8 @@
 #include "diag/Source.h"
 #include "ir/Fabric.h"
 
+#include "ir/DenseKeys.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringMap.h>
@@ -56,25 +58,12 @@ struct Link {
   Where at;
 };
 
-// 64-bit keys (GUIDs; node << 32 | port) for llvm::DenseMap. Its default hash is
-// (unsigned)(key * 37), which drops the high half, so node << 32 | port keys all collided
-// (60 MB of ibnetdiscover output took 111 s): this hash mixes the whole key (splitmix64's
-// finalizer). ~0 and ~0 - 1 are the map's markers: an end key never reaches them (node
-// ids are below 2^32 - 1), and a GUID that large is refused as malformed (FAB-E0181).
-inline uint64_t mixKey(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
-struct KeyInfo {
-  static uint64_t getEmptyKey() { return ~uint64_t(0); }
-  static uint64_t getTombstoneKey() { return ~uint64_t(0) - 1; }
-  static unsigned getHashValue(uint64_t v) { return unsigned(mixKey(v)); }
-  static bool isEqual(uint64_t a, uint64_t b) { return a == b; }
-};
-constexpr uint64_t FirstReservedKey = ~uint64_t(0) - 1;
+// 64-bit keys (GUIDs; node << 32 | port), hashed whole (ir::mixKey: with DenseMap's
+// default hash, 60 MB of ibnetdiscover output took 111 s). An end key never reaches the
+// map's markers (node ids are below 2^32 - 1), and a GUID that large is refused as
+// malformed (FAB-E0181).
+using ir::FirstReservedKey;
+using KeyInfo = ir::MixedKeyInfo;
 template <typename V> using KeyMap = llvm::DenseMap<uint64_t, V, KeyInfo>;
 using KeySet = llvm::DenseSet<uint64_t, KeyInfo>;
 

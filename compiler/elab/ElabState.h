@@ -6,6 +6,7 @@
 #include "elab/Elaborator.h"
 #include "diag/Diag.h"
 #include "elab/Value.h"
+#include "ir/DenseKeys.h"
 #include "loader/Imports.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -28,17 +29,8 @@ struct ElemKey {
   int64_t index;
   bool operator==(const ElemKey &o) const { return parent == o.parent && sym == o.sym && index == o.index; }
 };
-// DenseMapInfo<uint64_t> hashes with (unsigned)(x * 37): the high half (the parent node
-// above) never reaches the bucket index, so every 'leaf' of every pod collided and
-// lookups went quadratic. A full 64-bit mix (the splitmix64 finalizer) instead.
-inline unsigned mixHash(uint64_t h) {
-  h ^= h >> 30;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 27;
-  h *= 0x94D049BB133111EBull;
-  h ^= h >> 31;
-  return unsigned(h);
-}
+// Keys hashed whole with ir::mixKey (DenseMap's default drops the parent's half).
+inline unsigned mixHash(uint64_t h) { return unsigned(ir::mixKey(h)); }
 struct RackKey {
   uint32_t hall;
   int64_t row, pos;

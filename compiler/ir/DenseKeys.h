@@ -15,6 +15,28 @@
 
 namespace fabc::ir {
 
+// DenseMap's two marker keys for uint64_t: ~0 - 1 (tombstone) and ~0 (empty).
+constexpr uint64_t FirstReservedKey = ~uint64_t(0) - 1;
+
+// DenseMapInfo<uint64_t> hashes with (unsigned)(x * 37), which drops the high half: keys
+// built as high << 32 | low (parent node and symbol, node and port) all collide and
+// lookups go quadratic. This mixes the whole key (splitmix64's finalizer).
+inline uint64_t mixKey(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+// uint64_t keys hashed with mixKey; the markers stay DenseMap's (never reached by keys
+// below FirstReservedKey).
+struct MixedKeyInfo {
+  static uint64_t getEmptyKey() { return ~uint64_t(0); }
+  static uint64_t getTombstoneKey() { return FirstReservedKey; }
+  static unsigned getHashValue(uint64_t v) { return unsigned(mixKey(v)); }
+  static bool isEqual(uint64_t a, uint64_t b) { return a == b; }
+};
+
 template <typename V> using Wide32Map = llvm::DenseMap<uint64_t, V>;
 using Wide32Set = llvm::DenseSet<uint64_t>;
 
@@ -34,7 +56,7 @@ public:
   size_t size() const { return set_.size() + reserved_[0] + reserved_[1]; }
 
 private:
-  static constexpr uint64_t Reserved = ~uint64_t(0) - 1; // DenseMapInfo<uint64_t>'s tombstone, then empty key
+  static constexpr uint64_t Reserved = FirstReservedKey; // DenseMapInfo<uint64_t>'s tombstone, then empty key
   llvm::DenseSet<uint64_t> set_;
   bool reserved_[2] = {false, false};
 };
