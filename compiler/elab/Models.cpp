@@ -23,30 +23,53 @@ struct Range {
   bool loOpen;
   double hi;
   bool whole;
+  DiagCode code;
   const char *why;
 };
 const Range kRanges[] = {
-#define RANGE(WHERE, KEY, LO, LO_OPEN, HI, WHOLE, WHY) {WHERE, KEY, LO, LO_OPEN, HI, WHOLE, WHY},
+#define RANGE(WHERE, KEY, LO, LO_OPEN, HI, WHOLE, CODE, WHY) {WHERE, KEY, LO, LO_OPEN, HI, WHOLE, DiagCode::CODE, WHY},
 #include "elab/Ranges.def"
 #undef RANGE
 };
+
+const Range *findRange(const char *where, std::string_view key) {
+  for (const Range &r : kRanges)
+    if (std::strcmp(r.where, where) == 0 && key == r.key)
+      return &r;
+  return nullptr;
+}
 } // namespace
 
 bool Elab::inRange(const char *where, const ast::Prop &p, double v, const Dim &d) {
-  for (const Range &r : kRanges) {
-    if (std::strcmp(r.where, where) != 0 || p.key != r.key)
-      continue;
+  if (const Range *found = findRange(where, p.key)) {
+    const Range &r = *found;
     bool ok = std::isfinite(v) && (r.loOpen ? v > r.lo : v >= r.lo) && v <= r.hi && (!r.whole || v == std::floor(v));
     if (ok)
       return true;
-    Diagnostic *dg = error(r.key == std::string_view("dot_max_nodes") ? DiagCode::E0136 : DiagCode::E0034,
-                           p.value->range, "'{}' is {}, outside {}{}, {}]{}", p.key, formatQuantity(v, d),
+    Diagnostic *dg = error(r.code, p.value->range, "'{}' is {}, outside {}{}, {}]{}", p.key, formatQuantity(v, d),
                            r.loOpen ? "(" : "[", r.lo == 0 ? std::string("0") : formatQuantity(r.lo, d), formatQuantity(r.hi, d),
                            r.whole && std::isfinite(v) && v != std::floor(v) ? " (a whole number)" : "");
     DiagEngine::note(dg, {}, r.why);
     return false;
   }
   return true;
+}
+
+// A Settings.def option with a row in Ranges.def (today the two device counts,
+// report_collapse and dot_max_nodes) takes a plain number in its range, whatever outputs
+// are built: its meaning belongs to an output, its validity to the design.
+bool Elab::optionValue(const ast::Prop &p, const ir::Setting &st) {
+  const Range *r = findRange("option", p.key);
+  if (!r)
+    return true;
+  if (st.type != ir::Setting::Number || !st.dim.none()) {
+    // A property with its own code keeps it for every fault; others: a type mismatch.
+    Diagnostic *d = error(r->code == DiagCode::E0034 ? DiagCode::E0026 : r->code, p.value->range,
+                          "option {} takes a number of devices", p.key);
+    DiagEngine::note(d, {}, "for example: option " + p.key + " = 1000;");
+    return false;
+  }
+  return inRange("option", p, st.number, Dim());
 }
 
 bool Elab::propQty(const char *where, const ast::Prop &p, const Dim &want, double &out) {

@@ -44,23 +44,6 @@ void Elab::execOption(const ast::Stmt *s) {
     unknownProp(p, "an option", kOptionNames);
 }
 
-// A Settings.def option's value, whatever outputs are built: the numeric ones with a
-// range in Ranges.def take a plain number in it. (Their meaning belongs to an output,
-// their validity to the design: `option dot_max_nodes = 0;` is wrong in `fabc check`
-// without --emit=dot too.)
-bool Elab::optionValue(const ast::Prop &p, const ir::Setting &st) {
-  bool ranged = p.key == "report_collapse" || p.key == "dot_max_nodes";
-  if (!ranged)
-    return true;
-  if (st.type != ir::Setting::Number || !st.dim.none()) {
-    Diagnostic *d = error(p.key == "dot_max_nodes" ? DiagCode::E0136 : DiagCode::E0026, p.value->range,
-                          "option {} takes a number of devices", p.key);
-    DiagEngine::note(d, {}, "for example: option " + p.key + " = 1000;");
-    return false;
-  }
-  return inRange("option", p, st.number, Dim());
-}
-
 bool Elab::isExtraOption(const std::string &name) {
 #define OPTION(N, HELP) if (name == #N) return true;
 #define POLICY(K, PROPS, HELP)

@@ -4,7 +4,7 @@ import sys
 defs, doc = sys.argv[1], sys.argv[2]
 code = {}
 for line in open(defs, encoding="utf-8"):
-    m = re.match(r'RANGE\("([^"]+)", "([^"]+)", ([^,]+), (true|false), ([^,]+), (true|false), ', line.strip())
+    m = re.match(r'RANGE\("([^"]+)", "([^"]+)", ([^,]+), (true|false), ([^,]+), (true|false), E\d{4}, ', line.strip())
     if m:
         where, key, lo, lo_open, hi, whole = m.groups()
         code[(where, key)] = (float(lo), lo_open == "true", float(hi), whole == "true")
