@@ -14,25 +14,9 @@ OUT=${1:?usage: netns-fabric.sh OUTDIR}
 WAIT=${WAIT:-20}
 FRR=/usr/lib/frr
 TAG="fabc$$"                      # unique per run: namespaces and veths carry it
-WORK=$(mktemp -d /tmp/fabc-netns.XXXXXX)
-NAMESPACES=()
+source "$(dirname "$0")/../../Inputs/netns-lib.sh"
+netns_setup fabc-netns
 
-cleanup() {
-  local rc=$?
-  for pidfile in "$WORK"/*/*.pid; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  sleep 0.2
-  for pidfile in "$WORK"/*/*.pid; do
-    [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  for ns in "${NAMESPACES[@]}"; do
-    ip netns del "$ns" 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-  exit $rc
-}
-trap cleanup EXIT INT TERM
 
 fail() { echo "netns-fabric: error: $*" >&2; exit 1; }
 

@@ -17,26 +17,10 @@ OUT=${1:?usage: lldp-netns.sh OUTDIR DEST}
 DEST=${2:?usage: lldp-netns.sh OUTDIR DEST}
 WAIT=${WAIT:-60}
 TAG="fl$$"
-WORK=$(mktemp -d /tmp/fabc-lldp.XXXXXX)
+source "$(dirname "$0")/../../Inputs/netns-lib.sh"
+netns_setup fabc-lldp
 chmod 755 "$WORK"
-NAMESPACES=()
 
-cleanup() {
-  local rc=$?
-  for pidfile in "$WORK"/*.pid; do
-    [ -f "$pidfile" ] && kill "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  sleep 0.3
-  for pidfile in "$WORK"/*.pid; do
-    [ -f "$pidfile" ] && kill -9 "$(cat "$pidfile")" 2>/dev/null || true
-  done
-  for ns in "${NAMESPACES[@]}"; do
-    ip netns del "$ns" 2>/dev/null || true
-  done
-  rm -rf "$WORK"
-  exit $rc
-}
-trap cleanup EXIT INT TERM
 fail() { echo "lldp-netns: error: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || fail "needs root (network namespaces)"
 command -v lldpd >/dev/null || fail "lldpd not installed"
