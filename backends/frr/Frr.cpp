@@ -4,6 +4,7 @@
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
 #include "passes/Addressing.h"
+#include "passes/HostAddressing.h"
 
 namespace fabc {
 namespace {
@@ -56,10 +57,30 @@ struct SwitchConf {
         append(b, " ip address ");
         appendIpv4(b, eth::localAddress(F, p));
         append(b, "/31\n");
+      } else if (F.hostScheme == ir::HostScheme::P2p && passes::isHostLink(F, p.link)) {
+        // The NIC's gateway: the even address of the link's /31.
+        append(b, " ip address ");
+        appendIpv4(b, passes::hostGateway(F, p.link));
+        append(b, "/31\n");
+      } else if (passes::isHostLink(F, p.link)) {
+        out(b, " ! access port of vlan{} (bridged by the OS: ifupdown2, NVUE or SONiC)\n",
+            F.hostNets[F.linkHostNet[p.link]].vlan);
       }
       append(b, "exit\n!\n");
     }
-    out(b, "router bgp {}\n bgp router-id {}\n bgp log-neighbor-changes\n no bgp ebgp-requires-policy\n"
+    // The host subnets' gateways: one VLAN interface (SVI) per subnet of this leaf.
+    auto [first, last] = passes::hostNetsOf(F, d);
+    for (uint32_t n = first; n < last; ++n) {
+      const ir::HostNet &net = F.hostNets[n];
+      out(b, "interface vlan{}\n description GPU NICs", net.vlan);
+      if (net.rail != ir::None)
+        out(b, ", rail {}", net.rail);
+      append(b, "\n ip address ");
+      appendIpv4(b, net.base + 1);
+      out(b, "/{}\nexit\n!\n", unsigned(net.len));
+    }
+    writePolicy(b);
+    out(b, "router bgp {}\n bgp router-id {}\n bgp log-neighbor-changes\n"
            " bgp bestpath as-path multipath-relax\n neighbor FABRIC peer-group\n neighbor FABRIC remote-as external\n",
         F.devAsn[d], view(lo));
     TextBuffer nbr;
@@ -80,9 +101,50 @@ struct SwitchConf {
       append(b, view(desc));
       append(b, "\n");
     }
-    out(b, " !\n address-family ipv4 unicast\n  network {}/32\n  neighbor FABRIC activate\n  maximum-paths {}\n"
-           " exit-address-family\nexit\n!\n",
-        view(lo), kMaxPaths);
+    out(b, " !\n address-family ipv4 unicast\n  network {}/32\n", view(lo));
+    // The host subnets of this leaf: a /31 per NIC link, or the SVIs' subnets.
+    for (const eth::Peer &p : peers) {
+      if (F.hostScheme != ir::HostScheme::P2p || p.routed || !passes::isHostLink(F, p.link))
+        continue;
+      append(b, "  network ");
+      appendIpv4(b, passes::hostSubnet(F, p.link));
+      append(b, "/31\n");
+    }
+    for (uint32_t n = first; n < last; ++n) {
+      append(b, "  network ");
+      appendIpv4(b, F.hostNets[n].base);
+      out(b, "/{}\n", unsigned(F.hostNets[n].len));
+    }
+    out(b, "  neighbor FABRIC activate\n  neighbor FABRIC route-map FABRIC_IN in\n"
+           "  neighbor FABRIC route-map FABRIC_OUT out\n  maximum-paths {}\n exit-address-family\nexit\n!\n",
+        kMaxPaths);
+  }
+
+  // The fabric's routing policy (F.routePolicy): a prefix-list of the switch loopbacks,
+  // one of the host subnets, and route-maps FABRIC_IN and FABRIC_OUT that permit those
+  // and nothing else (a route-map denies what no entry permits), on every fabric session.
+  void writePolicy(TextBuffer &b) {
+    static const char *const lists[2] = {"FABRIC_LOOPBACKS", "FABRIC_HOSTS"};
+    bool used[2] = {false, false};
+    unsigned seq[2] = {0, 0};
+    for (const ir::PrefixRule &r : F.routePolicy) {
+      used[r.list] = true;
+      out(b, "ip prefix-list {} seq {} permit ", lists[r.list], seq[r.list] += 10);
+      appendIpv4(b, r.base);
+      out(b, "/{}", unsigned(r.len));
+      if (r.ge > r.len)
+        out(b, " ge {}", unsigned(r.ge));
+      if (r.le > r.len && r.le != 32)
+        out(b, " le {}", unsigned(r.le));
+      append(b, "\n");
+    }
+    append(b, "!\n");
+    for (const char *map : {"FABRIC_IN", "FABRIC_OUT"}) {
+      unsigned n = 0;
+      for (unsigned l = 0; l < 2; ++l)
+        if (used[l])
+          out(b, "route-map {} permit {}\n match ip address prefix-list {}\nexit\n!\n", map, n += 10, lists[l]);
+    }
   }
 };
 
