@@ -353,6 +353,10 @@ void Importer::layOut(Dev &d) {
       idx = uint32_t(std::stoul(n.substr(e)));
     else
       g = groupIdentifier(n); // no index, or one too long to be a port number
+    // Cumulus numbers its front panel from swp1: swpN is the switch's port N - 1, so
+    // that the design names it swpN again (names::swpName).
+    if (d.isSwitch && g == "swp" && e == 3 && idx >= 1)
+      --idx;
     if (!taken.emplace(std::make_pair(g, idx), i).second) {
       g = "other"; // two names with one place: the second goes to other[]
       idx = 0;

@@ -255,12 +255,14 @@ void Importer::write(std::string &out, Summary &sum) {
     out += fmt::format("model {} : {} {{\n", m.name, m.isSwitch ? "switch" : "system");
     if (m.isSwitch)
       out += fmt::format("  protocol = \"{}\";\n", m.ib ? "infiniband" : "ethernet");
+    int said = -1; // one TODO per kind of evidence a model
     for (const Group &g : m.groups) {
-      if (g.evidence == 1)
+      if (g.evidence == said) {
+      } else if (said = g.evidence, g.evidence == 1)
         out += "  // TODO: the discovery states SDR only, the rate a port reports before it negotiates (and\n"
                "  // ibsim's): set the real speed.\n";
       else if (g.evidence == 0)
-        out += fmt::format("  // TODO: the discovery does not state this speed: {} assumed (fabc import --speed).\n",
+        out += fmt::format("  // TODO: the discovery does not state the port speeds: {} assumed (fabc import --speed).\n",
                            speedText(g.speed));
       block(out, "  ", fmt::format("port {}[{}]", g.name, g.count), {fmt::format("speed = {};", speedText(g.speed))});
     }
