@@ -228,12 +228,18 @@ void Importer::nameDevices() {
     size_t dot = base.find('.');
     if (dot != std::string::npos && dot > 0 && !d.ib)
       base = base.substr(0, dot);
+    // Unique as host names: identifiers that differ in case only would share one.
+    auto key = [](std::string s) {
+      for (char &c : s)
+        c = char(std::tolower((unsigned char)c));
+      return s;
+    };
     std::string id = identifier(base);
-    if (!used.try_emplace(id, i).second) {
-      uint32_t first = used[id];
+    if (!used.try_emplace(key(id), i).second) {
+      uint32_t first = used[key(id)];
       std::string s;
       for (unsigned k = 2;; ++k)
-        if (used.try_emplace(s = fmt::format("{}_{}", id, k), i).second)
+        if (used.try_emplace(key(s = fmt::format("{}_{}", id, k)), i).second)
           break;
       Diagnostic *dg = diags.report(DiagCode::W0185, obs.at(sm, diags, d.at, discovery::readLine(obs.files[d.at.file], d.at.line)),
                                     "'{}' and '{}' both become '{}': this one is imported as '{}'", d.full,

@@ -88,8 +88,8 @@ int importCommand(Options &o) {
       return ExitUsage;
     }
     if (!o.quiet && o.format == DiagFormat::Text)
-      fmt::print("fabc: imported {} switches, {} hosts, {} links ({} models to complete{}) -> {}\n", sum.switches,
-                 sum.hosts, sum.links, sum.unknownModels,
+      fmt::print("fabc: imported {} switches, {} hosts, {} links ({} model{} to complete{}) -> {}\n", sum.switches,
+                 sum.hosts, sum.links, sum.unknownModels, sum.unknownModels == 1 ? "" : "s",
                  sum.omittedLinks ? fmt::format(", {} links left out", sum.omittedLinks) : "", o.outDir);
   } else {
     std::fwrite(text.data(), 1, text.size(), stdout);
