@@ -23,7 +23,7 @@ const std::vector<Backend> &backends() {
                      "IBDM expected-cabling topology and IBNL (infiniband/)",
        runInfiniband, false},
       {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
-                "topology/block (one block per NVLink domain) (slurm/)",
+                "topology/block (one block per NVLink domain), and both in topology.yaml (Slurm 25.05+) (slurm/)",
        runSlurm, false},
       {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
               "(dot/fabric.dot)",
