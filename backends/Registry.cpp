@@ -19,11 +19,12 @@ const std::vector<Backend> &backends() {
       {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
                  "(report/index.html)",
        runReport, false},
-      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root GUIDs, node name map, "
+      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root and compute-node GUIDs "
+                     "and opensm.conf, node name map, "
                      "IBDM expected-cabling topology and IBNL (infiniband/)",
        runInfiniband, false},
       {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
-                "topology/block (one block per NVLink domain) (slurm/)",
+                "topology/block (one block per NVLink domain), and both in topology.yaml (Slurm 25.05+) (slurm/)",
        runSlurm, false},
       {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
               "(dot/fabric.dot)",

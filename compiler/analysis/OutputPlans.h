@@ -36,6 +36,7 @@ struct InfinibandPlan {
   bool empty = true;               // no InfiniBand switch (W0157): no file is written
   std::vector<uint32_t> switches;  // InfiniBand switches, device order
   std::vector<uint32_t> hcaPorts;  // end-system ports on InfiniBand links, port order
+  std::vector<uint32_t> cnPorts;   // those of compute systems (role compute): OpenSM's compute nodes
   std::vector<uint32_t> devs;      // every device of the fabric, device order
   std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX outside the fabric
   std::vector<std::string> names;  // host names, checked (FAB-E0107)

@@ -87,6 +87,7 @@ struct Model {
   uint32_t gpus = 0;     // system: GPUs in the box
   uint32_t gpuModel = None;
   uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
+  uint32_t hosts = 1;        // system: separate servers (each its own OS) in the box; a rack-scale system > 1
   uint32_t rackUnits = 0;
   // optic/cable
   Media media = Media::None;
