@@ -18,5 +18,6 @@ bool runReport(BackendContext &ctx);
 bool runSonic(BackendContext &ctx);
 bool runFrr(BackendContext &ctx);
 bool runNvue(BackendContext &ctx);
+bool runHosts(BackendContext &ctx);
 
 } // namespace fabc

@@ -34,6 +34,9 @@ const std::vector<Backend> &backends() {
       {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
        runFrr, false},
       {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
+      {"hosts", "GPU servers' side of host addressing: per-NIC plan and one netplan per server (hosts/plan.csv, "
+                "plan.json, netplan/HOST.yaml); writes nothing without policy addressing host_pool",
+       runHosts, true},
       {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
        false, /*inAll=*/false},
   };

@@ -83,4 +83,11 @@ struct ReportPlan {
   uint32_t collapse = 64;
 };
 
+// hosts: the GPU servers with an addressed NIC (passes/HostAddressing.h), in device
+// order; their host names are checked (FAB-E0107).
+struct HostsPlan {
+  bool checked = false;
+  std::vector<uint32_t> servers;
+};
+
 } // namespace fabc
