@@ -18,5 +18,7 @@ bool runReport(BackendContext &ctx);
 bool runSonic(BackendContext &ctx);
 bool runFrr(BackendContext &ctx);
 bool runNvue(BackendContext &ctx);
+bool runPtm(BackendContext &ctx);
+bool runCvt(BackendContext &ctx);
 
 } // namespace fabc

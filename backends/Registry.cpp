@@ -34,6 +34,11 @@ const std::vector<Backend> &backends() {
       {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
        runFrr, false},
       {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
+      {"ptm", "Cumulus PTM topology.dot: the expected cabling of the Ethernet fabric in switch port names, "
+              "checked on each switch against LLDP (ptm/topology.dot)",
+       runPtm, false},
+      {"cvt", "NVIDIA UFM Cable Validation Tool topology file (DOT) of the Ethernet fabric (cvt/topology.dot)", runCvt,
+       false},
       {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
        false, /*inAll=*/false},
   };

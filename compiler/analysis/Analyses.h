@@ -38,6 +38,7 @@ public:
   EthernetPlan ethernet;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
+  LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
 

@@ -25,6 +25,8 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"sonic", checkSonic},
       {"frr", [](const ir::Fabric &F, Analyses &an, DiagEngine &d) { return checkEthernet(F, an, d, "frr"); }},
       {"nvue", checkNvue},
+      {"ptm", checkLldpCabling},
+      {"cvt", checkLldpCabling},
   };
   for (const Entry &e : table)
     if (backend == e.backend)
