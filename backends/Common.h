@@ -19,5 +19,7 @@ bool runSonic(BackendContext &ctx);
 bool runFrr(BackendContext &ctx);
 bool runNvue(BackendContext &ctx);
 bool runHosts(BackendContext &ctx);
+bool runPtm(BackendContext &ctx);
+bool runCvt(BackendContext &ctx);
 
 } // namespace fabc

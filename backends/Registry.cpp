@@ -37,6 +37,11 @@ const std::vector<Backend> &backends() {
       {"hosts", "GPU servers' side of host addressing: per-NIC plan and one netplan per server (hosts/plan.csv, "
                 "plan.json, netplan/HOST.yaml); writes nothing without policy addressing host_pool",
        runHosts, true},
+      {"ptm", "Cumulus PTM topology.dot: the expected cabling of the Ethernet fabric in switch port names, "
+              "checked on each switch against LLDP (ptm/topology.dot)",
+       runPtm, false},
+      {"cvt", "NVIDIA UFM Cable Validation Tool topology file (DOT) of the Ethernet fabric (cvt/topology.dot)", runCvt,
+       false},
       {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
        false, /*inAll=*/false},
   };

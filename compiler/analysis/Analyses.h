@@ -40,6 +40,7 @@ public:
   NvuePlan nvue;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
+  LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
 

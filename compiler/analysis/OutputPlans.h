@@ -69,6 +69,18 @@ struct SlurmPlan {
   size_t baseBlock = 0;            // the smallest block's node count
 };
 
+// ptm, cvt: the expected cabling of the Ethernet fabric (links with an Ethernet switch at
+// one end or both) for Cumulus PTM's and NVIDIA's cable validation tool's topology.dot.
+struct LldpCablingPlan {
+  bool checked = false;
+  bool ok = true;                  // the check's result, for the second backend that asks
+  std::vector<uint32_t> links;     // link order
+  std::vector<uint8_t> bFirst;     // per entry of links: write the B end first
+  std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX if on no such link
+  std::vector<std::string> names;  // host names, checked (FAB-E0107)
+  std::vector<uint32_t> switches;  // Ethernet switches on those links, device order
+};
+
 // dot: the validated dot_max_nodes, and host names when every device is drawn.
 struct DotPlan {
   bool checked = false;

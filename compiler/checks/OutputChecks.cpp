@@ -29,6 +29,8 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"frr", [](const ir::Fabric &F, Analyses &an, DiagEngine &d) { return checkEthernet(F, an, d, "frr"); }},
       {"nvue", checkNvue},
       {"hosts", checkHosts},
+      {"ptm", checkLldpCabling},
+      {"cvt", checkLldpCabling},
   };
   for (const Entry &e : table)
     if (backend == e.backend)
