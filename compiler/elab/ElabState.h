@@ -123,7 +123,11 @@ private:
 
   // ---- models ----
   void declareModels();
+  static bool modelKind(const std::string &k, ir::ModelKind &out);
+  static SourceRange propRange(const ast::Prop &p); // from the key to the end of the value
   void convertModel(const ast::Model &m, ir::Model &out);
+  void checkLanes(const ast::Model &m, const ir::Model &out); // lanes x lane_rate = speed (FAB-E0056)
+  void portLanes(const ast::Model &m, const ast::PortDecl &pd, ir::PortGroup &g);
   bool figure(const ast::Prop &p, const Dim &want, ir::Figure &out);
   bool propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out);
   bool propStr(const ast::Prop &p, uint32_t &out);

@@ -67,7 +67,8 @@ struct PortGroup {
   uint32_t name = 0;
   uint32_t count = 0;        // native ports (cage ports), before breakout
   double speed = 0;          // b/s per native port
-  uint32_t lanes = 0;
+  uint32_t lanes = 0;        // electrical lanes per native port, 0 = not stated
+  double laneRate = 0;       // b/s per lane (`lane_rate`, or speed / lanes), 0 = not stated
   uint32_t form = 0;         // interned form factor: "OSFP", "QSFP112", ...
   uint32_t portsPerCage = 1; // logical ports sharing one cage (twin-port OSFP = 2)
   bool cpo = false;          // co-packaged optics: fibre attaches directly, no transceiver
@@ -94,7 +95,25 @@ struct Model {
   uint32_t form = 0;
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
-  uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
+  uint32_t interface = 0;    // optic: optical interface per logical port ("SR4", "DR4", "DR8"); both ends match
+  // Lane structure per logical port served (optic, cable, CPO engine): `lanes` x
+  // `lane_rate` = speed. An optic's line side; its host (electrical) side is the same
+  // unless `host_lanes` / `host_lane_rate` say otherwise (a gearbox). 0 = not stated.
+  uint32_t lanes = 0, hostLanes = 0;
+  double laneRate = 0, hostLaneRate = 0;
+  uint32_t base = None;      // a derived model (`model X : BASE { ... }`): the model it starts from
+  bool catalog = false;      // declared in a file of the stdlib (the tie rule prefers the user's parts)
+  // Where each property was set (interned key): in a derived model an override's own
+  // place, else the base's. Diagnostics about a figure point here.
+  std::vector<std::pair<uint32_t, SourceRange>> propLocs;
+  SourceRange propLoc(uint32_t key) const {
+    for (const auto &kv : propLocs)
+      if (kv.first == key)
+        return kv.second;
+    return loc;
+  }
+  uint32_t electricalLanes() const { return hostLanes ? hostLanes : lanes; }
+  double electricalLaneRate() const { return hostLanes ? hostLaneRate : laneRate; }
   Protocol protocol = Protocol::Unspecified; // switch / NIC: "ethernet" or "infiniband"
   std::vector<PortGroup> ports;
   SourceRange loc;

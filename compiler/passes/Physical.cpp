@@ -3,6 +3,7 @@
 #include "passes/Passes.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -179,9 +180,42 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
         if (compatible(a.first, b.first))
           out.push_back({m, std::min(a.second, b.second), fibre, a.first, b.first});
   }
-  // Within a class, shorter reach first: the cheapest part that does the job.
-  std::stable_sort(out.begin(), out.end(), [](const Option &x, const Option &y) {
-    return x.media != y.media ? x.media < y.media : x.reach < y.reach;
+  // The choice rule (docs/design-decisions.md#media-choice): media class in the order
+  // above, then the shortest reach that covers the link (the cheapest part that does
+  // the job), then the lowest power, then the user's parts before the stdlib's, then
+  // the part names: never the catalog's order.
+  auto power = [&](const Option &o) {
+    double w = 0;
+    for (uint32_t m : {o.cable, o.opticA, o.opticB})
+      if (m != None)
+        w += F.models[m].power.value;
+    return w;
+  };
+  auto catalogParts = [&](const Option &o) {
+    int n = 0;
+    for (uint32_t m : {o.cable, o.opticA, o.opticB})
+      n += m != None && F.models[m].catalog;
+    return n;
+  };
+  auto names = [&](const Option &o) {
+    std::array<std::string_view, 3> n;
+    uint32_t parts[3] = {o.opticA, o.opticB, o.cable};
+    for (int i = 0; i < 3; ++i)
+      n[i] = parts[i] == None ? std::string_view() : F.strings.str(F.models[parts[i]].name);
+    return n;
+  };
+  std::sort(out.begin(), out.end(), [&](const Option &x, const Option &y) {
+    if (x.media != y.media)
+      return x.media < y.media;
+    if (x.reach != y.reach)
+      return x.reach < y.reach;
+    double px = power(x), py = power(y);
+    if (px != py)
+      return px < py;
+    int cx = catalogParts(x), cy = catalogParts(y);
+    if (cx != cy)
+      return cx < cy;
+    return names(x) < names(y);
   });
   return out;
 }
