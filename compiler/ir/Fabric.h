@@ -238,6 +238,15 @@ struct Policy {
   SourceRange loc;
 };
 
+// A chosen part: `optic = MODEL` / `cable = MODEL` on a link, an instance (or one of
+// its port groups: optic_<group>) or `policy parts` for a tier. The media pass takes it
+// instead of choosing, or reports why it does not fit (FAB-E0058).
+struct PartChoice {
+  uint32_t optic = None, cable = None; // models
+  SourceRange opticLoc, cableLoc;      // where each was chosen
+  bool operator==(const PartChoice &o) const { return optic == o.optic && cable == o.cable && opticLoc.begin.file == o.opticLoc.begin.file && opticLoc.begin.offset == o.opticLoc.begin.offset && cableLoc.begin.file == o.cableLoc.begin.file && cableLoc.begin.offset == o.cableLoc.begin.offset; }
+};
+
 struct Options {
   double defaultCableLength = 10; // m, for links without placement or length
   double cableSlack = 1.0;        // m, added to every routed length
@@ -343,6 +352,14 @@ public:
   std::vector<uint8_t> linkFlags;
   std::vector<Media> linkMediaReq;    // asked for on the link, None = choose
   std::vector<SourceLoc> linkLoc;
+  // Chosen parts (PartChoice). Index 0 of partChoices is "none"; linkChoice and
+  // devChoice stay empty when no link or instance chooses (most designs), else hold one
+  // index per link or device. A device's choice is a set: one PartChoice per port group.
+  std::vector<PartChoice> partChoices{1};
+  std::vector<uint32_t> linkChoice;                   // into partChoices
+  std::vector<uint32_t> devChoice;                    // into devChoiceSets
+  std::vector<std::vector<uint32_t>> devChoiceSets{1}; // per port group, into partChoices
+  uint32_t tierChoice[NumTiers] = {};                 // by tierIndex, into partChoices
   // Filled by the media pass.
   std::vector<Media> linkMedia;
   std::vector<uint32_t> linkCable;             // cable/fibre model, None = none in the catalog
