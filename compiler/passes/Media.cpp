@@ -76,6 +76,8 @@ bool lineCompatible(const ir::Fabric &F, uint32_t x, uint32_t y, bool ignoreLane
 // before the stdlib's, then the name.
 bool better(const ir::Fabric &F, uint32_t x, uint32_t y) {
   const ir::Model &a = F.models[x], &b = F.models[y];
+  if (a.power.known != b.power.known)
+    return a.power.known;
   if (a.power.value != b.power.value)
     return a.power.value < b.power.value;
   if (a.catalog != b.catalog)
@@ -164,11 +166,15 @@ std::vector<Option> media::options(const ir::Fabric &F, const Key &k) {
   // above, then the shortest reach that covers the link (the cheapest part that does
   // the job), then the lowest power, then the user's parts before the stdlib's, then
   // the part names: never the catalog's order.
+  // An optic without a power figure sorts after those with one (it is not free).
   auto power = [&](const Option &o) {
     double w = 0;
     for (uint32_t m : {o.cable, o.opticA, o.opticB})
       if (m != None)
         w += F.models[m].power.value;
+    for (uint32_t m : {o.opticA, o.opticB})
+      if (m != None && !F.models[m].power.known)
+        w += 1e12;
     return w;
   };
   auto catalogParts = [&](const Option &o) {
