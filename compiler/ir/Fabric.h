@@ -95,6 +95,13 @@ struct Model {
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
   uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
+  // `sku = none source "why"`: the part has no orderable part number (a generic class,
+  // a CPO engine inside a switch), and why; the catalog lint accepts it instead of a SKU.
+  uint32_t skuNoneReason = 0;
+  // optic/cable: the lengths the vendor sells (m, ascending, `order_lengths = [...]`);
+  // empty: the generic steps of standardLength. `orderLengthsNote` is its provenance.
+  std::vector<double> orderLengths;
+  Figure orderLengthsNote;
   Protocol protocol = Protocol::Unspecified; // switch / NIC: "ethernet" or "infiniband"
   std::vector<PortGroup> ports;
   SourceRange loc;
