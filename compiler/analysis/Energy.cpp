@@ -190,6 +190,16 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   E.interconnect = E.all[PowerCategory::Switches] + E.all[PowerCategory::Optics] + E.all[PowerCategory::Nics] +
                    E.all[PowerCategory::NvlinkSwitches];
   E.pue = F.options.pue;
+  // All pluggable vs all CPO: undo the CPO ports (toPluggable) for the one, convert the
+  // pluggable cages (toCpo) for the other.
+  CpoSavings &c = E.cpo;
+  c.applies = E.toCpo.applies || E.toPluggable.applies;
+  double optics = E.all[PowerCategory::Optics];
+  c.pluggableOptics = optics - E.toPluggable.saved();
+  c.cpoOptics = optics - E.toCpo.saved();
+  c.pluggableInterconnect = E.interconnect - E.toPluggable.saved();
+  c.estimate = E.toCpo.estimate || E.toPluggable.estimate || !E.toCpo.missing.empty() || !E.toPluggable.missing.empty() ||
+               E.all.estimate(PowerCategory::Optics);
   return E;
 }
 
