@@ -145,14 +145,22 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
       if (F.models[i].kind == ir::ModelKind::Cable && F.models[i].media == m && F.models[i].speed == 0)
         fibre = i;
     std::vector<std::pair<uint32_t, double>> candA, candB;
+    // A CPO end has no transceiver to pick, but its engine speaks an interface: the far
+    // end's optic must speak it too (an XDR engine, 4 x 200G, talks to a DR4 of 200G lanes).
+    uint32_t engineA = None, engineB = None;
     for (int side = 0; side < 2; ++side) {
       bool cpo = side ? k.cpoB : k.cpoA;
       auto &cand = side ? candB : candA;
       if (cpo) {
         double reach = 0;
-        for (const ir::Model &o : F.models)
-          if (o.kind == ir::ModelKind::Optic && o.cpoEngine && o.speed == k.speed && o.reach.known)
-            reach = std::max(reach, o.reach.value);
+        for (uint32_t i = 0; i < F.models.size(); ++i) {
+          const ir::Model &o = F.models[i];
+          if (o.kind == ir::ModelKind::Optic && o.cpoEngine && o.speed == k.speed && o.reach.known &&
+              o.reach.value > reach) {
+            reach = o.reach.value;
+            (side ? engineB : engineA) = i;
+          }
+        }
         cand.push_back({None, reach ? reach : 500.0});
         continue;
       }
@@ -167,8 +175,13 @@ std::vector<Option> options(const ir::Fabric &F, const MediaKey &k) {
     // The two ends must speak the same optical interface (an FR4 cannot talk to a DR4):
     // the same `interface` where the catalog gives one, else the same reach class.
     auto compatible = [&](uint32_t x, uint32_t y) {
-      if (x == None || y == None)
-        return true; // a CPO engine end
+      if (x == None && y == None)
+        return true; // CPO to CPO
+      if (x == None || y == None) { // a CPO engine end: its interface, where the catalog gives one
+        uint32_t engine = x == None ? engineA : engineB, optic = x == None ? y : x;
+        return engine == None || !F.models[engine].interface || !F.models[optic].interface ||
+               F.models[engine].interface == F.models[optic].interface;
+      }
       const ir::Model &a = F.models[x], &b = F.models[y];
       if (a.interface && b.interface)
         return a.interface == b.interface;
