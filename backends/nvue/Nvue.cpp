@@ -1,9 +1,11 @@
 // NVUE (Cumulus Linux 5.x): one /etc/nvue.d/startup.yaml per Ethernet switch, the
-// document `nv config save` writes: a list with one `set` tree (system, interface,
-// router, vrf, qos), streamed with YamlWriter (backends/Stream.h) in the layout of
-// yaml-cpp's emitter; one switch's document at a time.
+// document `nv config save` writes: a list of a `header` (model, API version, target
+// release) and one `set` tree (system, interface, router, vrf, qos), streamed with
+// YamlWriter (backends/Stream.h) in the layout of yaml-cpp's emitter; one switch's
+// document at a time, in the dialect of the target release (nvue/Dialect.h).
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
+#include "backends/nvue/Dialect.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
 #include "passes/Roce.h"
@@ -20,9 +22,12 @@ void speedName(TextBuffer &b, double bps) {
 
 // One switch's document, streamed in the order yaml-cpp's emitter used to write it.
 struct SwitchDoc {
-  SwitchDoc(const ir::Fabric &F, eth::HostNames &hosts) : F(F), hosts(hosts) {}
+  SwitchDoc(const ir::Fabric &F, eth::HostNames &hosts, const NvuePlan &plan)
+      : F(F), hosts(hosts), plan(plan), nv(nvue::dialect(plan.dialect)) {}
   const ir::Fabric &F;
   eth::HostNames &hosts;
+  const NvuePlan &plan;
+  const nvue::Dialect &nv;
   std::vector<eth::Peer> peers;
   TextBuffer name, desc, addr;
 
@@ -32,6 +37,15 @@ struct SwitchDoc {
     appendIpv4(lob, F.devLoopback[d]);
     std::string_view lo = view(lob);
     YamlWriter y(out);
+    // The header every `nv config show` / `nv config save` export starts with.
+    y.beginSeqItem();
+    y.beginMap("header");
+    y.scalar("model", F.strings.str(F.modelOf(d).sku ? F.modelOf(d).sku : F.modelOf(d).name));
+    y.scalar("nvue-api-version", "nvue_v1");
+    y.scalar("rev-id", "1.0");
+    y.scalarf("version", "Cumulus Linux {}", plan.version);
+    y.endMap();
+    y.endSeqItem();
     y.beginSeqItem();
     y.beginMap("set");
 
@@ -42,7 +56,7 @@ struct SwitchDoc {
     y.beginMap("interface");
     y.beginMap("lo");
     y.scalar("type", "loopback");
-    y.beginMap("ip");
+    y.beginMap(nv.ipv4);
     addr.clear();
     fmt::format_to(fmt::appender(addr), "{}/32", lo);
     y.member("address", view(addr));
@@ -74,7 +88,7 @@ struct SwitchDoc {
       eth::appendPeerDescription(desc, F, p, 'c', hosts);
       y.scalar("description", view(desc));
       if (p.routed && !unnumbered) {
-        y.beginMap("ip");
+        y.beginMap(nv.ipv4);
         addr.clear();
         appendIpv4(addr, eth::localAddress(F, p));
         append(addr, "/31");
@@ -96,7 +110,7 @@ struct SwitchDoc {
     y.beginMap("router");
     y.beginMap("bgp");
     y.scalar("autonomous-system", F.devAsn[d]);
-    y.scalar("enable", "on");
+    y.scalar(nv.state, nv.on);
     y.scalar("router-id", lo);
     y.endMap();
     y.endMap();
@@ -107,7 +121,7 @@ struct SwitchDoc {
     y.beginMap("bgp");
     y.beginMap("address-family");
     y.beginMap("ipv4-unicast");
-    y.scalar("enable", "on");
+    y.scalar(nv.state, nv.on);
     y.beginMap("multipaths");
     y.scalar("ebgp", 64);
     y.endMap();
@@ -116,7 +130,7 @@ struct SwitchDoc {
     y.member("network", view(addr));
     y.endMap();
     y.endMap();
-    y.scalar("enable", "on");
+    y.scalar(nv.state, nv.on);
     bool anyNeighbor = false;
     for (const eth::Peer &p : peers)
       anyNeighbor |= p.routed;
@@ -144,7 +158,7 @@ struct SwitchDoc {
     }
     y.beginMap("path-selection");
     y.beginMap("multipath");
-    y.scalar("aspath-ignore", "on");
+    y.scalar("aspath-ignore", nv.on);
     y.endMap();
     y.endMap();
     y.beginMap("peer-group");
@@ -161,7 +175,7 @@ struct SwitchDoc {
       // Cumulus Linux's lossless RoCE profile: PFC and ECN on priority 3, CNPs strict on 6.
       y.beginMap("qos");
       y.beginMap("roce");
-      y.scalar("enable", "on");
+      y.scalar(nv.state, nv.on);
       y.scalar("mode", "lossless");
       y.endMap();
       y.endMap();
@@ -180,7 +194,7 @@ bool runNvue(BackendContext &ctx) {
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
   eth::HostNames hosts(ctx.an);
-  SwitchDoc doc(F, hosts);
+  SwitchDoc doc(F, hosts, ctx.an.nvue);
   TextBuffer buf;
   for (uint32_t d : sw) {
     const std::string &host = hosts(d);

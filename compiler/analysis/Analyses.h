@@ -36,6 +36,7 @@ public:
 
   // Filled by the output checks of the backend each belongs to (checks/OutputChecks.h).
   EthernetPlan ethernet;
+  NvuePlan nvue;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
   DotPlan dot;

@@ -15,6 +15,21 @@ struct EthernetPlan {
   std::vector<uint32_t> switches; // device order
 };
 
+// nvue: the Cumulus Linux release the startup.yaml files are written for (option
+// nvue_release, checked against the table in compiler/checks/Nvue.cpp) and the NVUE
+// dialect of that release. Cumulus Linux 5.15 renamed the keys fabc writes (`enable: on`
+// became `state: enabled`, an interface's `ip` became `ipv4`); backends/nvue/Dialect.h
+// holds the spelling of each dialect.
+enum class NvueDialect : uint8_t {
+  Cl50,  // Cumulus Linux 5.0 to 5.14
+  Cl515, // Cumulus Linux 5.15 and later
+};
+struct NvuePlan {
+  bool checked = false;
+  NvueDialect dialect = NvueDialect::Cl515;
+  std::string version = "5.15.0"; // the header's "Cumulus Linux X.Y.Z"
+};
+
 // The InfiniBand fabric (ir/InfiniBand.h draws its boundary).
 struct InfinibandPlan {
   bool checked = false;

@@ -1,9 +1,8 @@
 // The checks of the Ethernet switch-config outputs (sonic, frr, nvue): which switches
-// get a configuration, SONiC's port lanes, the RoCE profile NVUE can express.
+// get a configuration, SONiC's port lanes (NVUE's rules: checks/Nvue.cpp).
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"
-#include "passes/Roce.h"
 
 namespace fabc::checks {
 
@@ -55,33 +54,6 @@ bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
       }
   }
   return ok;
-}
-
-// The RoCE profile NVUE applies is fixed; anything else would be silently ignored.
-bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
-  checkEthernet(F, an, diags, "nvue");
-  passes::RoceSettings r = passes::roceSettings(F);
-  if (!r.enabled)
-    return true;
-  passes::RoceSettings profile; // the defaults are the Cumulus profile's values
-  std::string diff;
-  auto cmp = [&](const char *name, uint64_t want, uint64_t have) {
-    if (want != have)
-      diff += fmt::format("{}{} = {} (the profile has {})", diff.empty() ? "" : ", ", name, have, want);
-  };
-  cmp("pfc_priority", profile.pfcPriority, r.pfcPriority);
-  cmp("dscp", profile.dscp, r.dscp);
-  cmp("cnp_dscp", profile.cnpDscp, r.cnpDscp);
-  cmp("ecn", profile.ecn, r.ecn);
-  cmp("ecn_min", profile.ecnMin, r.ecnMin);
-  cmp("ecn_max", profile.ecnMax, r.ecnMax);
-  cmp("ecn_probability", profile.ecnProbability, r.ecnProbability);
-  if (diff.empty())
-    return true;
-  Diagnostic *d = diags.report(DiagCode::E0113, r.loc, "the NVUE lossless RoCE profile cannot carry {}", diff);
-  DiagEngine::note(d, {}, "Cumulus Linux's 'qos roce mode lossless' uses priority 3, DSCP 26, CNP DSCP 48 and ECN "
-                          "from 150000 to 1500000 bytes at 100%");
-  return false;
 }
 
 } // namespace fabc::checks

@@ -2,8 +2,10 @@
 """Checks the NVUE startup.yaml files fabc wrote under OUTDIR/nvue/*/.
 
 No NVUE is available offline, so this checks the document against the structure
-`nv config save` writes (Cumulus Linux 5.x documentation): a YAML list holding one
-`set` tree; interfaces swpN / swpNsM / lo with the types NVUE uses; a split cage's
+`nv config save` writes (Cumulus Linux 5.x documentation): a YAML list holding a
+`header` (model, nvue-api-version nvue_v1, rev-id 1.0, version "Cumulus Linux X.Y.Z")
+and one `set` tree, in the dialect of that version: from 5.15 `state: enabled` and an
+interface's `ipv4`, before it `enable: on` and `ip`, and never a key of the other one; interfaces swpN / swpNsM / lo with the types NVUE uses; a split cage's
 parent carries `link: breakout: {Nx: {}}` and has at most N children; every BGP
 neighbor is a configured interface (unnumbered) or the /31 peer of one (numbered), in
 an existing peer group; router-id is the loopback. Across the fabric: every neighbor's
@@ -25,15 +27,41 @@ def on(v):
     return v is True or v == "on"  # YAML 1.1 reads a bare `on` as true
 
 
+class Dialect:
+    """Cumulus Linux 5.15 renamed `enable: on` to `state: enabled`, `on` values to
+    `enabled`, and an interface's `ip` to `ipv4` (New and Changed NVUE Commands)."""
+
+    def __init__(self, version):
+        m = re.fullmatch(r"Cumulus Linux ([0-9]+)\.([0-9]+)\.([0-9]+)", str(version))
+        self.ok = bool(m)
+        self.new = bool(m) and (int(m.group(1)), int(m.group(2))) >= (5, 15)
+        self.ip = "ipv4" if self.new else "ip"
+        self.old_ip = "ip" if self.new else "ipv4"
+
+    def value_on(self, v):
+        return v == "enabled" if self.new else on(v)
+
+    def enabled(self, obj):
+        key, other = ("state", "enable") if self.new else ("enable", "state")
+        return other not in obj and self.value_on(obj.get(key))
+
+
 def check(host, doc):
-    if not (isinstance(doc, list) and len(doc) == 1 and set(doc[0]) == {"set"}):
-        errors.append(f"{host}: not a list with one 'set' tree")
+    if not (isinstance(doc, list) and len(doc) == 2 and set(doc[0]) == {"header"} and set(doc[1]) == {"set"}):
+        errors.append(f"{host}: not a list of a 'header' and one 'set' tree")
         return None
-    s = doc[0]["set"]
+    h = doc[0]["header"]
+    d = Dialect(h.get("version"))
+    if not d.ok or h.get("nvue-api-version") != "nvue_v1" or h.get("rev-id") != 1.0 or not h.get("model"):
+        errors.append(f"{host}: header {h}")
+        return None
+    s = doc[1]["set"]
     if s.get("system", {}).get("hostname") != host:
         errors.append(f"{host}: system hostname is {s.get('system', {}).get('hostname')}")
     ifs = s.get("interface", {})
-    lo = list(ifs.get("lo", {}).get("ip", {}).get("address", {}))
+    if any(d.old_ip in i for i in ifs.values()):
+        errors.append(f"{host}: an interface has '{d.old_ip}', which {h['version']} does not know")
+    lo = list(ifs.get("lo", {}).get(d.ip, {}).get("address", {}))
     if ifs.get("lo", {}).get("type") != "loopback" or len(lo) != 1:
         errors.append(f"{host}: lo is not a loopback with one address")
         return None
@@ -56,16 +84,18 @@ def check(host, doc):
                 errors.append(f"{host}: {name} link speed/mtu {link.get('speed')}/{link.get('mtu')}")
             if "up" not in link.get("state", {}):
                 errors.append(f"{host}: {name} is not up")
-        for a in i.get("ip", {}).get("address", {}):
+        for a in i.get(d.ip, {}).get("address", {}):
             addrs[name] = ipaddress.ip_interface(a)
     router = s.get("router", {}).get("bgp", {})
     bgp = s.get("vrf", {}).get("default", {}).get("router", {}).get("bgp", {})
-    if router.get("router-id") != lo[0].split("/")[0] or not on(router.get("enable")) or not on(bgp.get("enable")):
+    if router.get("router-id") != lo[0].split("/")[0] or not d.enabled(router) or not d.enabled(bgp):
         errors.append(f"{host}: router bgp router-id/enable")
     af = bgp.get("address-family", {}).get("ipv4-unicast", {})
-    if lo[0] not in af.get("network", {}) or af.get("multipaths", {}).get("ebgp") != 64:
+    if not d.enabled(af) or lo[0] not in af.get("network", {}) or af.get("multipaths", {}).get("ebgp") != 64:
         errors.append(f"{host}: ipv4-unicast does not originate {lo[0]} with 64 eBGP paths")
-    if not on(bgp.get("path-selection", {}).get("multipath", {}).get("aspath-ignore")):
+    if "roce" in s.get("qos", {}) and not d.enabled(s["qos"]["roce"]):
+        errors.append(f"{host}: qos roce is not enabled")
+    if not d.value_on(bgp.get("path-selection", {}).get("multipath", {}).get("aspath-ignore")):
         errors.append(f"{host}: no multipath aspath-ignore")
     groups = bgp.get("peer-group", {})
     neighbors = {}
@@ -82,7 +112,7 @@ def check(host, doc):
                 errors.append(f"{host}: numbered neighbor {key} is not the /31 peer of an interface")
         neighbors[local] = (key, n.get("description", ""), n.get("type"))
     return {"asn": router.get("autonomous-system"), "neighbors": neighbors, "addrs": addrs,
-            "qos": s.get("qos"), "leaf": None}
+            "qos": s.get("qos"), "leaf": None, "version": h["version"]}
 
 
 def main():
@@ -113,7 +143,8 @@ def main():
         errors.append("switches differ in qos")
     for e in errors:
         print("error: " + e)
-    print(f"checked {len(sw)} switches: {len(errors)} errors")
+    versions = sorted({r["version"] for r in sw.values()})
+    print(f"checked {len(sw)} switches ({', '.join(versions)}): {len(errors)} errors")
     return 1 if errors else 0
 
 

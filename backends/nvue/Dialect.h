@@ -1,0 +1,24 @@
+#pragma once
+// How each NVUE dialect spells the keys fabc writes: the one place the writer asks,
+// so that a new key that differs between releases is one more field here. Which
+// release takes which dialect is a rule (compiler/checks/Nvue.cpp); the sources of
+// the spellings are in docs/backends.md ("NVUE dialects").
+#include "analysis/OutputPlans.h"
+
+namespace fabc::nvue {
+
+struct Dialect {
+  const char *state;    // an object's on/off switch: "enable" (5.0-5.14), "state" (5.15+)
+  const char *on;       // its value, and a plain boolean's: "on", "enabled"
+  const char *ipv4;     // an interface's IPv4 addresses sit under "ip", "ipv4"
+};
+
+inline const Dialect &dialect(NvueDialect d) {
+  static const Dialect table[] = {
+      /* Cl50  */ {"enable", "on", "ip"},
+      /* Cl515 */ {"state", "enabled", "ipv4"},
+  };
+  return table[static_cast<int>(d)];
+}
+
+} // namespace fabc::nvue

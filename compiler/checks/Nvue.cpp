@@ -1,0 +1,107 @@
+// The checks of the NVUE output: the Cumulus Linux release it is written for (the one
+// table of releases and their NVUE dialect) and the RoCE profile NVUE can express.
+#include "checks/OutputChecks.h"
+
+#include "diag/Diag.h"
+#include "passes/Roce.h"
+
+#include <cctype>
+
+namespace fabc::checks {
+
+namespace {
+// The Cumulus Linux releases fabc writes NVUE for, and the dialect of each. Cumulus
+// Linux 5.15 renamed the keys fabc writes ("New and Changed NVUE Commands", Cumulus
+// Linux 5.15 user guide; CumulusNetworks/docs content/cumulus-linux-515/Whats-New/
+// New-and-Changed-NVUE-Commands.md): 5.14 and earlier take the older form. NVUE is the
+// default CLI from 5.0; earlier releases (NCLU) are not a target. A release past the
+// table is unknown until its NVUE changes are checked and a line is added here.
+struct Release {
+  const char *name;
+  NvueDialect dialect;
+};
+constexpr Release kReleases[] = {
+    {"5.0", NvueDialect::Cl50},   {"5.1", NvueDialect::Cl50},   {"5.2", NvueDialect::Cl50},
+    {"5.3", NvueDialect::Cl50},   {"5.4", NvueDialect::Cl50},   {"5.5", NvueDialect::Cl50},
+    {"5.6", NvueDialect::Cl50},   {"5.7", NvueDialect::Cl50},   {"5.8", NvueDialect::Cl50},
+    {"5.9", NvueDialect::Cl50},   {"5.10", NvueDialect::Cl50},  {"5.11", NvueDialect::Cl50},
+    {"5.12", NvueDialect::Cl50},  {"5.13", NvueDialect::Cl50},  {"5.14", NvueDialect::Cl50},
+    {"5.15", NvueDialect::Cl515}, {"5.16", NvueDialect::Cl515},
+};
+
+bool allDigits(std::string_view s) {
+  if (s.empty() || s.size() > 3)
+    return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      return false;
+  return true;
+}
+
+// "5.14" or "5.14.1": the release line X.Y in the table, and the full version.
+bool checkRelease(const ir::Fabric &F, NvuePlan &p, DiagEngine &diags) {
+  const ir::Setting *s = F.option("nvue_release");
+  if (!s)
+    return true;
+  std::string_view v = s->type == ir::Setting::String ? F.strings.str(s->str) : std::string_view();
+  std::string_view line = v, patch = "0";
+  size_t dot = v.find('.');
+  size_t second = dot == std::string_view::npos ? dot : v.find('.', dot + 1);
+  if (second != std::string_view::npos) {
+    line = v.substr(0, second);
+    patch = v.substr(second + 1);
+  }
+  const Release *found = nullptr;
+  if (allDigits(patch))
+    for (const Release &r : kReleases)
+      if (line == r.name)
+        found = &r;
+  if (!found) {
+    Diagnostic *d = s->type == ir::Setting::String
+                        ? diags.report(DiagCode::E0200, s->loc, "unknown Cumulus Linux release '{}' for the NVUE output", v)
+                        : diags.report(DiagCode::E0200, s->loc, "option nvue_release is not a string");
+    DiagEngine::note(d, {}, fmt::format("write the release as a string, \"X.Y\" or \"X.Y.Z\", from {} to {} (5.15 and "
+                                        "later use NVUE's renamed keys, 5.0 to 5.14 the older ones)",
+                                        kReleases[0].name, std::end(kReleases)[-1].name));
+    return false;
+  }
+  p.dialect = found->dialect;
+  p.version = fmt::format("{}.{}", line, patch);
+  return true;
+}
+} // namespace
+
+// The RoCE profile NVUE applies is fixed; anything else would be silently ignored.
+static bool checkRoceProfile(const ir::Fabric &F, DiagEngine &diags) {
+  passes::RoceSettings r = passes::roceSettings(F);
+  if (!r.enabled)
+    return true;
+  passes::RoceSettings profile; // the defaults are the Cumulus profile's values
+  std::string diff;
+  auto cmp = [&](const char *name, uint64_t want, uint64_t have) {
+    if (want != have)
+      diff += fmt::format("{}{} = {} (the profile has {})", diff.empty() ? "" : ", ", name, have, want);
+  };
+  cmp("pfc_priority", profile.pfcPriority, r.pfcPriority);
+  cmp("dscp", profile.dscp, r.dscp);
+  cmp("cnp_dscp", profile.cnpDscp, r.cnpDscp);
+  cmp("ecn", profile.ecn, r.ecn);
+  cmp("ecn_min", profile.ecnMin, r.ecnMin);
+  cmp("ecn_max", profile.ecnMax, r.ecnMax);
+  cmp("ecn_probability", profile.ecnProbability, r.ecnProbability);
+  if (diff.empty())
+    return true;
+  Diagnostic *d = diags.report(DiagCode::E0113, r.loc, "the NVUE lossless RoCE profile cannot carry {}", diff);
+  DiagEngine::note(d, {}, "Cumulus Linux's 'qos roce mode lossless' uses priority 3, DSCP 26, CNP DSCP 48 and ECN "
+                          "from 150000 to 1500000 bytes at 100%");
+  return false;
+}
+
+bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  checkEthernet(F, an, diags, "nvue");
+  an.nvue.checked = true;
+  bool ok = checkRelease(F, an.nvue, diags);
+  return checkRoceProfile(F, diags) && ok;
+}
+
+} // namespace fabc::checks
