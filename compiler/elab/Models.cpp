@@ -275,6 +275,8 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (media && k == "reach") figure("model", p, dims::Length, out.reach);
     else if (media && k == "order_lengths") orderLengths(p, out);
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
+    else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
+    else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (k == "protocol" && (out.kind == K::Switch || out.kind == K::Nic)) {
@@ -296,8 +298,14 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; systems: gpus gpu nvlink_domain"
-                  : media ? "vendor sku description power price media speed form reach ports lasers interface order_lengths"
+                  : media ? "vendor sku description power price media speed form reach ports lasers interface order_lengths; optics: connectors; cables: legs"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
+  }
+  if (out.connectors && out.portsPerUnit % out.connectors) {
+    Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,
+                          out.portsPerUnit, m.name);
+    DiagEngine::note(d, {}, "each connector carries the same number of ports: connectors divides ports");
+    out.connectors = 0;
   }
   if (!m.ports.empty() && !device)
     error(DiagCode::E0033, m.ports[0].range, "a model of kind {} has no ports", ir::modelKindName(out.kind));

@@ -93,6 +93,10 @@ struct Model {
   double speed = 0;         // b/s per logical port served
   uint32_t form = 0;
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
+  // optic: fibre connectors on its face (0: one per logical port). Fewer connectors than
+  // ports means each connector carries several ports' lanes, fanned out by a splitter.
+  uint32_t connectors = 0;
+  uint32_t legs = 1;         // cable: far-end connectors of a splitter (fan-out) fibre, 1 = straight
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
   uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
   // `sku = none source "why"`: the part has no orderable part number (a generic class,
