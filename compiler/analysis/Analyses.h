@@ -36,9 +36,11 @@ public:
 
   // Filled by the output checks of the backend each belongs to (checks/OutputChecks.h).
   EthernetPlan ethernet;
+  HostsPlan hosts;
   NvuePlan nvue;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
+  LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
 

@@ -24,8 +24,11 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
 bool checkEthernet(const ir::Fabric &F, Analyses &an, DiagEngine &diags, const char *backend);
 bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// ptm and cvt: one plan for both (checks/LldpCabling.cpp).
+bool checkLldpCabling(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 } // namespace checks
