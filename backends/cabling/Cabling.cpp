@@ -32,7 +32,8 @@ bool emitPlan(BackendContext &ctx) {
   if (!csv || !json)
     return failOpen(ctx);
   csv->write("cable,a_device,a_port,a_rack,a_u,b_device,b_port,b_rack,b_u,speed_gbps,media,length_m,"
-             "length_source,order_length_m,cable_sku,a_transceiver,b_transceiver\n");
+             "length_source,order_length_m,cable_sku,a_transceiver,b_transceiver,cable_units,a_transceiver_units,"
+             "b_transceiver_units\n");
   JsonWriter j(sinkTo(*json));
   j.beginObject();
   j.key("fabric").string(F.name);
@@ -49,19 +50,21 @@ bool emitPlan(BackendContext &ctx) {
     size_t sa = a.find('/'), sb = b.find('/');
     ir::Media m = F.linkMedia[l];
     double len = F.linkLength[l];
-    std::string cable = modelName(F, F.linkCable[l]);
-    if (cable.empty() && m != ir::Media::None)
-      cable = std::string(ir::mediaName(m)) + " fibre";
+    std::string cable = cableSku(F, F.linkCable[l], m);
     // The plug in each port; the BOM counts a twin-port transceiver once per cage.
     std::string xa = modelName(F, F.linkOpticA[l]);
     std::string xb = modelName(F, F.linkOpticB[l]);
-    double order = standardLength(m, len);
+    double order = standardLength(F, F.linkCable[l], m, len);
+    // What this row adds to the BOM: summed over the plan, these are the BOM's cable and
+    // transceiver counts (a twin-port module or copper assembly is on the row of its
+    // cage's first link; the other rows of the cage add 0).
+    unsigned cu = F.linkCableUnits[l], ua = F.linkXcvrA[l], ub = F.linkXcvrB[l];
     std::string_view devA(a.data(), sa), portA(a.data() + sa + 1, a.size() - sa - 1);
     std::string_view devB(b.data(), sb), portB(b.data() + sb + 1, b.size() - sb - 1);
-    csv->print("{},{},{},{},{},{},{},{},{},{:g},{},{:.2f},{},{:g},{},{},{}\n", l + 1, csvField(devA), csvField(portA),
+    csv->print("{},{},{},{},{},{},{},{},{},{:g},{},{:.2f},{},{:g},{},{},{},{},{},{}\n", l + 1, csvField(devA), csvField(portA),
                csvField(rackOf(F, da)), F.devU[da], csvField(devB), csvField(portB), csvField(rackOf(F, db)),
                F.devU[db], F.portSpeed(pa) / 1e9, ir::mediaName(m), len, lengthSource(F.linkFlags[l]), order,
-               csvField(cable), csvField(xa), csvField(xb));
+               csvField(cable), csvField(xa), csvField(xb), cu, ua, ub);
     j.beginObject(JsonLayout::Inline);
     j.key("cable").integer(l + 1);
     j.key("a").beginObject(JsonLayout::Inline);
@@ -80,6 +83,9 @@ bool emitPlan(BackendContext &ctx) {
     j.key("cable_sku").string(cable);
     j.key("a_transceiver").stringOrNull(xa);
     j.key("b_transceiver").stringOrNull(xb);
+    j.key("cable_units").integer(cu);
+    j.key("a_transceiver_units").integer(ua);
+    j.key("b_transceiver_units").integer(ub);
     j.endObject();
   }
   j.endArray();
@@ -94,21 +100,28 @@ bool emitBom(BackendContext &ctx) {
   OutFile *json = ctx.out.open("bom/bom.json");
   if (!csv || !json)
     return failOpen(ctx);
-  csv->write("category,sku,model,vendor,media,order_length_m,count,estimate\n");
+  // count: what the design uses; spares: what policy spares adds (0 without one);
+  // order_quantity: their sum, what a buyer orders.
+  csv->write("category,sku,model,vendor,media,order_length_m,count,estimate,spares,order_quantity\n");
+  const SparesPolicy &sp = s.spares;
   for (const auto &kv : s.devices) {
     const ir::Model &m = F.models[kv.first];
-    csv->print("device,{},{},{},,,{},{}\n", csvField(modelName(F, kv.first)), csvField(F.strings.str(m.name)),
-               csvField(F.strings.str(m.vendor)), kv.second, m.power.estimate ? "power" : "");
+    uint64_t n = sp.spares(deviceCategory(m), kv.second);
+    csv->print("device,{},{},{},,,{},{},{},{}\n", csvField(modelName(F, kv.first)), csvField(F.strings.str(m.name)),
+               csvField(F.strings.str(m.vendor)), kv.second, m.power.estimate ? "power" : "", n, kv.second + n);
   }
   for (const auto &kv : s.transceivers) {
     const ir::Model &m = F.models[kv.first];
-    csv->print("transceiver,{},{},{},{},,{},{}\n", csvField(modelName(F, kv.first)), csvField(F.strings.str(m.name)),
+    uint64_t n = sp.spares(SpareCategory::Transceiver, kv.second.total);
+    csv->print("transceiver,{},{},{},{},,{},{},{},{}\n", csvField(modelName(F, kv.first)), csvField(F.strings.str(m.name)),
                csvField(F.strings.str(m.vendor)), ir::mediaName(m.media), kv.second.total,
-               m.power.estimate ? "power" : "");
+               m.power.estimate ? "power" : "", n, kv.second.total + n);
   }
-  for (const auto &kv : s.cables)
-    csv->print("cable,{},,,{},{:g},{},\n", csvField(kv.first.sku), ir::mediaName(kv.first.media), kv.first.length,
-               kv.second);
+  for (const auto &kv : s.cables) {
+    uint64_t n = sp.spares(SpareCategory::Cable, kv.second);
+    csv->print("cable,{},,,{},{:g},{},,{},{}\n", csvField(kv.first.sku), ir::mediaName(kv.first.media), kv.first.length,
+               kv.second, n, kv.second + n);
+  }
 
   JsonWriter j(sinkTo(*json));
   j.beginObject();
@@ -148,6 +161,18 @@ bool emitBom(BackendContext &ctx) {
   j.key("transceivers_per_gpu").fixed(s.transceiversPerGpu(), 3);
   j.key("cable_length_m").fixed(s.totalLength, 1);
   j.endObject();
+  // The policy behind every entry's spares (null: none asked, no spares).
+  j.key("spares_policy");
+  if (!sp.set) {
+    j.null();
+  } else {
+    j.beginObject(JsonLayout::Inline);
+    for (size_t c = 0; c < size_t(SpareCategory::Count); ++c)
+      if (sp.named[c])
+        j.keyf("{}_percent", spareCategoryName(SpareCategory(c))).general(sp.percent[c]);
+    j.key("min_per_sku").integer(sp.minPerSku);
+    j.endObject();
+  }
   j.key("devices").beginArray(JsonLayout::BlockOpenWhenEmpty);
   for (const auto &kv : s.devices) {
     const ir::Model &m = F.models[kv.first];
@@ -157,6 +182,9 @@ bool emitBom(BackendContext &ctx) {
     j.key("kind").string(ir::modelKindName(m.kind));
     j.key("vendor").string(F.strings.str(m.vendor));
     j.key("count").integer(kv.second);
+    uint64_t n = sp.spares(deviceCategory(m), kv.second);
+    j.key("spares").integer(n);
+    j.key("order_quantity").integer(kv.second + n);
     j.endObject();
   }
   j.endArray();
@@ -168,6 +196,9 @@ bool emitBom(BackendContext &ctx) {
     j.key("model").string(F.strings.str(m.name));
     j.key("media").string(ir::mediaName(m.media));
     j.key("count").integer(kv.second.total);
+    uint64_t n = sp.spares(SpareCategory::Transceiver, kv.second.total);
+    j.key("spares").integer(n);
+    j.key("order_quantity").integer(kv.second.total + n);
     j.key("at_switch").integer(kv.second.atSwitch);
     j.key("at_compute_system").integer(kv.second.atCompute);
     j.key("power_w").general(m.power.value);
@@ -182,6 +213,9 @@ bool emitBom(BackendContext &ctx) {
     j.key("media").string(ir::mediaName(kv.first.media));
     j.key("order_length_m").general(kv.first.length);
     j.key("count").integer(kv.second);
+    uint64_t n = sp.spares(SpareCategory::Cable, kv.second);
+    j.key("spares").integer(n);
+    j.key("order_quantity").integer(kv.second + n);
     j.endObject();
   }
   j.endArray();

@@ -85,6 +85,7 @@ bool runEnergy(BackendContext &ctx) {
     j.key("saved_w").fixed(w.saved(), 1);
     j.key("saved_percent_of_interconnect").fixed(E.savedPercentOfInterconnect(w), 2);
     j.key("saved_percent_of_it").fixed(E.savedPercentOfIt(w), 2);
+    j.key("saved_percent_of_optics").fixed(E.savedPercentOfOptics(w), 2);
     j.key(std::string_view(name) == "all_cpo" ? "transceivers_removed" : "transceivers_added").integer(w.cages);
     bool lasers = w.lasersKnown && w.cages;
     j.key("lasers_before");
@@ -101,6 +102,16 @@ bool runEnergy(BackendContext &ctx) {
   j.key("what_if").beginObject();
   whatIf("all_cpo", E.toCpo);
   whatIf("all_pluggable", E.toPluggable);
+  j.endObject();
+  // All pluggable vs all CPO, as shares of the pluggable build (analysis::CpoSavings).
+  j.key("cpo_savings").beginObject(JsonLayout::Inline);
+  j.key("applies").boolean(E.cpo.applies);
+  j.key("pluggable_optics_w").fixed(E.cpo.pluggableOptics, 1);
+  j.key("cpo_optics_w").fixed(E.cpo.cpoOptics, 1);
+  j.key("saved_w").fixed(E.cpo.saved(), 1);
+  j.key("percent_of_optics").fixed(E.cpo.percentOfOptics(), 2);
+  j.key("percent_of_interconnect").fixed(E.cpo.percentOfInterconnect(), 2);
+  j.key("estimate").boolean(E.cpo.estimate);
   j.endObject();
   j.key("estimated_figures").beginArray();
   for (const auto &e : E.estimates) {

@@ -252,7 +252,7 @@ void Page::summary() {
               fmt::format("{} at the facility (PUE {:g})", esc(power(E.facility())), E.pue), !E.estimates.empty());
   buf += card("Transceivers per GPU", fixed(bom.transceiversPerGpu(), 2),
               dataAttrs("bom:summary.transceivers_per_gpu", fixed(bom.transceiversPerGpu(), 3)),
-              fmt::format("{} transceivers", count(bom.xcvrTotal)));
+              fmt::format("{} transceivers: {}", count(bom.xcvrTotal), BomSummary::TransceiversPerGpuNote));
   buf += "</div>\n";
 
   // Tiers: switches, capacity, oversubscription.
@@ -422,6 +422,18 @@ void Page::energy() {
   else
     stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
 
+  // What CPO saves, on the two bases (all pluggable vs all CPO).
+  if (E.cpo.applies) {
+    buf += fmt::format(
+        "<p id=\"cpo-savings\">Co-packaged optics on every switch port save <b{}>{:.1f} %</b> of the optics power of "
+        "the all-pluggable build ({} of {}), which is <b{}>{:.1f} %</b> of its interconnect power (switches, NICs, "
+        "NVLink switches and optics).{}</p>",
+        dataAttrs("energy:cpo_savings.percent_of_optics", fixed(E.cpo.percentOfOptics(), 2)), E.cpo.percentOfOptics(),
+        esc(power(E.cpo.saved())), esc(power(E.cpo.pluggableOptics)),
+        dataAttrs("energy:cpo_savings.percent_of_interconnect", fixed(E.cpo.percentOfInterconnect(), 2)),
+        E.cpo.percentOfInterconnect(), E.cpo.estimate ? " Estimate: it rests on estimated figures or missing parts." : "");
+  }
+
   // The what-if, side by side.
   auto whatIf = [&](const WhatIf &w, const char *key, bool toCpo) {
     std::string k = std::string("energy:what_if.") + key;
@@ -467,6 +479,9 @@ void Page::energy() {
                            : fmt::format("{} would add {} at the wall: {} MWh a year", to, esc(power(-saved * E.pue)),
                                          esc(number(E.annualMWh(-saved), 0))),
                 w.estimate, saved > 0);
+    buf += card("Of optics power", fmt::format("{:.2f} %", E.savedPercentOfOptics(w)),
+                dataAttrs(k + ".saved_percent_of_optics", fixed(E.savedPercentOfOptics(w), 2)),
+                "every transceiver and CPO engine, systems' included", w.estimate);
     buf += card("Of interconnect power", fmt::format("{:.2f} %", E.savedPercentOfInterconnect(w)),
                 dataAttrs(k + ".saved_percent_of_interconnect", fixed(E.savedPercentOfInterconnect(w), 2)), "", w.estimate);
     buf += card("Of IT power", fmt::format("{:.2f} %", E.savedPercentOfIt(w)),
@@ -541,7 +556,7 @@ void Page::bomSection() {
                           count(bom.xcvrCompute)));
   buf += card("Transceivers per GPU", fixed(bom.transceiversPerGpu(), 2),
               dataAttrs("bom:summary.transceivers_per_gpu", fixed(bom.transceiversPerGpu(), 3)),
-              "both ends of every optical link");
+              BomSummary::TransceiversPerGpuNote);
   buf += card("CPO ports", count(F.metrics.cpoPorts), dataAttrs("bom:summary.cpo_ports", std::to_string(F.metrics.cpoPorts)),
               "fibre straight to the switch, no transceiver");
   buf += card("Cable length", length(bom.totalLength), dataAttrs("bom:summary.cable_length_m", fixed(bom.totalLength, 1)),

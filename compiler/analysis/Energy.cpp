@@ -16,14 +16,24 @@ uint32_t cpoEngine(const ir::Fabric &F, double speed) {
   return None;
 }
 
-// A pluggable single-mode transceiver for a cage, for the CPO-to-pluggable what-if.
-uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts) {
+// A pluggable single-mode transceiver for a cage, for the CPO-to-pluggable what-if: one
+// that speaks the engine's interface (the same lanes) where the catalog says, else any;
+// the shortest reach among them.
+uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uint32_t engine) {
+  uint32_t want = engine == None ? 0 : F.models[engine].interface;
   uint32_t best = None;
+  bool bestMatches = false;
   for (uint32_t i = 0; i < F.models.size(); ++i) {
     const ir::Model &m = F.models[i];
-    if (m.kind == ir::ModelKind::Optic && !m.cpoEngine && m.media == ir::Media::SMF && m.speed == speed &&
-        m.portsPerUnit == cagePorts && (best == None || m.reach.value < F.models[best].reach.value))
+    if (!(m.kind == ir::ModelKind::Optic && !m.cpoEngine && m.media == ir::Media::SMF && m.speed == speed &&
+          m.portsPerUnit == cagePorts))
+      continue;
+    bool matches = want && m.interface == want;
+    if (best == None || (matches && !bestMatches) ||
+        (matches == bestMatches && m.reach.value < F.models[best].reach.value)) {
       best = i;
+      bestMatches = matches;
+    }
   }
   return best;
 }
@@ -162,7 +172,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
         w.estimate |= o.power.estimate || !o.power.known;
         return;
       }
-      uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage);
+      uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage, engine);
       if (p == None) {
         w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " single-mode transceiver");
         return;
@@ -190,6 +200,16 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   E.interconnect = E.all[PowerCategory::Switches] + E.all[PowerCategory::Optics] + E.all[PowerCategory::Nics] +
                    E.all[PowerCategory::NvlinkSwitches];
   E.pue = F.options.pue;
+  // All pluggable vs all CPO: undo the CPO ports (toPluggable) for the one, convert the
+  // pluggable cages (toCpo) for the other.
+  CpoSavings &c = E.cpo;
+  c.applies = E.toCpo.applies || E.toPluggable.applies;
+  double optics = E.all[PowerCategory::Optics];
+  c.pluggableOptics = optics - E.toPluggable.saved();
+  c.cpoOptics = optics - E.toCpo.saved();
+  c.pluggableInterconnect = E.interconnect - E.toPluggable.saved();
+  c.estimate = E.toCpo.estimate || E.toPluggable.estimate || !E.toCpo.missing.empty() || !E.toPluggable.missing.empty() ||
+               E.all.estimate(PowerCategory::Optics);
   return E;
 }
 

@@ -41,6 +41,20 @@ struct WhatIf {
   double saved() const { return before - after; }
 };
 
+// The design built all pluggable against all CPO (every switch port), from the two
+// what-ifs: what CPO saves, as a share of the pluggable build's optics power (every
+// transceiver and engine, systems' included) and of its interconnect power, the two
+// bases a reader compares with vendor claims (30-50% of optics) and with the budget.
+struct CpoSavings {
+  bool applies = false;  // some switch port has optics (pluggable or CPO)
+  bool estimate = false; // rests on an estimate, or a part is missing from the catalog
+  double pluggableOptics = 0, cpoOptics = 0; // W, all optics of each build
+  double pluggableInterconnect = 0;          // W
+  double saved() const { return pluggableOptics - cpoOptics; }
+  double percentOfOptics() const { return pluggableOptics > 0 ? 100 * saved() / pluggableOptics : 0.0; }
+  double percentOfInterconnect() const { return pluggableInterconnect > 0 ? 100 * saved() / pluggableInterconnect : 0.0; }
+};
+
 struct EnergyModel {
   static constexpr unsigned Untiered = 5;
   PowerBucket tiers[6]; // 0 systems, 1..4 switch tiers, 5 untiered
@@ -59,6 +73,12 @@ struct EnergyModel {
   // Percent of the interconnect and IT power a what-if saves (0 when there is none).
   double savedPercentOfInterconnect(const WhatIf &w) const { return interconnect > 0 ? 100 * w.saved() / interconnect : 0.0; }
   double savedPercentOfIt(const WhatIf &w) const { return it > 0 ? 100 * w.saved() / it : 0.0; }
+  // Percent of the design's optics power (all transceivers and CPO engines) a what-if saves.
+  double savedPercentOfOptics(const WhatIf &w) const {
+    double o = all[PowerCategory::Optics];
+    return o > 0 ? 100 * w.saved() / o : 0.0;
+  }
+  CpoSavings cpo;
 };
 
 EnergyModel computeEnergy(const ir::Fabric &F);

@@ -130,6 +130,7 @@ private:
   void portLanes(const ast::Model &m, const ast::PortDecl &pd, ir::PortGroup &g);
   bool figure(const ast::Prop &p, const Dim &want, ir::Figure &out);
   bool propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out);
+  void orderLengths(const ast::Prop &p, ir::Model &out);
   bool propStr(const ast::Prop &p, uint32_t &out);
   bool propBool(const ast::Prop &p, bool &out);
   // A property set twice in one block is an error (FAB-E0038), never "the last one wins".
@@ -152,6 +153,8 @@ private:
   bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);
   bool inRange(const char *where, const ast::Prop &p, double v, const Dim &d);
   bool optionValue(const ast::Prop &p, const ir::Setting &st);
+  bool policyValue(const char *where, const ast::Prop &p, const ir::Setting &st);
+  static bool findRangeRow(const char *where, std::string_view key);
   void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
     Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
     DiagEngine::note(d, {}, std::string("accepted: ") + accepted);

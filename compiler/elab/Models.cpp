@@ -41,6 +41,8 @@ const Range *findRange(const char *where, std::string_view key) {
 }
 } // namespace
 
+bool Elab::findRangeRow(const char *where, std::string_view key) { return findRange(where, key) != nullptr; }
+
 bool Elab::inRange(const char *where, const ast::Prop &p, double v, const Dim &d) {
   if (const Range *found = findRange(where, p.key)) {
     const Range &r = *found;
@@ -107,6 +109,36 @@ bool Elab::propQty(const ast::Prop &p, const Dim &want, double &out) {
   }
   out = v.asDouble();
   return true;
+}
+
+// order_lengths = [0.5 m, 1 m, ...] source "...": the lengths a cable or fibre is sold in.
+void Elab::orderLengths(const ast::Prop &p, ir::Model &out) {
+  Value v = eval(p.value);
+  if (v.type != Value::List) {
+    if (v.ok())
+      error(DiagCode::E0026, p.value->range, "'order_lengths' is a list of lengths, for example [1 m, 2 m, 3 m]");
+    return;
+  }
+  std::vector<double> lens;
+  for (const Value &x : *v.list) {
+    if (!x.numeric() || x.dimension() != dims::Length) {
+      Diagnostic *d = error(DiagCode::E0025, p.value->range, "'order_lengths' must be lengths, but an item is {}",
+                            x.numeric() ? dimName(x.dimension()) : elab::typeName(x));
+      DiagEngine::note(d, {}, "for example: order_lengths = [1 m, 2 m, 3 m];");
+      return;
+    }
+    double len = x.asDouble();
+    if (!(len > 0 && len <= 2e7) || (!lens.empty() && len <= lens.back())) {
+      Diagnostic *d = error(DiagCode::E0034, p.value->range, "'order_lengths' must rise, each more than 0 and at most 20,000 km");
+      DiagEngine::note(d, {}, "list the lengths the vendor sells, shortest first");
+      return;
+    }
+    lens.push_back(len);
+  }
+  out.orderLengths = std::move(lens);
+  out.orderLengthsNote.known = true;
+  out.orderLengthsNote.estimate = p.annot == ast::Prop::Estimate;
+  out.orderLengthsNote.source = p.annot == ast::Prop::None ? 0 : F.strings.intern(p.annotText);
 }
 
 bool Elab::propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out) {
@@ -241,6 +273,14 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
       out.propLocs.push_back({key, propRange(p)});
     int64_t iv;
     if (k == "vendor") propStr(p, out.vendor);
+    else if (k == "sku" && p.value->kind == ast::Expr::Name && p.value->text == "none" && p.value->kids.empty()) {
+      if (p.annot == ast::Prop::None || p.annotText.empty()) {
+        Diagnostic *d = error(DiagCode::E0037, p.value->range, "'sku = none' needs the reason the part has no SKU");
+        DiagEngine::note(d, {}, "for example: sku = none source \"generic LR4 class, any vendor's part\";");
+      } else {
+        out.skuNoneReason = F.strings.intern(p.annotText);
+      }
+    }
     else if (k == "sku") propStr(p, out.sku);
     else if (k == "description") propStr(p, out.description);
     else if (k == "power") figure("model", p, dims::Power, out.power);
@@ -275,7 +315,10 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (media && k == "speed") propQty("model", p, dims::Bandwidth, out.speed);
     else if (media && k == "form") propStr(p, out.form);
     else if (media && k == "reach") figure("model", p, dims::Length, out.reach);
+    else if (media && k == "order_lengths") orderLengths(p, out);
     else if (media && k == "ports") { if (propInt(p, 1, 8, iv)) out.portsPerUnit = uint32_t(iv); }
+    else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
+    else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if ((media && k == "lanes") || (out.kind == K::Optic && k == "host_lanes")) {
@@ -303,8 +346,14 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; systems: gpus gpu nvlink_domain hosts"
-                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate; optics: lasers interface host_lanes host_lane_rate"
+                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
+  }
+  if (out.connectors && out.portsPerUnit % out.connectors) {
+    Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,
+                          out.portsPerUnit, m.name);
+    DiagEngine::note(d, {}, "each connector carries the same number of ports: connectors divides ports");
+    out.connectors = 0;
   }
   if (!m.ports.empty() && !device)
     error(DiagCode::E0033, m.ports[0].range, "a model of kind {} has no ports", ir::modelKindName(out.kind));

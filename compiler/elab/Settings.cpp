@@ -139,6 +139,19 @@ void Elab::execPolicy(const ast::Stmt *s) {
   F.policies.push_back(pol);
 }
 
+// A policy property with a row in Ranges.def takes a plain number in its range.
+bool Elab::policyValue(const char *where, const ast::Prop &p, const ir::Setting &st) {
+  if (!findRangeRow(where, p.key))
+    return true;
+  if (st.type != ir::Setting::Number || !st.dim.none()) {
+    Diagnostic *d = error(st.type != ir::Setting::Number ? DiagCode::E0026 : DiagCode::E0025, p.value->range,
+                          "'{}' of the {} takes a plain number", p.key, where);
+    DiagEngine::note(d, {}, "for example: " + p.key + " = 2;");
+    return false;
+  }
+  return inRange(where, p, st.number, Dim());
+}
+
 void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
   ir::PolicyBlock pb;
   pb.kind = F.strings.intern(s->name);
@@ -150,8 +163,18 @@ void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
       continue;
     }
     ir::Setting st;
-    if (setting(p, st))
+    if (setting(p, st) && policyValue(("policy " + s->name).c_str(), p, st))
       pb.props.push_back(std::move(st));
+  }
+  // A spares policy must name what it spares: min_per_sku applies per named category.
+  if (s->name == "spares") {
+    bool named = false;
+    for (const ast::Prop &p : s->props)
+      named |= p.key.size() > 8 && p.key.compare(p.key.size() - 8, 8, "_percent") == 0;
+    if (!named) {
+      Diagnostic *d = error(DiagCode::E0037, s->nameRange, "policy spares names no category");
+      DiagEngine::note(d, {}, "give a percent per category, for example: transceiver_percent = 2; cable_percent = 2;");
+    }
   }
   F.extraPolicies.push_back(std::move(pb));
 }

@@ -95,7 +95,18 @@ struct Model {
   double speed = 0;         // b/s per logical port served
   uint32_t form = 0;
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
+  // optic: fibre connectors on its face (0: one per logical port). Fewer connectors than
+  // ports means each connector carries several ports' lanes, fanned out by a splitter.
+  uint32_t connectors = 0;
+  uint32_t legs = 1;         // cable: far-end connectors of a splitter (fan-out) fibre, 1 = straight
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
+  // `sku = none source "why"`: the part has no orderable part number (a generic class,
+  // a CPO engine inside a switch), and why; the catalog lint accepts it instead of a SKU.
+  uint32_t skuNoneReason = 0;
+  // optic/cable: the lengths the vendor sells (m, ascending, `order_lengths = [...]`);
+  // empty: the generic steps of standardLength. `orderLengthsNote` is its provenance.
+  std::vector<double> orderLengths;
+  Figure orderLengthsNote;
   uint32_t interface = 0;    // optic: optical interface per logical port ("SR4", "DR4", "DR8"); both ends match
   // Lane structure per logical port served (optic, cable, CPO engine): `lanes` x
   // `lane_rate` = speed. An optic's line side; its host (electrical) side is the same

@@ -132,6 +132,7 @@ std::vector<Option> media::options(const ir::Fabric &F, const Key &k) {
     } else {
       for (uint32_t i = 0; i < F.models.size(); ++i)
         if (F.models[i].kind == ir::ModelKind::Cable && F.models[i].media == m && F.models[i].speed == 0 &&
+            F.models[i].legs == 1 && // a splitter fibre is put on a connector (fanOutConnectors), never per link
             (fibre == None || better(F, i, fibre)))
           fibre = i;
     }

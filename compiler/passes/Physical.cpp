@@ -98,6 +98,85 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
   }
 }
 
+// A transceiver with fewer fibre connectors than logical ports (`connectors` < `ports`)
+// carries several ports on one connector: a twin-port 2 x DR4 running 4 x 200G has two
+// MPO connectors of two ports each. When a connector's links end in more than one far
+// connector, it takes one splitter fibre (a `cable` of the link's media with `legs` equal
+// to the ports per connector) instead of one fibre per link: the splitter is counted on
+// the connector's longest link (its order length covers every leg) and the other links
+// count none. When they all end in one far connector, one straight fibre serves them.
+// Without a splitter in the catalog the links keep one fibre each. Linear in ports.
+static void fanOutConnectors(ir::Fabric &F) {
+  std::map<std::pair<ir::Media, uint32_t>, uint32_t> splitter; // (media, legs) -> model
+  for (uint32_t i = 0; i < F.models.size(); ++i) {
+    const ir::Model &c = F.models[i];
+    if (c.kind == ir::ModelKind::Cable && c.legs > 1 && c.speed == 0)
+      splitter.emplace(std::make_pair(c.media, c.legs), i);
+  }
+  // The far connector of a port: its cage's first port and the connector index there.
+  auto farConnector = [&](uint32_t l, uint32_t port) -> uint64_t {
+    uint32_t far = F.otherEnd(l, port);
+    uint32_t optic = F.linkA[l] == far ? F.linkOpticA[l] : F.linkOpticB[l];
+    uint32_t idx = 0;
+    uint32_t g = F.portGroup(far, &idx);
+    uint32_t cage = F.layoutOf(F.portDevice[far]).groups[g].portsPerCage;
+    uint32_t inCage = idx % cage, per = 1;
+    if (optic != None && F.models[optic].connectors && F.models[optic].connectors < F.models[optic].portsPerUnit)
+      per = F.models[optic].portsPerUnit / F.models[optic].connectors;
+    return (uint64_t(far - inCage) << 8) | (inCage / per);
+  };
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
+      uint32_t optic = None;
+      for (uint32_t k = 0; k < gl.portsPerCage && optic == None; ++k) {
+        uint32_t port = first + k, l = F.portLink[port];
+        if (l != None)
+          optic = F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l];
+      }
+      if (optic == None)
+        return;
+      const ir::Model &o = F.models[optic];
+      if (!o.connectors || o.connectors >= o.portsPerUnit || o.portsPerUnit != gl.portsPerCage)
+        return;
+      uint32_t per = o.portsPerUnit / o.connectors;
+      for (uint32_t c = 0; c < o.connectors; ++c) {
+        uint32_t owner = None, used = 0;
+        uint64_t farOne = UINT64_MAX;
+        bool oneFar = true, claimed = false;
+        for (uint32_t k = c * per; k < (c + 1) * per; ++k) {
+          uint32_t port = first + k, l = F.portLink[port];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
+            continue;
+          if (F.linkCable[l] != None && F.models[F.linkCable[l]].legs > 1)
+            claimed = true; // the far end's connector already fans out over this link
+          uint64_t fc = farConnector(l, port);
+          if (farOne != UINT64_MAX && fc != farOne)
+            oneFar = false;
+          farOne = fc;
+          ++used;
+          if (owner == None || F.linkLength[l] > F.linkLength[owner])
+            owner = l;
+        }
+        if (used < 2 || claimed)
+          continue; // one link: its own fibre; or counted from the other end
+        uint32_t model = F.linkCable[owner];
+        if (!oneFar) {
+          auto it = splitter.find({F.linkMedia[owner], per});
+          if (it == splitter.end())
+            continue; // no splitter in the catalog: a fibre per link
+          model = it->second;
+        }
+        for (uint32_t k = c * per; k < (c + 1) * per; ++k) {
+          uint32_t l = F.portLink[first + k];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
+            continue;
+          F.linkCable[l] = model;
+          F.linkCableUnits[l] = l == owner;
+        }
+      }
+    });
+}
+
 void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
   size_t n = F.numLinks();
   F.linkXcvrA.assign(n, 0);
@@ -151,6 +230,7 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
                  (F.linkMedia[l] == ir::Media::DAC || F.linkMedia[l] == ir::Media::ACC || F.linkMedia[l] == ir::Media::AOC);
     F.linkCableUnits[l] = F.linkMedia[l] != ir::Media::None && !multi;
   }
+  fanOutConnectors(F);
   for (uint32_t d = 0; d < F.numDevices(); ++d)
     F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
       bool counted = false;
