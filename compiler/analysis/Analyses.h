@@ -37,6 +37,9 @@ public:
   // Filled by the output checks of the backend each belongs to (checks/OutputChecks.h).
   EthernetPlan ethernet;
   NvuePlan nvue;
+  SonicPlan sonic;
+  ManagementPlan management;
+  BfdPlan bfd;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
   DotPlan dot;
