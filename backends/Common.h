@@ -18,5 +18,8 @@ bool runReport(BackendContext &ctx);
 bool runSonic(BackendContext &ctx);
 bool runFrr(BackendContext &ctx);
 bool runNvue(BackendContext &ctx);
+bool runHosts(BackendContext &ctx);
+bool runPtm(BackendContext &ctx);
+bool runCvt(BackendContext &ctx);
 
 } // namespace fabc

@@ -19,11 +19,12 @@ const std::vector<Backend> &backends() {
       {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
                  "(report/index.html)",
        runReport, false},
-      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root GUIDs, node name map, "
+      {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root and compute-node GUIDs "
+                     "and opensm.conf, node name map, "
                      "IBDM expected-cabling topology and IBNL (infiniband/)",
        runInfiniband, false},
       {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "
-                "topology/block (one block per NVLink domain) (slurm/)",
+                "topology/block (one block per NVLink domain), and both in topology.yaml (Slurm 25.05+) (slurm/)",
        runSlurm, false},
       {"dot", "Graphviz diagram: tiers as ranks, su/pod groups as clusters, collapsed past dot_max_nodes "
               "(dot/fabric.dot)",
@@ -33,6 +34,14 @@ const std::vector<Backend> &backends() {
       {"frr", "FRR frr.conf per Ethernet switch: eBGP unnumbered or numbered (frr/HOST/frr.conf, frr/wiring.csv)",
        runFrr, false},
       {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
+      {"hosts", "GPU servers' side of host addressing: per-NIC plan and one netplan per server (hosts/plan.csv, "
+                "plan.json, netplan/HOST.yaml); writes nothing without policy addressing host_pool",
+       runHosts, true},
+      {"ptm", "Cumulus PTM topology.dot: the expected cabling of the Ethernet fabric in switch port names, "
+              "checked on each switch against LLDP (ptm/topology.dot)",
+       runPtm, false},
+      {"cvt", "NVIDIA UFM Cable Validation Tool topology file (DOT) of the Ethernet fabric (cvt/topology.dot)", runCvt,
+       false},
       {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
        false, /*inAll=*/false},
   };

@@ -65,6 +65,25 @@ public:
     keyLine(key);
     append(b_, ": {}");
   }
+  // The same with a key written as it is: `'100'`, the quoted string NVUE writes for a
+  // VLAN or rule number (a plain 100 would read back as an integer).
+  void beginMapRawKey(std::string_view key) {
+    if (inlineNext_)
+      inlineNext_ = false;
+    else
+      line();
+    append(b_, key);
+    append(b_, ":");
+    push(indent_ + 2);
+  }
+  void emptyMapRawKey(std::string_view key) {
+    if (inlineNext_)
+      inlineNext_ = false;
+    else
+      line();
+    append(b_, key);
+    append(b_, ": {}");
+  }
   // key:\n  name: {}   (NVUE's form of a set member)
   void member(std::string_view key, std::string_view name) {
     beginMap(key);

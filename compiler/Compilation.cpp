@@ -1,5 +1,8 @@
 // One compilation: load, elaborate, run the passes, then the analyses and output rules.
 #include "Compilation.h"
+
+#include "discovery/Observed.h"
+#include "verify/PinGuids.h"
 #include "checks/OutputChecks.h"
 
 #include "ast/Parser.h"
@@ -124,6 +127,17 @@ bool Compilation::run(const CompileInput &input) {
     if (ok)
       ir::verifyOrAbort(F_, "elaborate");
 #endif
+  }
+  if (ok && !opts_.guidsFrom.empty()) {
+    stage("guids-from");
+    discovery::Observed obs;
+    discovery::ReadLimits limits;
+    limits.maxPorts = std::max<uint64_t>(2 * uint64_t(F_.numPorts()), 1u << 20);
+    for (const std::string &file : opts_.guidsFrom)
+      ok &= discovery::readDiscovery(file, "", limits, obs, sm, diags);
+    if (ok)
+      verify::pinGuids(F_, obs, sm, diags);
+    ok = ok && !diags.hasErrors();
   }
   if (ok)
     ok = runPasses(F_, diags, [&](const char *name) { stage(name); }, opts_.stopAfter);

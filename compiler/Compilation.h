@@ -37,6 +37,9 @@ struct CompileOptions {
   bool checkOutputsInRun = true;
   // Stop after this pass (a name from passes::pipeline()); empty: run them all.
   std::string stopAfter;
+  // --guids-from: discovery files whose GUIDs are pinned onto the design's devices
+  // before the passes (compiler/verify/PinGuids.h).
+  std::vector<std::string> guidsFrom;
 };
 
 // What to compile: a file ("-" is stdin), or text with the name diagnostics show.

@@ -24,6 +24,10 @@ VALIDATORS=(
 VALIDATORS+=(ibutils slurmctld slurm-client)
 # lldpd announces and lists LLDP neighbours: fabc verify reads its JSON (tests/lit/verify).
 VALIDATORS+=(lldpd)
+# netplan renders the generated server netplan files (netplan generate --root-dir, tests/lit/hosts).
+VALIDATORS+=(netplan.io)
+# ping: GPU servers in network namespaces reach each other through the FRR fabric (tests/lit/hosts/netns.test).
+VALIDATORS+=(iputils-ping)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null

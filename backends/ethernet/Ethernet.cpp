@@ -90,6 +90,10 @@ std::string peerDescription(const ir::Fabric &F, const Peer &p, char style) {
   return F.portName(p.peerPort);
 }
 
+std::string cumulusEndName(const ir::Fabric &F, uint32_t port) {
+  return isEthernetSwitch(F, F.portDevice[port]) ? swpName(portInfo(F, port)) : names::portLabel(F, port);
+}
+
 uint32_t localAddress(const ir::Fabric &F, const Peer &p) {
   uint32_t s = F.linkSubnet[p.link];
   return s ? s + (F.linkA[p.link] == p.port ? 0 : 1) : 0;

@@ -61,6 +61,11 @@ void appendPeerDescription(TextBuffer &b, const ir::Fabric &F, const Peer &p, ch
 void appendSonicPortName(TextBuffer &b, const PortInfo &p);
 void appendSwpName(TextBuffer &b, const PortInfo &p);
 
+// An end of a cable as the Cumulus-side cabling files name it (ptm, cvt): the swp name
+// on an Ethernet switch, fabc's port label ("cx0", docs/backends.md#host-names) on a
+// server or any other device.
+std::string cumulusEndName(const ir::Fabric &F, uint32_t port);
+
 // The address of this end of a numbered link (the A end takes the /31's even address).
 uint32_t localAddress(const ir::Fabric &F, const Peer &p);
 uint32_t peerAddress(const ir::Fabric &F, const Peer &p);

@@ -3,6 +3,9 @@
 //   infiniband/fabric.net      ibnetdiscover's topology format, which ibsim simulates
 //   infiniband/root_guids.txt  OpenSM's root_guid_file for the ftree routing engine
 //   infiniband/node_name_map   GUID -> name, for OpenSM and infiniband-diags
+//   infiniband/cn_guids.txt    OpenSM's cn_guid_file: the compute nodes' HCA port GUIDs
+//   infiniband/opensm.conf     the OpenSM options that use them (ftree), naming the files
+//                              where they are installed (/etc/opensm/)
 //   infiniband/fabric.topo     IBDM topology file, the expected cabling that
 //                              ibdiagnet -t, ibtopodiff and NVIDIA's cable validation
 //                              tool compare the discovered fabric with
@@ -23,6 +26,10 @@ namespace fabc {
 namespace {
 using ir::None;
 namespace ib = ir::ib;
+
+// Where opensm.conf says the files are: OpenSM's own configuration directory (its
+// default -F is /etc/opensm/opensm.conf, in Debian's and NVIDIA's packages alike).
+constexpr const char *OpensmDir = "/etc/opensm/";
 
 // The fabric the output checks drew and checked (checks/InfiniBand.cpp), and the IBNL
 // type names of its layouts.
@@ -130,6 +137,39 @@ void emitRoots(const View &v, OutFile &o) {
       o.print("0x{:016x}\n", v.F.devGuid[s]);
 }
 
+// OpenSM's cn_guid_file: the port GUIDs of the compute nodes' HCAs (opensm -u). ftree
+// routes between compute nodes; other HCAs (storage, UFM) are I/O nodes to it.
+void emitCnGuids(BackendContext &ctx, const View &v, OutFile &o) {
+  o.print("# fabc {}: OpenSM cn_guid_file of '{}' for the ftree routing engine (opensm -u FILE): the port\n"
+          "# GUIDs of the {} HCA ports of compute systems ({} HCA ports in the fabric)\n",
+          ctx.info.version, ctx.F.name, v.P.cnPorts.size(), v.P.hcaPorts.size());
+  for (uint32_t q : v.P.cnPorts)
+    o.print("0x{:016x}\n", ib::hcaGuid(ctx.F, q) + 1);
+}
+
+// The opensm.conf options that put the other files to use, naming them where
+// docs/backends.md#opensmconf installs them. OpenSM keeps its defaults for every option a
+// file leaves out, so this runs as it is (opensm -F) or merges into a site's file.
+void emitOpensmConf(BackendContext &ctx, const View &v, OutFile &o) {
+  const bool ftree = v.P.topTier >= 2;
+  o.print("# fabc {}: OpenSM options for InfiniBand fabric '{}'. Install this directory's files in\n"
+          "# {} (the paths below), then run opensm -F {}opensm.conf, or merge these lines\n"
+          "# into your opensm.conf: OpenSM keeps its defaults for the options left out.\n\n",
+          ctx.info.version, ctx.F.name, OpensmDir, OpensmDir);
+  if (ftree) {
+    o.print("# Fat-tree routing from the design's roots, its {} switches\n", tierName(v.P.topTier));
+    o.write("routing_engine ftree\n");
+    o.print("root_guid_file {}root_guids.txt\n", OpensmDir);
+  } else {
+    o.write("# One switch tier: ftree needs two or more, so min-hop routing\nrouting_engine minhop\n");
+  }
+  o.print("\n# The compute nodes' HCA ports ({} of {}); the others are I/O nodes to ftree\n", v.P.cnPorts.size(),
+          v.P.hcaPorts.size());
+  o.print("cn_guid_file {}cn_guids.txt\n", OpensmDir);
+  o.print("\n# The design's names for the nodes in OpenSM's log and dumps\nnode_name_map_name {}node_name_map\n",
+          OpensmDir);
+}
+
 void emitNameMap(BackendContext &ctx, const View &v, OutFile &o) {
   const ir::Fabric &F = ctx.F;
   o.print("# fabc {}: InfiniBand node names of '{}' (node GUID \"NodeDescription\")\n", ctx.info.version, F.name);
@@ -217,11 +257,15 @@ bool runInfiniband(BackendContext &ctx) {
   OutFile *roots = ctx.out.open("infiniband/root_guids.txt");
   OutFile *map = ctx.out.open("infiniband/node_name_map");
   OutFile *topo = ctx.out.open("infiniband/fabric.topo");
-  if (!net || !roots || !map || !topo)
+  OutFile *cns = ctx.out.open("infiniband/cn_guids.txt");
+  OutFile *conf = ctx.out.open("infiniband/opensm.conf");
+  if (!net || !roots || !map || !topo || !cns || !conf)
     return failOpen(ctx);
   emitNet(ctx, v, *net);
   emitRoots(v, *roots);
   emitNameMap(ctx, v, *map);
+  emitCnGuids(ctx, v, *cns);
+  emitOpensmConf(ctx, v, *conf);
   emitTopo(ctx, v, *topo);
   if (!emitIbnl(ctx, v))
     return false;

@@ -5,6 +5,7 @@
 
 #include "backends/Common.h"
 #include "ir/Address.h"
+#include "passes/HostAddressing.h"
 
 #include "support/Json.h"
 
@@ -245,6 +246,12 @@ private:
         }
         if (!F.linkSubnet.empty() && F.linkSubnet[l])
           J.attribute("subnet", ipv4(F.linkSubnet[l]) + "/31");
+        if (passes::isHostLink(F, uint32_t(l))) {
+          J.attribute("host_address", ipv4(F.linkHostAddr[l]) + "/" + std::to_string(passes::hostPrefixLen(F, uint32_t(l))));
+          J.attribute("host_gateway", ipv4(passes::hostGateway(F, uint32_t(l))));
+          if (!F.linkHostNet.empty())
+            J.attribute("host_vlan", F.hostNets[F.linkHostNet[l]].vlan);
+        }
       });
     });
   }

@@ -8,6 +8,7 @@
 #include "backends/nvue/Dialect.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
+#include "passes/HostAddressing.h"
 #include "passes/Roce.h"
 
 
@@ -84,9 +85,28 @@ struct SwitchDoc {
       name.clear();
       eth::appendSwpName(name, pi);
       y.beginMap(view(name));
+      bool hostPort = !p.routed && passes::isHostLink(F, p.link);
+      if (hostPort && F.hostScheme != ir::HostScheme::P2p) {
+        // An access port of its subnet's VLAN, in the default bridge.
+        y.beginMap("bridge");
+        y.beginMap("domain");
+        y.beginMap("br_default");
+        y.scalar("access", F.hostNets[F.linkHostNet[p.link]].vlan);
+        y.endMap();
+        y.endMap();
+        y.endMap();
+      }
       desc.clear();
       eth::appendPeerDescription(desc, F, p, 'c', hosts);
       y.scalar("description", view(desc));
+      if (hostPort && F.hostScheme == ir::HostScheme::P2p) {
+        y.beginMap(nv.ipv4); // the NIC's gateway: the /31's even address
+        addr.clear();
+        appendIpv4(addr, passes::hostGateway(F, p.link));
+        append(addr, "/31");
+        y.member("address", view(addr));
+        y.endMap();
+      }
       if (p.routed && !unnumbered) {
         y.beginMap(nv.ipv4);
         addr.clear();
@@ -105,7 +125,39 @@ struct SwitchDoc {
       y.scalar("type", "swp");
       y.endMap();
     }
+    // The host subnets' gateways: one SVI per subnet of this leaf.
+    auto [firstNet, lastNet] = passes::hostNetsOf(F, d);
+    for (uint32_t n = firstNet; n < lastNet; ++n) {
+      const ir::HostNet &net = F.hostNets[n];
+      name.clear();
+      fmt::format_to(fmt::appender(name), "vlan{}", net.vlan);
+      y.beginMap(view(name));
+      y.beginMap(nv.ipv4);
+      addr.clear();
+      appendIpv4(addr, net.base + 1);
+      fmt::format_to(fmt::appender(addr), "/{}", unsigned(net.len));
+      y.member("address", view(addr));
+      y.endMap();
+      y.scalar("type", "svi");
+      y.scalar("vlan", net.vlan);
+      y.endMap();
+    }
     y.endMap();
+    if (firstNet < lastNet) {
+      y.beginMap("bridge");
+      y.beginMap("domain");
+      y.beginMap("br_default");
+      y.beginMap("vlan");
+      for (uint32_t n = firstNet; n < lastNet; ++n) {
+        name.clear();
+        fmt::format_to(fmt::appender(name), "'{}'", F.hostNets[n].vlan);
+        y.emptyMapRawKey(view(name));
+      }
+      y.endMap();
+      y.endMap();
+      y.endMap();
+      y.endMap();
+    }
 
     y.beginMap("router");
     y.beginMap("bgp");
@@ -113,6 +165,7 @@ struct SwitchDoc {
     y.scalar(nv.state, nv.on);
     y.scalar("router-id", lo);
     y.endMap();
+    writePolicy(y);
     y.endMap();
 
     y.beginMap("vrf");
@@ -125,9 +178,25 @@ struct SwitchDoc {
     y.beginMap("multipaths");
     y.scalar("ebgp", 64);
     y.endMap();
+    y.beginMap("network");
     addr.clear();
     fmt::format_to(fmt::appender(addr), "{}/32", lo);
-    y.member("network", view(addr));
+    y.emptyMap(view(addr));
+    for (const eth::Peer &p : peers) { // the host subnets: a /31 per NIC, or the SVIs'
+      if (F.hostScheme != ir::HostScheme::P2p || p.routed || !passes::isHostLink(F, p.link))
+        continue;
+      addr.clear();
+      appendIpv4(addr, passes::hostSubnet(F, p.link));
+      append(addr, "/31");
+      y.emptyMap(view(addr));
+    }
+    for (uint32_t n = firstNet; n < lastNet; ++n) {
+      addr.clear();
+      appendIpv4(addr, F.hostNets[n].base);
+      fmt::format_to(fmt::appender(addr), "/{}", unsigned(F.hostNets[n].len));
+      y.emptyMap(view(addr));
+    }
+    y.endMap();
     y.endMap();
     y.endMap();
     y.scalar(nv.state, nv.on);
@@ -163,6 +232,18 @@ struct SwitchDoc {
     y.endMap();
     y.beginMap("peer-group");
     y.beginMap("FABRIC");
+    y.beginMap("address-family");
+    y.beginMap("ipv4-unicast");
+    y.beginMap("policy");
+    y.beginMap("inbound");
+    y.scalar("route-map", "FABRIC_IN");
+    y.endMap();
+    y.beginMap("outbound");
+    y.scalar("route-map", "FABRIC_OUT");
+    y.endMap();
+    y.endMap();
+    y.endMap();
+    y.endMap();
     y.scalar("remote-as", "external");
     y.endMap();
     y.endMap();
@@ -182,6 +263,75 @@ struct SwitchDoc {
     }
     y.endMap(); // set
     y.endSeqItem();
+  }
+
+  // router policy: the prefix-lists of F.routePolicy and the route-maps FABRIC_IN and
+  // FABRIC_OUT that permit them (and deny the rest), as in frr.conf.
+  void writePolicy(YamlWriter &y) {
+    static const char *const lists[2] = {"FABRIC_LOOPBACKS", "FABRIC_HOSTS"};
+    bool used[2] = {false, false};
+    for (const ir::PrefixRule &r : F.routePolicy)
+      used[r.list] = true;
+    y.beginMap("policy");
+    y.beginMap("prefix-list");
+    for (unsigned l = 0; l < 2; ++l) {
+      if (!used[l])
+        continue;
+      y.beginMap(lists[l]);
+      y.beginMap("rule");
+      unsigned seq = 0;
+      for (const ir::PrefixRule &r : F.routePolicy) {
+        if (r.list != l)
+          continue;
+        name.clear();
+        fmt::format_to(fmt::appender(name), "'{}'", seq += 10);
+        y.beginMapRawKey(view(name));
+        y.scalar("action", "permit");
+        y.beginMap("match");
+        addr.clear();
+        appendIpv4(addr, r.base);
+        fmt::format_to(fmt::appender(addr), "/{}", unsigned(r.len));
+        if (r.ge > r.len) {
+          y.beginMap(view(addr));
+          y.scalar("max-prefix-len", r.le);
+          y.scalar("min-prefix-len", r.ge);
+          y.endMap();
+        } else {
+          y.emptyMap(view(addr));
+        }
+        y.endMap();
+        y.endMap();
+      }
+      y.endMap();
+      y.scalar("type", "ipv4");
+      y.endMap();
+    }
+    y.endMap();
+    y.beginMap("route-map");
+    for (const char *map : {"FABRIC_IN", "FABRIC_OUT"}) {
+      y.beginMap(map);
+      y.beginMap("rule");
+      unsigned seq = 0;
+      for (unsigned l = 0; l < 2; ++l) {
+        if (!used[l])
+          continue;
+        name.clear();
+        fmt::format_to(fmt::appender(name), "'{}'", seq += 10);
+        y.beginMapRawKey(view(name));
+        y.beginMap("action");
+        y.emptyMap("permit");
+        y.endMap();
+        y.beginMap("match");
+        y.scalar("ip-prefix-list", lists[l]);
+        y.scalar("type", "ipv4");
+        y.endMap();
+        y.endMap();
+      }
+      y.endMap();
+      y.endMap();
+    }
+    y.endMap();
+    y.endMap();
   }
 };
 

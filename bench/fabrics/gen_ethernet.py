@@ -20,7 +20,8 @@ rack); the super-spines in hall `core`, 24 a rack, 16 racks a row. Host and leaf
 cables stay inside a hall (multimode SR8 optics); spine to super-spine crosses the
 building's corridor (single-mode DR8, or SR8 where it is short enough).
 Addressing: eBGP unnumbered (RFC 7938 ASN plan: one ASN per leaf, one per pod's spine
-tier, one for the super-spines), loopbacks from 10.0.0.0/16; lossless RoCE (`policy roce`
+tier, one for the super-spines), loopbacks from 10.0.0.0/16, a /31 per GPU NIC from
+172.16.0.0/12 (the hosts output: per-NIC plan and a netplan per DGX); lossless RoCE (`policy roce`
 with Cumulus Linux's profile values, which every switch-config backend accepts).
 
 The written file's header comment states its counts (switches per tier, hosts, links).
@@ -149,6 +150,8 @@ fabric ethernet_{total} {{
     core_asn = [4202000000, 4202999999];
     asn_per = "tier";
     loopback_pool = "10.0.0.0/16";
+    host_pool = "172.16.0.0/12";   // the GPU NICs: a /31 per NIC-leaf link
+    host_scheme = "p2p";
   }}
   option bgp_unnumbered = true;
   option mtu = 9216;

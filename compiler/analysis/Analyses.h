@@ -36,12 +36,14 @@ public:
 
   // Filled by the output checks of the backend each belongs to (checks/OutputChecks.h).
   EthernetPlan ethernet;
+  HostsPlan hosts;
   NvuePlan nvue;
   SonicPlan sonic;
   ManagementPlan management;
   BfdPlan bfd;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
+  LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
 

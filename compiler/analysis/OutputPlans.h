@@ -70,6 +70,7 @@ struct InfinibandPlan {
   bool empty = true;               // no InfiniBand switch (W0157): no file is written
   std::vector<uint32_t> switches;  // InfiniBand switches, device order
   std::vector<uint32_t> hcaPorts;  // end-system ports on InfiniBand links, port order
+  std::vector<uint32_t> cnPorts;   // those of compute systems (role compute): OpenSM's compute nodes
   std::vector<uint32_t> devs;      // every device of the fabric, device order
   std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX outside the fabric
   std::vector<std::string> names;  // host names, checked (FAB-E0107)
@@ -102,6 +103,18 @@ struct SlurmPlan {
   size_t baseBlock = 0;            // the smallest block's node count
 };
 
+// ptm, cvt: the expected cabling of the Ethernet fabric (links with an Ethernet switch at
+// one end or both) for Cumulus PTM's and NVIDIA's cable validation tool's topology.dot.
+struct LldpCablingPlan {
+  bool checked = false;
+  bool ok = true;                  // the check's result, for the second backend that asks
+  std::vector<uint32_t> links;     // link order
+  std::vector<uint8_t> bFirst;     // per entry of links: write the B end first
+  std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX if on no such link
+  std::vector<std::string> names;  // host names, checked (FAB-E0107)
+  std::vector<uint32_t> switches;  // Ethernet switches on those links, device order
+};
+
 // dot: the validated dot_max_nodes, and host names when every device is drawn.
 struct DotPlan {
   bool checked = false;
@@ -114,6 +127,13 @@ struct DotPlan {
 struct ReportPlan {
   bool checked = false;
   uint32_t collapse = 64;
+};
+
+// hosts: the GPU servers with an addressed NIC (passes/HostAddressing.h), in device
+// order; their host names are checked (FAB-E0107).
+struct HostsPlan {
+  bool checked = false;
+  std::vector<uint32_t> servers;
 };
 
 } // namespace fabc

@@ -72,10 +72,16 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     v.nameOf[d] = uint32_t(v.devs.size());
     v.devs.push_back(d);
     if (!ib::isSwitch(F, d)) {
+      // OpenSM's compute nodes (cn_guid_file): the HCAs of compute systems; storage and
+      // management systems (a UFM appliance) are I/O nodes to ftree.
+      bool compute = F.modelOf(d).kind == ir::ModelKind::System && F.devRole[d] == ir::Role::Compute;
       uint32_t base = F.devPortBase[d];
       for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
-        if (isIbPort(F, p))
+        if (isIbPort(F, p)) {
           v.hcaPorts.push_back(p);
+          if (compute)
+            v.cnPorts.push_back(p);
+        }
     }
   }
   if (!checkHostNames(F, diags, v.devs, &v.names))

@@ -4,6 +4,9 @@
 
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
+#include "passes/HostAddressing.h"
+
+#include <algorithm>
 
 #include <cmath>
 #include <numeric>
@@ -25,6 +28,9 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"sonic", checkSonic},
       {"frr", checkFrr},
       {"nvue", checkNvue},
+      {"hosts", checkHosts},
+      {"ptm", checkLldpCabling},
+      {"cvt", checkLldpCabling},
   };
   for (const Entry &e : table)
     if (backend == e.backend)
@@ -53,6 +59,27 @@ bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   std::vector<uint32_t> all(F.numDevices());
   std::iota(all.begin(), all.end(), 0);
   return checkHostNames(F, diags, all, &p.hosts);
+}
+
+// The servers the hosts output writes a netplan for are named by the host-name rule.
+bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  HostsPlan &p = an.hosts;
+  p.checked = true;
+  p.servers.clear();
+  if (F.hostScheme == ir::HostScheme::None)
+    return true;
+  uint32_t last = ir::None;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!F.linkHostAddr[l])
+      continue;
+    uint32_t nic = F.portDevice[passes::nicPortOf(F, l)];
+    if (nic != last)
+      p.servers.push_back(nic);
+    last = nic;
+  }
+  std::sort(p.servers.begin(), p.servers.end());
+  p.servers.erase(std::unique(p.servers.begin(), p.servers.end()), p.servers.end());
+  return checkHostNames(F, diags, p.servers);
 }
 
 } // namespace fabc::checks

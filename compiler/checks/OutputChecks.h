@@ -29,8 +29,11 @@ bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // once per compilation and returns the same verdict to every caller.
 bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// ptm and cvt: one plan for both (checks/LldpCabling.cpp).
+bool checkLldpCabling(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 } // namespace checks

@@ -247,6 +247,30 @@ void buildBlocks(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
   t.baseBlock = base;
 }
 
+// A compute system whose model holds several hosts (a rack-scale GB200_NVL72: 18 compute
+// trays, each its own OS) is one Slurm node here, where slurmd runs per host. The model's
+// `hosts` says so (the catalog's figure, not a GPU count): one warning per model.
+void warnRackScale(const ir::Fabric &F, DiagEngine &diags, const SlurmPlan &t) {
+  std::vector<uint32_t> count(F.models.size(), 0), first(F.models.size(), None);
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (isNode(F, d) && !t.host[d].empty() && F.modelOf(d).hosts > 1 && !count[F.devModel[d]]++)
+      first[F.devModel[d]] = d;
+  for (uint32_t m = 0; m < F.models.size(); ++m) {
+    if (!count[m])
+      continue;
+    const ir::Model &M = F.models[m];
+    uint32_t d = first[m];
+    Diagnostic *dg = diags.report(DiagCode::W0159, {F.devLoc[d], 1},
+                                  "{} compute system{} of model '{}' hold{} {} hosts each, but Slurm gets each as one "
+                                  "node of {} GPUs (first: '{}')",
+                                  count[m], count[m] == 1 ? "" : "s", F.strings.str(M.name), count[m] == 1 ? "s" : "",
+                                  M.hosts, F.gpusOf(d), F.deviceName(d));
+    DiagEngine::note(dg, M.loc, fmt::format("model '{}' says hosts = {}", F.strings.str(M.name), M.hosts));
+    DiagEngine::note(dg, {}, "model each host (compute tray) as a system of its own, in a 'group nvlink' for the rack: "
+                             "examples/gb200/nvl72_pod.fab does so with GB200_ComputeTray");
+  }
+}
+
 } // namespace
 
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
@@ -255,6 +279,7 @@ bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   t.checked = true;
   if (!buildTree(F, diags, t))
     return t.entries.empty(); // nothing to write (W0158) is a warning, not a failure
+  warnRackScale(F, diags, t);
   buildBlocks(F, diags, t);
   return true;
 }

@@ -263,6 +263,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     current = r.addNode(name, guid, isSwitch, at, line);
     if (current < before)
       obs.nodes[current].at = at; // known as a peer so far: its record is where it is
+    obs.nodes[current].ports = uint32_t(ports);
     ++records;
   }
   if (lines.error())

@@ -91,7 +91,35 @@ const json::Object *obj(const json::Value *v) {
 
 struct Neighbour {
   std::string local, chassis, port;
+  std::string descr;   // the chassis description ("Cumulus Linux ... running on Nvidia SN5600")
+  bool bridge = false; // the chassis says it bridges or routes: a switch
 };
+
+// The fields of a chassis: {"NAME": {...}} (json) or the object itself (json0).
+const json::Object *chassisFields(const json::Object *c) {
+  if (c && c->size() == 1 && !c->get("id") && !c->get("name"))
+    if (const json::Object *inner = c->begin()->second.getAsObject())
+      return inner;
+  return c;
+}
+
+// "capability": [{"type": "Bridge", "enabled": true}, ...] (json0 wraps values in lists).
+bool bridges(const json::Object *c) {
+  const json::Array *caps = c ? c->getArray("capability") : nullptr;
+  if (!caps)
+    return false;
+  for (const json::Value &v : *caps) {
+    const json::Object *o = v.getAsObject();
+    if (!o)
+      continue;
+    std::string type = str(o->get("type"));
+    const json::Value *en = o->get("enabled");
+    bool on = en && ((en->getAsBoolean() && *en->getAsBoolean()) || str(en) == "true");
+    if (on && (type == "Bridge" || type == "Router"))
+      return true;
+  }
+  return false;
+}
 
 // A chassis: {"NAME": {...}} (json), {"id": ..., "name": [...]} (json0), or {"id": ...}
 // without a name (then its id value).
@@ -121,7 +149,10 @@ std::string portName(const json::Object *p) {
 void neighbour(const std::string &local, const json::Object *n, std::vector<Neighbour> &out) {
   if (!n)
     return;
-  out.push_back({local, chassisName(obj(n->get("chassis"))), portName(obj(n->get("port")))});
+  const json::Object *c = obj(n->get("chassis"));
+  const json::Object *fields = chassisFields(c);
+  out.push_back({local, chassisName(c), portName(obj(n->get("port"))), fields ? str(fields->get("descr")) : "",
+                 bridges(fields)});
 }
 
 // The interfaces of an "lldp" object: {"IF": {...}}, [{"IF": {...}}, ...] (json), or
@@ -197,6 +228,9 @@ void addNeighbours(Reader &r, const std::string &host, const std::vector<Neighbo
     uint32_t self = obs.nodeByName(r.clean(host, at, text), at);
     obs.nodes[self].local = true;
     uint32_t peer = obs.nodeByName(r.clean(n.chassis, at, text), at);
+    obs.nodes[peer].isSwitch |= n.bridge;
+    if (!n.descr.empty() && !obs.nodes[peer].descr)
+      obs.nodes[peer].descr = obs.strings.intern(r.clean(n.descr, at, text));
     Link l;
     l.a = {self, 0, obs.strings.intern(r.clean(n.local, at, text))};
     l.b = {peer, 0, obs.strings.intern(r.clean(n.port, at, text))};
@@ -217,7 +251,8 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
                    r.obs.at(r.sm, r.diags, {r.file, line}, t.line(line), uint32_t(bad - t.lineStarts[line - 1])),
                    "LLDP data is not valid UTF-8: invalid bytes read as U+FFFD");
   }
-  std::string host = localName;
+  std::string host = localName, localDescr;
+  bool localBridge = false;
   std::vector<std::pair<std::vector<Neighbour>, size_t>> docs;
   size_t i = 0, found = 0;
   while (true) {
@@ -260,9 +295,12 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
     const json::Object *root = v->getAsObject();
     const json::Object *local = root ? obj(root->get("local-chassis")) : nullptr;
     if (local) {
-      std::string name = chassisName(obj(local->get("chassis")));
+      const json::Object *c = obj(local->get("chassis"));
+      std::string name = chassisName(c);
       if (!name.empty())
         host = name;
+      localDescr = str(chassisFields(c) ? chassisFields(c)->get("descr") : nullptr);
+      localBridge = bridges(chassisFields(c));
     } else if (const json::Value *lldp = root ? root->get("lldp") : nullptr) {
       std::vector<Neighbour> ns;
       const json::Object *l = obj(lldp);
@@ -284,6 +322,14 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
   }
   for (auto &d : docs)
     addNeighbours(r, host, d.first, t, d.second);
+  // What the host says of itself (lldpcli show chassis), on its node.
+  for (discovery::Node &N : r.obs.nodes) {
+    if (!N.local || r.obs.strings.str(N.name) != host)
+      continue;
+    N.isSwitch |= localBridge;
+    if (!localDescr.empty() && !N.descr)
+      N.descr = r.obs.strings.intern(localDescr);
+  }
   return r.ok;
 }
 
@@ -341,6 +387,9 @@ bool parseSonicLldpTable(std::FILE *in, const std::string &localName, Reader &r)
     uint32_t self = obs.nodeByName(r.clean(localName, at, line), at);
     obs.nodes[self].local = true;
     uint32_t peer = obs.nodeByName(r.clean(cols[1].first, at, line), at);
+    obs.nodes[self].isSwitch = true; // the table is SONiC's own
+    if (cols.size() >= 4 && cols[3].first.find_first_of("BR") != std::string_view::npos)
+      obs.nodes[peer].isSwitch = true;
     Link l;
     l.a = {self, 0, obs.strings.intern(r.clean(cols[0].first, at, line))};
     l.b = {peer, 0, obs.strings.intern(r.clean(cols[2].first, at, line))};

@@ -39,6 +39,8 @@ struct Node {
   uint64_t guid = 0; // InfiniBand node GUID, 0 = not known
   bool isSwitch = false;
   bool local = false; // LLDP: the host the file was taken on (its own ports are named)
+  uint32_t ports = 0;  // InfiniBand: the port count of its node record, 0 = not known
+  uint32_t descr = 0;  // interned: LLDP's chassis description (fabc import reads the model in it), 0 = none
   Where at;
 };
 

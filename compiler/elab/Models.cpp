@@ -208,6 +208,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (k == "latency" && (device || out.kind == K::Gpu)) figure("model", p, dims::Time, out.latency);
     else if (k == "gpus" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.gpus = uint32_t(iv); }
     else if (k == "nvlink_domain" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.nvlinkDomain = uint32_t(iv); }
+    else if (k == "hosts" && out.kind == K::System) { if (propInt(p, 1, 1 << 20, iv)) out.hosts = uint32_t(iv); }
     else if (k == "gpu" && out.kind == K::System) {
       Value v = eval(p.value);
       if (v.type == Value::ModelRef && F.models[v.s].kind == K::Gpu)
@@ -257,7 +258,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain"
+                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
                   : media ? "vendor sku description power price media speed form reach ports lasers interface"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }

@@ -5,6 +5,16 @@
 
 namespace fabc::ir {
 
+const char *hostSchemeName(HostScheme s) {
+  switch (s) {
+  case HostScheme::None: return "none";
+  case HostScheme::P2p: return "p2p";
+  case HostScheme::Leaf: return "leaf";
+  case HostScheme::Rail: return "rail";
+  }
+  return "?";
+}
+
 const char *modelKindName(ModelKind k) {
   switch (k) {
   case ModelKind::Gpu: return "gpu";

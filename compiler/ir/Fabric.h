@@ -90,6 +90,7 @@ struct Model {
   uint32_t gpus = 0;     // system: GPUs in the box
   uint32_t gpuModel = None;
   uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
+  uint32_t hosts = 1;        // system: separate servers (each its own OS) in the box; a rack-scale system > 1
   uint32_t rackUnits = 0;
   // optic/cable
   Media media = Media::None;
@@ -225,6 +226,32 @@ struct Policy {
   double max = 0;         // SI value (W, ratio, s, GPUs)
   SourceRange loc;
 };
+
+// Host-facing addressing (policy addressing host_pool / host_scheme): how the GPU NICs on
+// the leaves are addressed. P2p: a /31 per NIC-leaf link, the leaf port the even address
+// (the host's gateway), the NIC the odd one. Leaf / Rail: one subnet per leaf (or per
+// rail on a leaf) behind a VLAN interface (SVI) on the leaf, the SVI the subnet's first
+// address, the NICs the next ones.
+enum class HostScheme : uint8_t { None, P2p, Leaf, Rail };
+const char *hostSchemeName(HostScheme s); // "none", "p2p", "leaf", "rail"
+// One host subnet of the Leaf and Rail schemes (an SVI on its leaf).
+struct HostNet {
+  uint32_t base = 0;     // IPv4, host byte order; the gateway (SVI) is base + 1
+  uint32_t leaf = None;  // the switch the SVI lives on
+  uint32_t rail = None;  // Rail scheme: the rail; Leaf scheme: None
+  uint16_t vlan = 0;
+  uint8_t len = 0;
+};
+
+// One entry of the prefix-lists every fabric BGP session filters with, in and out:
+// base/len with ge..le (ge == le == len: the prefix exactly). List 0 holds the switch
+// loopbacks, list 1 the host subnets.
+struct PrefixRule {
+  uint32_t base = 0;
+  uint8_t len = 0, ge = 0, le = 0;
+  uint8_t list = 0;
+};
+enum : uint8_t { PrefixListLoopbacks = 0, PrefixListHosts = 1 };
 
 struct Options {
   double defaultCableLength = 10; // m, for links without placement or length
@@ -368,6 +395,17 @@ public:
   std::vector<uint32_t> devLoopback; // IPv4, host byte order
   std::vector<uint32_t> linkSubnet;  // IPv4 /31 base per link, 0 = unnumbered
   std::vector<uint64_t> devGuid;     // InfiniBand node GUID, 0 = none
+  // Host-facing addressing (passes/HostAddressing.h). With a scheme, linkHostAddr has one
+  // entry per link: the NIC end's address of a NIC-to-leaf link, 0 for every other link;
+  // linkHostNet (Leaf and Rail schemes) the index of its subnet in hostNets, which are
+  // sorted by leaf, then rail.
+  HostScheme hostScheme = HostScheme::None;
+  uint32_t hostPoolBase = 0;
+  uint8_t hostPoolLen = 0;
+  std::vector<uint32_t> linkHostAddr;
+  std::vector<uint32_t> linkHostNet;
+  std::vector<HostNet> hostNets;
+  std::vector<PrefixRule> routePolicy; // filled by the addressing pass; lists in order
 
   // Filled by the passes.
   std::vector<float> devPower;       // W, the device itself

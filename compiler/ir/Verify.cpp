@@ -70,6 +70,8 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
   c.length("linkXcvrB", F.linkXcvrB, nl, true);
   c.length("linkCableUnits", F.linkCableUnits, nl, true);
   c.length("linkSubnet", F.linkSubnet, nl, true);
+  c.length("linkHostAddr", F.linkHostAddr, nl, true);
+  c.length("linkHostNet", F.linkHostNet, nl, true);
   if (!c.problems.empty())
     return c.problems; // the checks below index these arrays
 

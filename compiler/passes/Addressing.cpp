@@ -1,5 +1,6 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "passes/Addressing.h"
+#include "passes/HostAddressing.h"
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"
@@ -374,6 +375,11 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   F.devAsn.resize(nd, 0);
   F.devLoopback.resize(nd, 0);
   F.linkSubnet.assign(F.numLinks(), 0);
+  F.hostScheme = ir::HostScheme::None;
+  F.linkHostAddr.clear();
+  F.linkHostNet.clear();
+  F.hostNets.clear();
+  F.routePolicy.clear();
   std::vector<uint8_t> routed(nd, 0);
   bool any = false;
   for (uint32_t d = 0; d < nd; ++d)
@@ -385,6 +391,17 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   assignLoopbacks(F, diags, plan, routed);
   if (plan.numbered)
     assignSubnets(F, diags, plan);
+  FabricPools pools;
+  pools.lbBase = plan.lbBase;
+  pools.lbLen = plan.lbLen;
+  pools.lbLoc = plan.lbLoc;
+  pools.p2pBase = plan.p2pBase;
+  pools.p2pLen = plan.p2pLen;
+  pools.p2pLoc = plan.p2pLoc;
+  pools.policyLoc = plan.noteLoc;
+  pools.numbered = plan.numbered;
+  assignHostAddresses(F, diags, pools, routed);
+  buildRoutePolicy(F, pools, routed);
   std::vector<uint32_t> switches;
   for (uint32_t d = 0; d < nd; ++d)
     if (routed[d])

@@ -31,6 +31,7 @@ CompileOptions compileOptions(const Options &o, bool allowLibrary) {
   c.maxFileSize = o.maxFileSize;
   c.allowLibrary = allowLibrary;
   c.stopAfter = o.stopAfter;
+  c.guidsFrom = o.guidsFrom;
   return c;
 }
 

@@ -11,6 +11,7 @@ int buildCommand(Options &o);    // Build.cpp
 int checkCommand(Options &o);    // Build.cpp
 int diffCommand(Options &o);     // Diff.cpp
 int verifyCommand(Options &o);   // Verify.cpp
+int importCommand(Options &o);   // Import.cpp
 int fmtCommand(Options &o);      // Fmt.cpp
 int explainCommand(Options &o);  // Explain.cpp
 int backendsCommand(Options &o); // Info.cpp

@@ -140,6 +140,16 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   return Continue;
 }
 
+int importSpeed(Options &o, const std::string &, const std::string &v) {
+  char *end = nullptr;
+  double g = std::strtod(v.c_str(), &end);
+  std::string rest = end ? std::string(end) : "";
+  if (v.empty() || !(g > 0 && g <= 1e6) || (rest != "" && rest != "G" && rest != "Gb/s" && rest != " Gb/s"))
+    return usageError("--speed takes a speed in Gb/s, e.g. --speed=400");
+  o.importSpeed = g * 1e9;
+  return Continue;
+}
+
 int stopAfter(Options &o, const std::string &, const std::string &v) {
   if (!passes::findPass(v))
     return usageError("unknown pass '" + v + "' for --stop-after (passes: " + passes::passNames() + ")");
@@ -158,8 +168,13 @@ const std::vector<OptionSpec> &optionTable() {
       {"-h", "--help", Arg::None, CmdAll, nullptr, "print this help", true, help},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
        helpHidden},
-      {"-o", nullptr, Arg::Value, CmdBuild, "-o DIR", "output directory (build; default: fabc-out)", false,
-       SET(outDir)},
+      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport, "-o DIR",
+       "output directory (build; default: fabc-out); import: the .fab file (default: stdout)", false,
+       [](Options &o, const std::string &, const std::string &v) {
+         o.outDir = v;
+         o.outSet = true;
+         return Continue;
+       }},
       {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck, "--emit=LIST",
        "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit},
       {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
@@ -170,7 +185,8 @@ const std::vector<OptionSpec> &optionTable() {
        }},
       {"-D", nullptr, Arg::Value, CmdCompile, "-D NAME=VALUE",
        "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define},
-      {"--top", nullptr, Arg::Value, CmdCompile, "--top NAME", "the fabric to build when a file declares several",
+      {"--top", nullptr, Arg::Value, CmdCompile | CmdImport, "--top NAME",
+       "the fabric to build when a file declares several (import: the fabric's name)",
        false, SET(top)},
       {"--diagnostics-format", nullptr, Arg::Value, CmdAll, "--diagnostics-format=F", "text (default), json or sarif",
        false, diagnosticsFormat},
@@ -208,6 +224,16 @@ const std::vector<OptionSpec> &optionTable() {
        "verify: only the cables inside a group or building (su[1], su1), for a partial bring-up", false, SET(scope)},
       {"--work-order", nullptr, Arg::Value, CmdVerify, "--work-order=FILE",
        "verify: write the fixes as a CSV work order (rack, U, port, action)", false, SET(workOrder)},
+      {"--guids-from", nullptr, Arg::Value, CmdBuild | CmdCheck, "--guids-from FILE",
+       "build, check: pin the GUIDs an ibnetdiscover output reports onto the design's devices, matched by "
+       "name (repeatable)",
+       false,
+       [](Options &o, const std::string &, const std::string &v) {
+         o.guidsFrom.push_back(v);
+         return Continue;
+       }},
+      {"--speed", nullptr, Arg::Value, CmdImport, "--speed=GBPS",
+       "import: the port speed in Gb/s where the discovery states none (LLDP; default 400)", false, importSpeed},
       // In the commands' list: "explain CODE ... (--list: every code)".
       {"--list", nullptr, Arg::None, CmdExplain, nullptr, "explain: every diagnostic code, one a line", true,
        FLAG(list)},

@@ -35,12 +35,15 @@ struct Options {
   ElabLimits limits;
   std::vector<std::string> discovered; // verify: --discovered
   std::string scope, workOrder;        // verify: --scope, --work-order
+  bool outSet = false;                 // -o given (import: the file, else stdout)
+  double importSpeed = 0;              // import: --speed, b/s
+  std::vector<std::string> guidsFrom;  // build, check: --guids-from
 };
 
 // Which commands an option applies to (informational: the parser accepts every option
 // with every command, as it always has; the usage text, man page and completions use it).
 enum Cmd : uint32_t {
-  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdAll = 63,
+  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdAll = 127,
   CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify, // every command that compiles a design
 };
 

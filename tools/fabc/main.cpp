@@ -20,6 +20,10 @@ const std::vector<CommandSpec> &commandTable() {
        "compare the design with the fabric as built: ibnetdiscover, lldpctl -f json, SONiC 'show lldp table' "
        "(docs/bring-up.md)",
        verifyCommand},
+      {"import", "import DISC...",
+       "write a design (-o OUT.fab) from a discovered fabric: ibnetdiscover, lldpctl -f json, SONiC 'show lldp "
+       "table' (docs/bring-up.md)",
+       importCommand},
       {"fmt", "fmt FILE...",
        "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand},
       {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",

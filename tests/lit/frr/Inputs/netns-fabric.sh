@@ -6,6 +6,14 @@
 # every other leaf's loopback in its routing table over BGP, and prints, per leaf and
 # route, the number of ECMP next hops. It fails if a daemon logged a configuration line
 # it could not parse. Everything it creates is removed on exit, also on failure.
+# When OUTDIR also holds the hosts output (hosts/plan.csv, --emit=hosts), every GPU
+# server gets a namespace too, one veth per NIC to its leaf port (a Linux bridge named
+# vlanN on the leaf stands for the SVI of the subnet schemes), configured from the plan
+# as its netplan file says (address, the host pool through the NIC's leaf in the NIC's
+# own table selected by its source address); then every leaf must have every other
+# leaf's host subnets over all its uplinks, rail r of the first server of every leaf
+# must ping rail r of the first server of every other leaf from its own address, and a
+# prefix outside the routing policy, announced by a leaf, must reach no other switch.
 #
 #   usage: netns-fabric.sh OUTDIR      (as root; needs iproute2 and FRR)
 set -euo pipefail
@@ -55,7 +63,44 @@ while IFS=, read -r ahost aif _aaddr bhost bif _baddr; do
   printf 'link set %s name %s\nlink set %s up\n' "$vb" "$bif" "$bif" >> "$WORK/$bhost.batch"
 done < "$OUT/frr/wiring.csv"
 [ $i -gt 0 ] || fail "wiring.csv lists no links"
+# GPU servers from the host plan: a namespace per server, a veth per NIC.
+PLAN="$OUT/hosts/plan.csv"
+SERVERS=()
+if [ -f "$PLAN" ]; then
+  command -v ping > /dev/null || fail "ping not found (Debian: iputils-ping)"
+  POOL=$(sed -n 's/^ *"host_pool": "\(.*\)",$/\1/p' "$OUT/hosts/plan.json")
+  declare -A SEEN VLANS
+  while IFS=, read -r host _nic _rail ifname addr gw table vlan leaf lport _sonic; do
+    [ "$host" = host ] && continue
+    if [ -z "${SEEN[$host]:-}" ]; then
+      SEEN[$host]=1
+      SERVERS+=("$host")
+      ip netns add "$TAG-$host"
+      NAMESPACES+=("$TAG-$host")
+      ip -n "$TAG-$host" link set lo up
+    fi
+    i=$((i + 1))
+    va="f$$a$i"; vb="f$$b$i"
+    printf 'link add %s type veth peer name %s\nlink set %s netns %s\nlink set %s netns %s\n' \
+      "$va" "$vb" "$va" "$TAG-$host" "$vb" "$TAG-$leaf" >> "$WORK/root.batch"
+    k=$(( ${#SERVERS[@]} ))
+    { printf 'link set %s name %s\nlink set %s up\naddress add %s dev %s\n' "$va" "$ifname" "$ifname" "$addr" "$ifname"
+      printf 'rule add from %s table %s\nroute add %s via %s table %s\n' "${addr%/*}" "$table" "$POOL" "$gw" "$table"
+      printf 'route add %s via %s metric %s\n' "$POOL" "$gw" "$((table - 1))"
+    } >> "$WORK/host-$host.batch"
+    if [ -n "$vlan" ] && [ -z "${VLANS[$leaf/$vlan]:-}" ]; then
+      VLANS[$leaf/$vlan]=1
+      printf 'link add vlan%s type bridge\nlink set vlan%s up\n' "$vlan" "$vlan" >> "$WORK/$leaf.batch"
+    fi
+    printf 'link set %s name %s\nlink set %s up\n' "$vb" "$lport" "$lport" >> "$WORK/$leaf.batch"
+    [ -n "$vlan" ] && printf 'link set %s master vlan%s\n' "$lport" "$vlan" >> "$WORK/$leaf.batch"
+    echo "$host $ifname ${addr%/*} $leaf ${_rail}" >> "$WORK/nics"
+  done < "$PLAN"
+fi
 ip -batch "$WORK/root.batch"
+for h in "${SERVERS[@]}"; do
+  ip -n "$TAG-$h" -batch "$WORK/host-$h.batch"
+done
 for h in "${HOSTS[@]}"; do
   [ -f "$WORK/$h.batch" ] && ip -n "$TAG-$h" -batch "$WORK/$h.batch"
 done
@@ -109,6 +154,22 @@ for h in "${LEAVES[@]}"; do
     [ "$other" = "$h" ] || echo "$h ${LOOPBACK[$other]} $uplinks"
   done
 done > "$WORK/expect"
+# The host subnets: every leaf learns every other leaf's, over every uplink.
+if [ -f "$PLAN" ]; then
+  "${PY:-python3}" - "$PLAN" >> "$WORK/expect.hosts" <<'PYEOF'
+import csv, ipaddress, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+subnets = sorted({(r["leaf"], str(ipaddress.ip_interface(r["address"]).network)) for r in rows})
+for leaf, net in subnets:
+    print(leaf, net)
+PYEOF
+  for h in "${LEAVES[@]}"; do
+    uplinks=$(awk -F, -v h="$h" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l)
+    while read -r leaf net; do
+      [ "$leaf" = "$h" ] || echo "$h $net $uplinks"
+    done < "$WORK/expect.hosts"
+  done >> "$WORK/expect"
+fi
 
 # Prints "HOST: PREFIX via N paths" for every expected route that HOST has installed
 # over BGP with all its next hops; fails while one is missing.
@@ -144,7 +205,41 @@ until check > "$WORK/result"; do
 done
 sort "$WORK/result"
 
+if [ ${#SERVERS[@]} -gt 0 ]; then
+  # Rail r of the first server on each leaf pings rail r of the first server on every
+  # other leaf, from its own address (so through its own table, its own leaf).
+  awk '!seen[$4 " " $5]++' "$WORK/nics" > "$WORK/firsts"
+  pings=0
+  while read -r host ifname addr leaf rail; do
+    while read -r host2 _if2 addr2 leaf2 rail2; do
+      [ "$rail2" = "$rail" ] && [ "$leaf2" != "$leaf" ] || continue
+      ip netns exec "$TAG-$host" ping -c 1 -W 2 -I "$addr" "$addr2" > /dev/null 2>&1 ||
+        ip netns exec "$TAG-$host" ping -c 2 -W 3 -I "$addr" "$addr2" > /dev/null 2>&1 ||
+        fail "ping from $host $ifname ($addr) to $host2 ($addr2) failed"
+      echo "ping: $host rail $rail ($leaf) -> $host2 rail $rail ($leaf2): ok"
+      pings=$((pings + 1))
+    done < "$WORK/firsts"
+  done < "$WORK/firsts" | sort
+  # The routing policy: a prefix outside both prefix-lists, announced by the first leaf,
+  # reaches no other switch (its FABRIC_OUT denies it, and every peer's FABRIC_IN would).
+  first=${LEAVES[0]}
+  asn=$(awk '/^router bgp / { print $3; exit }' "$OUT/frr/$first/frr.conf")
+  ip -n "$TAG-$first" route add blackhole 192.0.2.0/24
+  vtysh --vty_socket "$WORK/$first" -c "configure terminal" -c "router bgp $asn" -c "address-family ipv4 unicast" \
+    -c "network 192.0.2.0/24" > /dev/null
+  sleep 3
+  vtysh --vty_socket "$WORK/$first" -d bgpd -c "show ip bgp 192.0.2.0/24 json" | grep -q '"paths"' ||
+    fail "$first did not originate 192.0.2.0/24"
+  for h in "${HOSTS[@]}"; do
+    [ "$h" = "$first" ] && continue
+    if vtysh --vty_socket "$WORK/$h" -d bgpd -c "show ip bgp 192.0.2.0/24 json" | grep -q '"paths"'; then
+      fail "$h accepted 192.0.2.0/24, a prefix outside the routing policy"
+    fi
+  done
+  echo "policy: 192.0.2.0/24 from $first reached no other switch"
+fi
+
 # Every configuration line must have been understood.
 bad=$(grep -h -E "No such command|Unknown command|line [0-9]+: %" "$WORK"/*/*.log || true)
 [ -z "$bad" ] || fail "daemons rejected configuration lines: $bad"
-echo "netns-fabric: ${#HOSTS[@]} switches, $i links, all leaf loopbacks learned"
+echo "netns-fabric: ${#HOSTS[@]} switches, ${#SERVERS[@]} servers, $i links, all leaf loopbacks learned"

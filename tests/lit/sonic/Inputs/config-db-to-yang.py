@@ -10,8 +10,8 @@ by these rules, which this script follows (Inputs/sonic-yang/README.md):
   has as many leaves, when a table has several);
 - key-value tables (DSCP_TO_TC_MAP, CABLE_LENGTH, ...) become a nested list whose key
   is the field name and whose one other leaf holds the value;
-- a field the models declare as a leaf-list, written as a comma-separated string,
-  becomes one element per item.
+- a field the models declare as a leaf-list, written as a JSON list or a
+  comma-separated string, becomes one element per item.
 Values stay text, so no number or boolean conversion is guessed. A table or field no
 model declares is an error here (not silently dropped), as it would be in SONiC.
 
@@ -78,7 +78,8 @@ class Converter:
 
     def leaf(self, out, name, node, value, where):
         if node["kind"] == "leaf-list":
-            for item in str(value).split(","):
+            # a JSON list, or a comma-separated string
+            for item in (value if isinstance(value, list) else str(value).split(",")):
                 out.append(f"<{name}>{escape(item)}</{name}>")
         elif node["kind"] == "leaf":
             out.append(f"<{name}>{escape(str(value))}</{name}>")

@@ -1,0 +1,440 @@
+// Host-facing addressing: /31 per NIC-leaf link, or one subnet per leaf (or per rail on a
+// leaf) behind an SVI; and the fabric's routing policy. Linear in devices + links: two
+// walks over the NIC ports (count, then assign), per-leaf arrays, a hash map only for the
+// (leaf, rail) subnets of the rail scheme.
+#include "passes/HostAddressing.h"
+#include "diag/Diag.h"
+#include "ir/Address.h"
+
+#include <llvm/ADT/DenseMap.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace fabc::passes {
+using ir::None;
+using ir::ipv4String;
+
+namespace {
+
+bool isEndSystem(const ir::Fabric &F, uint32_t dev) {
+  ir::ModelKind k = F.modelOf(dev).kind;
+  return k == ir::ModelKind::System || k == ir::ModelKind::Nic;
+}
+
+bool isRouted(const ir::Fabric &F, uint32_t dev) {
+  const ir::Model &m = F.modelOf(dev);
+  return m.kind == ir::ModelKind::Switch && m.protocol != ir::Protocol::InfiniBand;
+}
+
+struct HostPlan {
+  ir::HostScheme scheme = ir::HostScheme::None;
+  uint32_t base = 0;
+  unsigned len = 0;
+  unsigned subnetLen = 0; // 0: the smallest that holds the largest leaf (or rail)
+  uint32_t vlan = 100;
+  SourceRange poolLoc, schemeLoc, lenLoc, vlanLoc;
+};
+
+bool readHostPlan(const ir::Fabric &F, DiagEngine &diags, HostPlan &plan) {
+  const ir::PolicyBlock *pol = F.policyBlock("addressing");
+  if (!pol)
+    return true;
+  bool ok = true;
+  auto bad = [&](const ir::Setting &s, std::string msg, std::string fix) {
+    Diagnostic *d = diags.report(DiagCode::E0105, s.loc, "{}", msg);
+    DiagEngine::note(d, {}, std::move(fix));
+    ok = false;
+  };
+  auto whole = [](const ir::Setting &s, double lo, double hi) {
+    return s.type == ir::Setting::Number && s.dim.none() && s.number >= lo && s.number <= hi &&
+           s.number == double(int64_t(s.number));
+  };
+  const ir::Setting *scheme = nullptr;
+  for (const ir::Setting &s : pol->props) {
+    std::string_view key = F.strings.str(s.name);
+    if (key == "host_pool") {
+      uint32_t base;
+      unsigned len;
+      if (s.type != ir::Setting::String || !ir::parseCidr(F.strings.str(s.str), base, len) || base == 0 || len > 31) {
+        bad(s, "'host_pool' must be an IPv4 prefix \"a.b.c.d/len\" of at most /31",
+            "for example host_pool = \"172.16.0.0/12\"; the host bits must be zero");
+        continue;
+      }
+      plan.base = base;
+      plan.len = len;
+      plan.poolLoc = s.loc;
+      if (plan.scheme == ir::HostScheme::None)
+        plan.scheme = ir::HostScheme::P2p;
+    } else if (key == "host_scheme") {
+      scheme = &s;
+    } else if (key == "host_subnet_len") {
+      if (!whole(s, 1, 30)) {
+        bad(s, "'host_subnet_len' must be a prefix length from 1 to 30",
+            "the length of every leaf's (or rail's) host subnet, for example 24; leave it out to take the smallest "
+            "that holds the largest leaf");
+        continue;
+      }
+      plan.subnetLen = unsigned(s.number);
+      plan.lenLoc = s.loc;
+    } else if (key == "host_vlan") {
+      if (!whole(s, 1, 4094)) {
+        bad(s, "'host_vlan' must be a VLAN ID from 1 to 4094", "the VLAN of the host subnets' SVIs (default 100)");
+        continue;
+      }
+      plan.vlan = uint32_t(s.number);
+      plan.vlanLoc = s.loc;
+    }
+  }
+  if (scheme) {
+    std::string_view v = scheme->type == ir::Setting::String ? F.strings.str(scheme->str) : "";
+    ir::HostScheme sc = v == "p2p" ? ir::HostScheme::P2p : v == "leaf" ? ir::HostScheme::Leaf
+                        : v == "rail" ? ir::HostScheme::Rail : ir::HostScheme::None;
+    if (sc == ir::HostScheme::None) {
+      bad(*scheme, "host_scheme must be \"p2p\", \"leaf\" or \"rail\"",
+          "\"p2p\": a /31 per NIC-leaf link; \"leaf\": one subnet per leaf behind a VLAN interface; \"rail\": one "
+          "subnet per rail on each leaf, each in its own VLAN (host_vlan + rail)");
+    } else if (!plan.len) {
+      Diagnostic *d = diags.report(DiagCode::E0105, scheme->loc, "host_scheme is set but policy addressing has no host_pool");
+      DiagEngine::note(d, {}, "add host_pool = \"a.b.c.d/len\", the pool the GPU NICs are addressed from");
+      ok = false;
+    } else {
+      plan.scheme = sc;
+    }
+    plan.schemeLoc = scheme->loc;
+  }
+  if (!plan.schemeLoc.begin.valid())
+    plan.schemeLoc = plan.poolLoc;
+  return ok;
+}
+
+bool overlaps(uint64_t a, unsigned alen, uint64_t b, unsigned blen) {
+  uint64_t aend = a + (uint64_t(1) << (32 - alen)), bend = b + (uint64_t(1) << (32 - blen));
+  return a < bend && b < aend;
+}
+
+// FAB-E0142: the host pool shares addresses with a fabric pool or an explicit loopback.
+bool checkOverlaps(const ir::Fabric &F, DiagEngine &diags, const HostPlan &plan, const FabricPools &pools,
+                   const std::vector<uint8_t> &routed) {
+  bool ok = true;
+  auto pool = [&](const char *name, uint32_t base, unsigned len, SourceRange at) {
+    if (!overlaps(plan.base, plan.len, base, len))
+      return;
+    Diagnostic *d = diags.report(DiagCode::E0142, plan.poolLoc, "host_pool {}/{} overlaps {} {}/{}",
+                                 ipv4String(plan.base), plan.len, name, ipv4String(base), len);
+    DiagEngine::note(d, at, fmt::format("{} is set here{}", name,
+                                        std::string_view(name) == "loopback_pool" ? " (default 10.0.0.0/16)"
+                                                                                  : " (default 10.254.0.0/16)"));
+    ok = false;
+  };
+  pool("loopback_pool", pools.lbBase, pools.lbLen, pools.lbLoc);
+  if (pools.numbered) // unnumbered fabrics take no address from p2p_pool
+    pool("p2p_pool", pools.p2pBase, pools.p2pLen, pools.p2pLoc);
+  if (!ok)
+    return false; // the pool's loopbacks lie in the host pool too: said once
+  // Explicit loopbacks (the pool's are outside the host pool by now).
+  unsigned shown = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    uint32_t a = F.devLoopback[d];
+    if (!routed[d] || !a || !overlaps(plan.base, plan.len, a, 32))
+      continue;
+    ok = false;
+    if (shown++ >= 20)
+      continue;
+    Diagnostic *dg = diags.report(DiagCode::E0142, {F.devLoc[d], 1}, "loopback {} of '{}' lies in host_pool {}/{}",
+                                  ipv4String(a), F.deviceName(d), ipv4String(plan.base), plan.len);
+    DiagEngine::note(dg, plan.poolLoc, "host_pool is set here");
+  }
+  return ok;
+}
+
+// The NIC a port belongs to, for FAB-E0143: a nic device is one NIC; on a system, the
+// logical ports of one cage (a twin-port or broken-out NIC port) are one NIC.
+uint32_t nicOf(const ir::Fabric &F, uint32_t port) {
+  uint32_t dev = F.portDevice[port];
+  if (F.modelOf(dev).kind == ir::ModelKind::Nic)
+    return F.devPortBase[dev];
+  uint32_t idx = 0, g = F.portGroup(port, &idx);
+  const ir::GroupLayout &gl = F.layoutOf(dev).groups[g];
+  uint32_t ppc = std::max<uint32_t>(1, gl.portsPerCage);
+  return F.devPortBase[dev] + gl.offset + idx / ppc * ppc;
+}
+
+struct NicLink {
+  uint32_t port, link, leaf;
+};
+
+// Calls fn(NicLink) for every NIC port in device and port order.
+template <typename Fn> void forEachNic(const ir::Fabric &F, const std::vector<uint8_t> &routed, Fn &&fn) {
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!isEndSystem(F, d))
+      continue;
+    const ir::Layout &lay = F.layoutOf(d);
+    if (lay.groups.empty())
+      continue;
+    uint32_t first = F.devPortBase[d] + lay.groups[0].offset;
+    for (uint32_t p = first; p < first + lay.groups[0].count; ++p) {
+      uint32_t l = F.portLink[p];
+      if (l == None)
+        continue;
+      uint32_t leaf = F.portDevice[F.otherEnd(l, p)];
+      if (routed[leaf])
+        fn(NicLink{p, l, leaf});
+    }
+  }
+}
+
+std::string railLabel(const HostPlan &plan, uint32_t rail) {
+  return plan.scheme == ir::HostScheme::Rail ? fmt::format(" rail {}", rail) : std::string();
+}
+
+} // namespace
+
+bool isNicPort(const ir::Fabric &F, uint32_t port) {
+  uint32_t dev = F.portDevice[port], l = F.portLink[port];
+  if (!isEndSystem(F, dev) || l == None || F.portGroup(port) != 0)
+    return false;
+  return isRouted(F, F.portDevice[F.otherEnd(l, port)]);
+}
+
+uint32_t nicRail(const ir::Fabric &F, uint32_t port) {
+  uint32_t idx = 0;
+  F.portGroup(port, &idx);
+  return idx;
+}
+
+void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools,
+                         const std::vector<uint8_t> &routed) {
+  F.hostScheme = ir::HostScheme::None;
+  F.linkHostAddr.clear();
+  F.linkHostNet.clear();
+  F.hostNets.clear();
+  HostPlan plan;
+  if (!readHostPlan(F, diags, plan) || plan.scheme == ir::HostScheme::None)
+    return;
+  if (!checkOverlaps(F, diags, plan, pools, routed))
+    return;
+  const size_t nd = F.numDevices();
+  const uint64_t poolSize = uint64_t(1) << (32 - plan.len);
+  std::vector<uint32_t> addr(F.numLinks(), 0);
+
+  if (plan.scheme == ir::HostScheme::P2p) {
+    // FAB-E0143 first: per device, its NIC links sorted by (NIC, leaf).
+    std::vector<std::pair<uint64_t, uint32_t>> mine; // ((nic, leaf), link)
+    unsigned twice = 0;
+    uint32_t curDev = None;
+    auto flush = [&] {
+      std::sort(mine.begin(), mine.end());
+      for (size_t i = 1; i < mine.size(); ++i) {
+        if (mine[i].first != mine[i - 1].first)
+          continue;
+        if (twice++ >= 20)
+          continue;
+        uint32_t l = mine[i].second, first = mine[i - 1].second;
+        uint32_t leaf = uint32_t(mine[i].first & 0xffffffffu);
+        Diagnostic *dg = diags.report(DiagCode::E0143, {F.linkLoc[l], 4},
+                                      "NIC of '{}' has two links to '{}', but host_scheme \"p2p\" gives each NIC one /31 "
+                                      "to its leaf",
+                                      F.portName(nicPortOf(F, l)), F.deviceName(leaf));
+        DiagEngine::note(dg, {F.linkLoc[first], 4}, fmt::format("the first link, from '{}'", F.portName(nicPortOf(F, first))));
+        DiagEngine::note(dg, plan.schemeLoc, "link the NIC's ports to different leaves (one per rail), or use "
+                                             "host_scheme = \"leaf\": one subnet per leaf, both ports in its VLAN");
+      }
+      mine.clear();
+    };
+    std::vector<uint32_t> perLeaf(nd, 0);
+    uint64_t needed = 0;
+    forEachNic(F, routed, [&](const NicLink &n) {
+      uint32_t dev = F.portDevice[n.port];
+      if (dev != curDev) {
+        flush();
+        curDev = dev;
+      }
+      mine.push_back({(uint64_t(nicOf(F, n.port)) << 32) | n.leaf, n.link});
+      ++perLeaf[n.leaf];
+      ++needed;
+    });
+    flush();
+    if (twice)
+      return;
+    // Each leaf's /31s are one run of the pool, leaves in device order.
+    uint64_t capacity = poolSize / 2, k = 0;
+    std::vector<uint64_t> next(nd, 0);
+    for (uint32_t d = 0; d < nd; ++d) {
+      next[d] = k;
+      k += perLeaf[d];
+    }
+    if (needed > capacity) {
+      Diagnostic *dg = diags.report(DiagCode::E0140, plan.poolLoc,
+                                    "host_pool {}/{} holds {} /31{}, but {} NIC links need one", ipv4String(plan.base),
+                                    plan.len, capacity, capacity == 1 ? "" : "s", needed);
+      DiagEngine::note(dg, {}, fmt::format("a /{} holds them; or use host_scheme = \"leaf\" (one subnet per leaf)",
+                                           std::max(1, 32 - int(std::ceil(std::log2(double(needed) * 2))))));
+      return;
+    }
+    forEachNic(F, routed, [&](const NicLink &n) {
+      // The leaf port takes the even address (the NIC's gateway), the NIC the odd one.
+      addr[n.link] = uint32_t(plan.base + 2 * next[n.leaf]++ + 1);
+    });
+    F.hostScheme = plan.scheme;
+    F.hostPoolBase = plan.base;
+    F.hostPoolLen = uint8_t(plan.len);
+    F.linkHostAddr = std::move(addr);
+    return;
+  }
+
+  // Leaf and rail schemes: the groups (subnets) and how many NICs each holds.
+  const bool byRail = plan.scheme == ir::HostScheme::Rail;
+  std::vector<uint32_t> leafGroup(byRail ? 0 : nd, None);
+  llvm::DenseMap<uint64_t, uint32_t> railGroup;
+  std::vector<uint64_t> keys;   // (leaf << 32 | rail) per group, in creation order
+  std::vector<uint32_t> counts; // NICs per group
+  std::vector<uint32_t> linkGroup(F.numLinks(), None);
+  uint32_t maxRail = 0;
+  forEachNic(F, routed, [&](const NicLink &n) {
+    uint32_t rail = nicRail(F, n.port);
+    uint32_t *slot;
+    if (byRail) {
+      maxRail = std::max(maxRail, rail);
+      slot = &railGroup.try_emplace((uint64_t(n.leaf) << 32) | rail, None).first->second;
+    } else {
+      slot = &leafGroup[n.leaf];
+    }
+    if (*slot == None) {
+      *slot = uint32_t(keys.size());
+      keys.push_back((uint64_t(n.leaf) << 32) | (byRail ? rail : 0));
+      counts.push_back(0);
+    }
+    ++counts[*slot];
+    linkGroup[n.link] = *slot;
+  });
+  if (keys.empty()) {
+    F.hostScheme = plan.scheme;
+    F.hostPoolBase = plan.base;
+    F.hostPoolLen = uint8_t(plan.len);
+    F.linkHostAddr = std::move(addr);
+    F.linkHostNet.assign(F.numLinks(), None);
+    return;
+  }
+  if (byRail && plan.vlan + maxRail > 4094) {
+    Diagnostic *dg = diags.report(DiagCode::E0105, plan.vlanLoc.begin.valid() ? plan.vlanLoc : plan.schemeLoc,
+                                  "host_vlan {} + rail {} is past VLAN 4094", plan.vlan, maxRail);
+    DiagEngine::note(dg, {}, "host_scheme = \"rail\" puts rail r in VLAN host_vlan + r: lower host_vlan");
+    return;
+  }
+  // One length for every subnet: the given one, or the smallest that holds the largest
+  // group with its network, gateway (SVI) and broadcast addresses.
+  uint32_t largest = 0, largestGroup = 0;
+  for (uint32_t g = 0; g < counts.size(); ++g)
+    if (counts[g] > largest) {
+      largest = counts[g];
+      largestGroup = g;
+    }
+  unsigned subnetLen = plan.subnetLen;
+  if (!subnetLen) {
+    subnetLen = 30;
+    while (subnetLen > 1 && (uint64_t(1) << (32 - subnetLen)) < uint64_t(largest) + 3)
+      --subnetLen;
+  }
+  uint64_t subnetSize = uint64_t(1) << (32 - subnetLen);
+  if (subnetSize < uint64_t(largest) + 3) {
+    uint64_t leaf = keys[largestGroup] >> 32;
+    Diagnostic *dg = diags.report(DiagCode::E0141, plan.lenLoc,
+                                  "a /{} host subnet has room for {} NIC{}, but '{}'{} has {}", subnetLen, subnetSize - 3,
+                                  subnetSize - 3 == 1 ? "" : "s",
+                                  F.deviceName(uint32_t(leaf)), railLabel(plan, uint32_t(keys[largestGroup])), largest);
+    DiagEngine::note(dg, {}, "each subnet keeps its network, gateway (the leaf's SVI) and broadcast addresses: lower "
+                             "host_subnet_len, or leave it out to take the smallest that fits");
+    return;
+  }
+  if (subnetLen < plan.len || uint64_t(keys.size()) * subnetSize > poolSize) {
+    uint64_t fits = subnetLen < plan.len ? 0 : poolSize / subnetSize;
+    Diagnostic *dg = diags.report(DiagCode::E0140, plan.poolLoc,
+                                  "host_pool {}/{} holds {} /{} subnet{}, but {} {} need one", ipv4String(plan.base),
+                                  plan.len, fits, subnetLen, fits == 1 ? "" : "s", keys.size(),
+                                  byRail ? "leaf rails" : "leaves");
+    DiagEngine::note(dg, {}, "give policy addressing a larger host_pool, or a longer host_subnet_len");
+    return;
+  }
+  // Subnets in (leaf, rail) order.
+  std::vector<uint32_t> order(keys.size()), rank(keys.size());
+  for (uint32_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  F.hostNets.resize(keys.size());
+  for (uint32_t i = 0; i < order.size(); ++i) {
+    uint32_t g = order[i];
+    rank[g] = i;
+    ir::HostNet &net = F.hostNets[i];
+    net.base = uint32_t(plan.base + uint64_t(i) * subnetSize);
+    net.len = uint8_t(subnetLen);
+    net.leaf = uint32_t(keys[g] >> 32);
+    net.rail = byRail ? uint32_t(keys[g]) : None;
+    net.vlan = uint16_t(plan.vlan + (byRail ? uint32_t(keys[g]) : 0));
+  }
+  // The SVI is the subnet's first address; the NICs follow in device and port order.
+  std::vector<uint32_t> used(keys.size(), 0);
+  F.linkHostNet.assign(F.numLinks(), None);
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (linkGroup[l] == None)
+      continue;
+    uint32_t net = rank[linkGroup[l]];
+    F.linkHostNet[l] = net;
+    addr[l] = F.hostNets[net].base + 2 + used[net]++;
+  }
+  F.hostScheme = plan.scheme;
+  F.hostPoolBase = plan.base;
+  F.hostPoolLen = uint8_t(plan.len);
+  F.linkHostAddr = std::move(addr);
+}
+
+void buildRoutePolicy(ir::Fabric &F, const FabricPools &pools, const std::vector<uint8_t> &routed) {
+  F.routePolicy.clear();
+  auto rule = [&](uint32_t base, unsigned len, unsigned ge, unsigned le, uint8_t list) {
+    F.routePolicy.push_back({base, uint8_t(len), uint8_t(ge), uint8_t(le), list});
+  };
+  rule(pools.lbBase, pools.lbLen, 32, 32, ir::PrefixListLoopbacks);
+  // Explicit loopbacks outside the pool, each exactly (sorted, once).
+  std::vector<uint32_t> outside;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    uint32_t a = F.devLoopback[d];
+    if (routed[d] && a && !overlaps(pools.lbBase, pools.lbLen, a, 32))
+      outside.push_back(a);
+  }
+  std::sort(outside.begin(), outside.end());
+  outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
+  for (uint32_t a : outside)
+    rule(a, 32, 32, 32, ir::PrefixListLoopbacks);
+  if (F.hostScheme == ir::HostScheme::None)
+    return;
+  unsigned len = F.hostScheme == ir::HostScheme::P2p ? 31 : F.hostNets.empty() ? 31 : F.hostNets[0].len;
+  rule(F.hostPoolBase, F.hostPoolLen, len, len, ir::PrefixListHosts);
+}
+
+uint32_t nicPortOf(const ir::Fabric &F, uint32_t link) {
+  uint32_t a = F.linkA[link];
+  return isEndSystem(F, F.portDevice[a]) ? a : F.linkB[link];
+}
+
+uint32_t hostPrefixLen(const ir::Fabric &F, uint32_t link) {
+  return F.hostScheme == ir::HostScheme::P2p ? 31 : F.hostNets[F.linkHostNet[link]].len;
+}
+
+uint32_t hostGateway(const ir::Fabric &F, uint32_t link) {
+  return F.hostScheme == ir::HostScheme::P2p ? F.linkHostAddr[link] ^ 1u : F.hostNets[F.linkHostNet[link]].base + 1;
+}
+
+uint32_t hostSubnet(const ir::Fabric &F, uint32_t link) {
+  return F.hostScheme == ir::HostScheme::P2p ? F.linkHostAddr[link] & ~1u : F.hostNets[F.linkHostNet[link]].base;
+}
+
+std::pair<uint32_t, uint32_t> hostNetsOf(const ir::Fabric &F, uint32_t leaf) {
+  auto lo = std::lower_bound(F.hostNets.begin(), F.hostNets.end(), leaf,
+                             [](const ir::HostNet &n, uint32_t d) { return n.leaf < d; });
+  auto hi = lo;
+  while (hi != F.hostNets.end() && hi->leaf == leaf)
+    ++hi;
+  return {uint32_t(lo - F.hostNets.begin()), uint32_t(hi - F.hostNets.begin())};
+}
+
+} // namespace fabc::passes

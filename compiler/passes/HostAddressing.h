@@ -1,0 +1,53 @@
+#pragma once
+// Host-facing addressing (part of the addressing pass): the addresses of the GPU NICs on
+// their leaves, from policy addressing's host_pool and host_scheme, and the routing
+// policy every fabric BGP session applies (loopbacks and host subnets only, in and out).
+// The backends read the results from the IR (linkHostAddr, linkHostNet, hostNets,
+// routePolicy) through the helpers below and never recompute them.
+#include "ir/Fabric.h"
+
+#include <utility>
+#include <vector>
+
+namespace fabc {
+class DiagEngine;
+
+namespace passes {
+
+// The fabric pools as the addressing plan read them, for the overlap checks and the
+// loopback prefix-list.
+struct FabricPools {
+  uint32_t lbBase = 0, p2pBase = 0;
+  unsigned lbLen = 32, p2pLen = 32;
+  SourceRange lbLoc, p2pLoc, policyLoc;
+  bool numbered = false;
+};
+
+// An end-system port of its device's first port group (the GPU NICs, by the convention
+// of FAB-W0100) linked to a routed switch: a NIC the host scheme addresses.
+bool isNicPort(const ir::Fabric &F, uint32_t port);
+// The NIC's rail: its index in the port group (cx[3] is rail 3).
+uint32_t nicRail(const ir::Fabric &F, uint32_t port);
+
+// Reads host_pool, host_scheme, host_subnet_len and host_vlan, checks them (E0105,
+// E0140..E0143) and fills F.hostScheme, F.linkHostAddr, F.linkHostNet and F.hostNets.
+void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools,
+                         const std::vector<uint8_t> &routed);
+// Fills F.routePolicy: the loopback pool (and explicit loopbacks outside it) as /32s,
+// the host pool at the host subnets' length.
+void buildRoutePolicy(ir::Fabric &F, const FabricPools &pools, const std::vector<uint8_t> &routed);
+
+// For a link with a host address (F.linkHostAddr[link] != 0):
+inline bool isHostLink(const ir::Fabric &F, uint32_t link) {
+  return !F.linkHostAddr.empty() && F.linkHostAddr[link] != 0;
+}
+uint32_t hostPrefixLen(const ir::Fabric &F, uint32_t link);
+uint32_t hostGateway(const ir::Fabric &F, uint32_t link); // the leaf's address: /31 peer or SVI
+uint32_t hostSubnet(const ir::Fabric &F, uint32_t link);  // the network address
+// The NIC end and the leaf end of a host link.
+uint32_t nicPortOf(const ir::Fabric &F, uint32_t link);
+// The subnets of a leaf in F.hostNets, [first, last) (Leaf and Rail schemes).
+std::pair<uint32_t, uint32_t> hostNetsOf(const ir::Fabric &F, uint32_t leaf);
+
+} // namespace passes
+} // namespace fabc

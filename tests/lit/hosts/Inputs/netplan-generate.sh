@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Renders every server's netplan file fabc wrote (OUTDIR/hosts/netplan/HOST.yaml) with the
+# real `netplan generate` on a scratch root, as /etc/netplan/60-fabc-gpu.yaml, and prints,
+# per host, the systemd-networkd settings it produced for each NIC (Address, Gateway,
+# Table, From). netplan rejects an invalid file with a message and a non-zero status.
+#   usage: netplan-generate.sh OUTDIR
+set -euo pipefail
+OUT=${1:?usage: netplan-generate.sh OUTDIR}
+WORK=$(mktemp -d /tmp/fabc-netplan.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+n=0
+for f in "$OUT"/hosts/netplan/*.yaml; do
+  host=$(basename "$f" .yaml)
+  root="$WORK/$host"
+  mkdir -p "$root/etc/netplan"
+  install -m 600 "$f" "$root/etc/netplan/60-fabc-gpu.yaml"
+  netplan generate --root-dir "$root"
+  for net in "$root"/run/systemd/network/*.network; do
+    nic=$(sed -n 's/^Name=//p' "$net")
+    echo "$host $nic $(grep -E '^(Address|Gateway|Table|From|Metric)=' "$net" | tr '\n' ' ')"
+  done
+  n=$((n + 1))
+done
+echo "netplan-generate: $n servers rendered"
