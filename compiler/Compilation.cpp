@@ -31,6 +31,24 @@ bool isDir(const std::string &p) {
 
 } // namespace
 
+std::vector<std::string> stdlibDirs() {
+  // The stdlib: installed next to the binary, else the source tree it was built from.
+  std::vector<std::string> out;
+  char exe[4096];
+  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    std::string installed = dirOf(dirOf(exe)) + "/share/fabc/stdlib";
+    if (isDir(installed))
+      out.push_back(installed);
+  }
+  if (isDir(FABC_SOURCE_STDLIB))
+    out.push_back(FABC_SOURCE_STDLIB);
+  else if (isDir(FABC_INSTALL_STDLIB))
+    out.push_back(FABC_INSTALL_STDLIB);
+  return out;
+}
+
 std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput &input) {
   std::vector<std::string> path;
   if (o.standardSearchPath) {
@@ -58,19 +76,8 @@ std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput 
       p = c + 1;
     }
   }
-  // The stdlib: installed next to the binary, else the source tree it was built from.
-  char exe[4096];
-  ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    std::string installed = dirOf(dirOf(exe)) + "/share/fabc/stdlib";
-    if (isDir(installed))
-      path.push_back(installed);
-  }
-  if (isDir(FABC_SOURCE_STDLIB))
-    path.push_back(FABC_SOURCE_STDLIB);
-  else if (isDir(FABC_INSTALL_STDLIB))
-    path.push_back(FABC_INSTALL_STDLIB);
+  for (const std::string &d : stdlibDirs())
+    path.push_back(d);
   return path;
 }
 
@@ -90,6 +97,7 @@ bool Compilation::run(const CompileInput &input) {
   stage("parse");
   LoadOptions lo;
   lo.searchPath = searchPath(opts_, input);
+  lo.catalogDirs = stdlibDirs();
   lo.maxFileSize = opts_.maxFileSize;
   lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
   LoadedProgram prog;

@@ -57,6 +57,8 @@ struct CompileInput {
 
 // The import search path for `input`: its directory, -I, FABC_PATH, the stdlib.
 std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput &input);
+// The directories that hold the stdlib (the catalog), last on the search path.
+std::vector<std::string> stdlibDirs();
 
 class Compilation {
 public:

@@ -128,6 +128,7 @@ struct Import {
 
 struct File {
   uint32_t fileId = 0;
+  bool catalog = false; // found in a catalog directory of the search path (the stdlib)
   std::vector<Import> imports;
   std::vector<Model *> models;
   std::vector<Template *> templates;

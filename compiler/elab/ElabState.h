@@ -123,7 +123,11 @@ private:
 
   // ---- models ----
   void declareModels();
+  static bool modelKind(const std::string &k, ir::ModelKind &out);
+  static SourceRange propRange(const ast::Prop &p); // from the key to the end of the value
   void convertModel(const ast::Model &m, ir::Model &out);
+  void checkLanes(const ast::Model &m, const ir::Model &out); // lanes x lane_rate = speed (FAB-E0056)
+  void portLanes(const ast::Model &m, const ast::PortDecl &pd, ir::PortGroup &g);
   bool figure(const ast::Prop &p, const Dim &want, ir::Figure &out);
   bool propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out);
   bool propStr(const ast::Prop &p, uint32_t &out);
@@ -207,6 +211,17 @@ private:
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
   uint32_t takePort(const Endpoint &e, const ast::Path &p);
+  // ---- chosen parts (Parts.cpp) ----
+  bool partProp(const ast::Prop &p, bool optic, ir::PartChoice &c);
+  uint32_t internChoice(const ir::PartChoice &c);
+  uint32_t deviceChoices(const ir::Model &m, const std::vector<const ast::Prop *> &props);
+  void setDeviceChoice(uint32_t dev, uint32_t set);
+  void setLinkChoice(uint32_t choice);
+  void partsPolicy(const ast::Stmt *s);
+  std::map<std::vector<uint32_t>, uint32_t> choiceSets_;
+  static bool isPartKey(const std::string &k) {
+    return k == "optic" || k == "cable" || k.rfind("optic_", 0) == 0 || k.rfind("cable_", 0) == 0;
+  }
 
   const LoadedProgram &prog_;
   const ElabOptions &opts_;

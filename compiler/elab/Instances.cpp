@@ -85,6 +85,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   ir::Tier tier = m.kind == ir::ModelKind::Switch ? ir::Tier::Unknown : ir::Tier::EndSystem;
   ir::Role role = m.kind == ir::ModelKind::Switch ? ir::Role::Switch : ir::Role::Compute;
   std::vector<uint32_t> breakouts;
+  std::vector<const ast::Prop *> parts;
   uint32_t asn = 0, loopback = 0;
   uint64_t guid = 0;
   for (const ast::Prop &p : s->props) {
@@ -147,6 +148,8 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
       if (breakouts.empty())
         breakouts.assign(m.ports.size(), 1);
       breakouts[g] = uint32_t(f);
+    } else if (isPartKey(p.key)) {
+      parts.push_back(&p);
     } else if (p.key == "asn") {
       int64_t v;
       if (propInt(p, 1, 4294967295LL, v))
@@ -167,10 +170,11 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
           error(DiagCode::E0034, p.value->range, "guid '{}' is not a non-zero 64-bit hex number such as \"0x0002c90300a1b2c3\"", t);
       }
     } else {
-      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> asn loopback guid"
-                                                                    : "role breakout_<group> guid");
+      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> optic cable optic_<group> cable_<group> asn loopback guid"
+                                                                    : "role breakout_<group> optic cable optic_<group> cable_<group> guid");
     }
   }
+  uint32_t choices = deviceChoices(m, parts);
   uint32_t layout = layoutFor(model, breakouts);
   const ir::Layout &l = F.layouts[layout];
   uint32_t dev = uint32_t(F.numDevices());
@@ -192,6 +196,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   F.portDevice.insert(F.portDevice.end(), l.ports, dev);
   F.portLink.insert(F.portLink.end(), l.ports, None);
   nodeDevice_[node] = dev;
+  setDeviceChoice(dev, choices);
   return dev;
 }
 

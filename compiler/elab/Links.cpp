@@ -223,6 +223,7 @@ void Elab::execLink(const ast::Stmt *s) {
   uint8_t flags = 0;
   ir::Media media = ir::Media::None;
   bool pairwise = false;
+  ir::PartChoice parts;
   for (const ast::Prop &p : s->props) {
     if (p.key == "count") {
       if (!propInt(p, 1, 1 << 16, count))
@@ -258,8 +259,11 @@ void Elab::execLink(const ast::Stmt *s) {
         return;
       }
       pairwise = t == "pairwise";
+    } else if (p.key == "optic" || p.key == "cable") {
+      if (!partProp(p, p.key == "optic", parts))
+        return;
     } else {
-      unknownProp(p, "a link", "count length media pattern");
+      unknownProp(p, "a link", "count length media pattern optic cable");
     }
   }
   // A named port can carry one link: an end used by several (count, or a mesh to many
@@ -274,6 +278,7 @@ void Elab::execLink(const ast::Stmt *s) {
           b.size());
     return;
   }
+  uint32_t choice = internChoice(parts);
   auto join = [&](const Endpoint &x, const Endpoint &y) {
     if (x.device == y.device) {
       error(DiagCode::E0045, s->range, "link connects '{}' to itself", F.deviceName(x.device));
@@ -282,6 +287,8 @@ void Elab::execLink(const ast::Stmt *s) {
     for (int64_t i = 0; i < count; ++i)
       if (!addLink(x, y, s, length, flags, media))
         return false; // the rest of the count would fail the same way
+      else
+        setLinkChoice(choice);
     return true;
   };
   if (pairwise) {

@@ -1,6 +1,7 @@
 // Catalog models into ir::Model: properties, figures with their provenance, port groups.
 #include "elab/ElabState.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace fabc::elab {
@@ -135,60 +136,93 @@ bool Elab::propStr(const ast::Prop &p, uint32_t &out) {
   return true;
 }
 
+// A port's lane structure: `lanes` and `lane_rate`, either one implying the other from
+// the speed (a rate alone must divide it); both must give the speed (FAB-E0056). Every
+// listed breakout must divide the lanes (FAB-E0043), or a broken-out port would have
+// part of a lane.
+void Elab::portLanes(const ast::Model &m, const ast::PortDecl &pd, ir::PortGroup &g) {
+  auto at = [&](const char *key) {
+    for (const ast::Prop &p : pd.props)
+      if (p.key == key)
+        return propRange(p);
+    return pd.range;
+  };
+  if (g.laneRate && !g.lanes) {
+    double n = g.speed / g.laneRate;
+    if (std::fabs(n - std::round(n)) > 1e-9 * n || n < 1 || n > 64) {
+      Diagnostic *d = error(DiagCode::E0056, at("lane_rate"), "port group '{}' of '{}': lanes of {} do not make up its speed of {}",
+                            pd.name, m.name, formatQuantity(g.laneRate, dims::Bandwidth), formatQuantity(g.speed, dims::Bandwidth));
+      DiagEngine::note(d, {}, "give lanes = N with lane_rate = speed / N");
+      g.laneRate = 0;
+      return;
+    }
+    g.lanes = uint32_t(std::lround(n));
+  } else if (g.lanes && g.laneRate && std::fabs(g.lanes * g.laneRate - g.speed) > 1e-9 * g.speed) {
+    Diagnostic *d = error(DiagCode::E0056, at("lane_rate"), "port group '{}' of '{}': {} lanes of {} make {}, not its speed of {}",
+                          pd.name, m.name, g.lanes, formatQuantity(g.laneRate, dims::Bandwidth),
+                          formatQuantity(g.lanes * g.laneRate, dims::Bandwidth), formatQuantity(g.speed, dims::Bandwidth));
+    DiagEngine::note(d, {}, "lanes x lane_rate is the port's speed");
+    g.laneRate = 0;
+    return;
+  } else if (g.lanes && !g.laneRate) {
+    g.laneRate = g.speed / g.lanes;
+  }
+  for (int k = 1; k < 4 && g.lanes; ++k)
+    if ((g.breakoutMask & (1u << k)) && g.lanes % (1u << k)) {
+      Diagnostic *d = error(DiagCode::E0043, at("breakouts"), "port group '{}' of '{}' lists a 1:{} breakout, which does not divide its {} lanes",
+                            pd.name, m.name, 1u << k, g.lanes);
+      DiagEngine::note(d, at("lanes"), "a broken-out port takes whole lanes: list only factors that divide lanes");
+      g.breakoutMask &= ~(1u << k);
+    }
+}
+
+// An optic, cable or CPO engine with lanes states their rate, and lanes x lane_rate is
+// its speed per logical port; the same for a gearbox's host side (FAB-E0056). The
+// diagnostic points at the property as the model (or its override) sets it.
+void Elab::checkLanes(const ast::Model &m, const ir::Model &out) {
+  if (out.kind != ir::ModelKind::Optic && out.kind != ir::ModelKind::Cable)
+    return;
+  auto loc = [&](const char *key) { return out.propLoc(F.strings.intern(key)); };
+  const char *name = F.strings.str(out.name).data();
+  struct Side { const char *lanesKey, *rateKey; uint32_t lanes; double rate; };
+  const Side sides[] = {{"lanes", "lane_rate", out.lanes, out.laneRate},
+                        {"host_lanes", "host_lane_rate", out.hostLanes, out.hostLaneRate}};
+  auto own = [&](const char *key) {
+    return std::any_of(m.props.begin(), m.props.end(), [&](const ast::Prop &p) { return p.key == key; });
+  };
+  auto written = [&](const char *key) {
+    uint32_t k = F.strings.intern(key);
+    return std::any_of(out.propLocs.begin(), out.propLocs.end(), [&](const auto &kv) { return kv.first == k; });
+  };
+  for (const Side &s : sides) {
+    if ((s.lanes && !s.rate && written(s.rateKey)) || (s.rate && !s.lanes && written(s.lanesKey)))
+      continue; // the value itself was wrong, and reported
+    if (s.lanes && !s.rate) {
+      Diagnostic *d = error(DiagCode::E0056, loc(s.lanesKey), "model '{}' has {} = {} but no {}", name, s.lanesKey, s.lanes, s.rateKey);
+      DiagEngine::note(d, {}, fmt::format("say the rate of one lane, for example {} = {}", s.rateKey,
+                                          out.speed ? formatQuantity(out.speed / s.lanes, dims::Bandwidth) : std::string("100 Gb/s")));
+    } else if (s.rate && !s.lanes) {
+      Diagnostic *d = error(DiagCode::E0056, loc(s.rateKey), "model '{}' has {} but no {}", name, s.rateKey, s.lanesKey);
+      DiagEngine::note(d, {}, fmt::format("say how many lanes, for example {} = 4", s.lanesKey));
+    } else if (s.lanes && out.speed && std::fabs(s.lanes * s.rate - out.speed) > 1e-9 * out.speed) {
+      // At this model's own property: in a derived model that overrides the speed but
+      // not the lanes, the override is the caret and the base's lanes the note.
+      bool atSpeed = own("speed") && !own(s.lanesKey) && !own(s.rateKey);
+      Diagnostic *d = error(DiagCode::E0056, atSpeed ? loc("speed") : loc(s.rateKey),
+                            "model '{}': {} lanes of {} make {}, not its speed of {}", name, s.lanes,
+                            formatQuantity(s.rate, dims::Bandwidth), formatQuantity(s.lanes * s.rate, dims::Bandwidth),
+                            formatQuantity(out.speed, dims::Bandwidth));
+      if (atSpeed)
+        DiagEngine::note(d, loc(s.rateKey), "the lanes are set here, in the base model");
+      else
+        DiagEngine::note(d, loc("speed"), "the speed per logical port is set here");
+    }
+  }
+}
+
 bool Elab::propBool(const ast::Prop &p, bool &out) {
   Value v = eval(p.value);
   return v.ok() && toBool(v, p.value, out);
-}
-
-static bool modelKind(const std::string &k, ir::ModelKind &out) {
-  static const std::pair<const char *, ir::ModelKind> kinds[] = {
-      {"gpu", ir::ModelKind::Gpu},       {"system", ir::ModelKind::System}, {"nic", ir::ModelKind::Nic},
-      {"switch", ir::ModelKind::Switch}, {"nvswitch", ir::ModelKind::NvSwitch},
-      {"optic", ir::ModelKind::Optic},   {"cable", ir::ModelKind::Cable}};
-  for (auto &kv : kinds)
-    if (k == kv.first) {
-      out = kv.second;
-      return true;
-    }
-  return false;
-}
-
-void Elab::declareModels() {
-  for (const ast::File *f : prog_.files) {
-    for (const ast::Model *m : f->models) {
-      uint32_t name = F.strings.intern(m->name);
-      if (modelAst_.count(name) || templates_.count(name)) {
-        Diagnostic *d = error(DiagCode::E0021, m->range, "redefinition of '{}'", m->name);
-        auto it = modelAst_.find(name);
-        if (it != modelAst_.end())
-          DiagEngine::note(d, it->second->range, "previous definition is here");
-        continue;
-      }
-      ir::ModelKind kind;
-      if (!modelKind(m->kind, kind)) {
-        Diagnostic *d = error(DiagCode::E0034, m->kindRange, "unknown model kind '{}'", m->kind);
-        DiagEngine::note(d, {}, "kinds: gpu, system, nic, switch, nvswitch, optic, cable");
-        continue;
-      }
-      modelAst_[name] = m;
-      modelIndex_[name] = uint32_t(F.models.size());
-      F.models.emplace_back();
-      F.models.back().name = name;
-      F.models.back().kind = kind;
-      F.models.back().loc = m->range;
-    }
-    for (const ast::Template *t : f->templates) {
-      uint32_t name = F.strings.intern(t->name);
-      if (modelAst_.count(name) || templates_.count(name)) {
-        error(DiagCode::E0021, t->range, "redefinition of '{}'", t->name);
-        continue;
-      }
-      templates_[name] = t;
-    }
-  }
-  // Properties after all names exist, so models may refer to each other (gpu = B200).
-  for (auto &kv : modelAst_)
-    convertModel(*kv.second, F.models[modelIndex_[kv.first]]);
 }
 
 void Elab::convertModel(const ast::Model &m, ir::Model &out) {
@@ -198,6 +232,13 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   duplicateProps(m.props, ("model '" + m.name + "'").c_str());
   for (const ast::Prop &p : m.props) {
     const std::string &k = p.key;
+    // Where the property is set: a derived model's override replaces its base's place.
+    uint32_t key = F.strings.intern(k);
+    auto at = std::find_if(out.propLocs.begin(), out.propLocs.end(), [&](const auto &kv) { return kv.first == key; });
+    if (at != out.propLocs.end())
+      at->second = propRange(p);
+    else
+      out.propLocs.push_back({key, propRange(p)});
     int64_t iv;
     if (k == "vendor") propStr(p, out.vendor);
     else if (k == "sku") propStr(p, out.sku);
@@ -240,6 +281,12 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);
     else if (out.kind == K::Switch && k == "sonic_egress_lossless_pool") propQty("model", p, dims::Data, out.sonicEgressLosslessPool);
+    else if ((media && k == "lanes") || (out.kind == K::Optic && k == "host_lanes")) {
+      if (propInt(p, 1, 64, iv))
+        (k == "lanes" ? out.lanes : out.hostLanes) = uint32_t(iv);
+    }
+    else if (media && k == "lane_rate") propQty("model", p, dims::Bandwidth, out.laneRate);
+    else if (out.kind == K::Optic && k == "host_lane_rate") propQty("model", p, dims::Bandwidth, out.hostLaneRate);
     else if (k == "protocol" && (out.kind == K::Switch || out.kind == K::Nic)) {
       uint32_t s;
       if (propStr(p, s)) {
@@ -259,7 +306,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
-                  : media ? "vendor sku description power price media speed form reach ports lasers interface"
+                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate; optics: lasers interface host_lanes host_lane_rate"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }
   if (!m.ports.empty() && !device)
@@ -283,6 +330,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
       int64_t iv;
       if (p.key == "speed") haveSpeed = propQty("port", p, dims::Bandwidth, g.speed);
       else if (p.key == "lanes") { if (propInt(p, 1, 64, iv)) g.lanes = uint32_t(iv); }
+      else if (p.key == "lane_rate") propQty("port", p, dims::Bandwidth, g.laneRate);
       else if (p.key == "form") propStr(p, g.form);
       else if (p.key == "ports_per_cage") { if (propInt(p, 1, 8, iv)) g.portsPerCage = uint32_t(iv); }
       else if (p.key == "cpo") propBool(p, g.cpo);
@@ -318,7 +366,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         for (const Value &x : *v.list)
           g.sonicBreakoutModes.push_back(x.s);
       } else
-        unknownProp(p, "a port group", "speed lanes form ports_per_cage cpo breakouts sonic_breakout_modes");
+        unknownProp(p, "a port group", "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes");
     }
     if (!haveSpeed) {
       error(DiagCode::E0037, pd.range, "port group '{}' has no speed", pd.name);
@@ -328,8 +376,15 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
       error(DiagCode::E0034, pd.count->range, "{} ports do not fill cages of {} ports", g.count, g.portsPerCage);
       continue;
     }
-    out.ports.push_back(g);
+    portLanes(m, pd, g);
+    // A derived model's port group replaces its base's group of the same name.
+    auto same = std::find_if(out.ports.begin(), out.ports.end(), [&](const ir::PortGroup &x) { return x.name == g.name; });
+    if (same != out.ports.end())
+      *same = g;
+    else
+      out.ports.push_back(g);
   }
+  checkLanes(m, out);
   if (out.kind == K::System && out.nvlinkDomain > out.gpus)
     error(DiagCode::E0034, m.range, "nvlink_domain ({}) is larger than gpus ({})", out.nvlinkDomain, out.gpus);
 }

@@ -12,7 +12,7 @@ const char *const kOptionNames = "default_cable_length cable_slack pue nic_laten
 #undef OPTION
 #undef POLICY
     ;
-const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized"
+const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized, parts"
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) ", " #K
 #include "ir/Settings.def"
@@ -97,6 +97,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
   else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = "max"; }
   else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = "max"; }
   else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; }
+  else if (k == "parts") { partsPolicy(s); return; }
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
 #include "ir/Settings.def"

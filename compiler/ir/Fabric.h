@@ -67,7 +67,8 @@ struct PortGroup {
   uint32_t name = 0;
   uint32_t count = 0;        // native ports (cage ports), before breakout
   double speed = 0;          // b/s per native port
-  uint32_t lanes = 0;
+  uint32_t lanes = 0;        // electrical lanes per native port, 0 = not stated
+  double laneRate = 0;       // b/s per lane (`lane_rate`, or speed / lanes), 0 = not stated
   uint32_t form = 0;         // interned form factor: "OSFP", "QSFP112", ...
   uint32_t portsPerCage = 1; // logical ports sharing one cage (twin-port OSFP = 2)
   bool cpo = false;          // co-packaged optics: fibre attaches directly, no transceiver
@@ -98,7 +99,25 @@ struct Model {
   uint32_t form = 0;
   uint32_t portsPerUnit = 1; // twin-port transceivers serve two logical ports
   bool cpoEngine = false;    // an optical engine inside a CPO switch (energy what-if)
-  uint32_t interface = 0;    // optic: optical interface ("SR4", "DR4", "FR4"); both ends of a link match
+  uint32_t interface = 0;    // optic: optical interface per logical port ("SR4", "DR4", "DR8"); both ends match
+  // Lane structure per logical port served (optic, cable, CPO engine): `lanes` x
+  // `lane_rate` = speed. An optic's line side; its host (electrical) side is the same
+  // unless `host_lanes` / `host_lane_rate` say otherwise (a gearbox). 0 = not stated.
+  uint32_t lanes = 0, hostLanes = 0;
+  double laneRate = 0, hostLaneRate = 0;
+  uint32_t base = None;      // a derived model (`model X : BASE { ... }`): the model it starts from
+  bool catalog = false;      // declared in a file of the stdlib (the tie rule prefers the user's parts)
+  // Where each property was set (interned key): in a derived model an override's own
+  // place, else the base's. Diagnostics about a figure point here.
+  std::vector<std::pair<uint32_t, SourceRange>> propLocs;
+  SourceRange propLoc(uint32_t key) const {
+    for (const auto &kv : propLocs)
+      if (kv.first == key)
+        return kv.second;
+    return loc;
+  }
+  uint32_t electricalLanes() const { return hostLanes ? hostLanes : lanes; }
+  double electricalLaneRate() const { return hostLanes ? hostLaneRate : laneRate; }
   Protocol protocol = Protocol::Unspecified; // switch / NIC: "ethernet" or "infiniband"
   // switch: SONiC's platform and HwSKU names (DEVICE_METADATA), and the egress lossless
   // pool of the SKU's buffer template (a data size, in bits like every size; 0: unknown).
@@ -225,6 +244,15 @@ struct Policy {
   uint32_t scope = 0;     // power: "rack", "hall" or "building"; oversubscription: tier name
   double max = 0;         // SI value (W, ratio, s, GPUs)
   SourceRange loc;
+};
+
+// A chosen part: `optic = MODEL` / `cable = MODEL` on a link, an instance (or one of
+// its port groups: optic_<group>) or `policy parts` for a tier. The media pass takes it
+// instead of choosing, or reports why it does not fit (FAB-E0058).
+struct PartChoice {
+  uint32_t optic = None, cable = None; // models
+  SourceRange opticLoc, cableLoc;      // where each was chosen
+  bool operator==(const PartChoice &o) const { return optic == o.optic && cable == o.cable && opticLoc.begin.file == o.opticLoc.begin.file && opticLoc.begin.offset == o.opticLoc.begin.offset && cableLoc.begin.file == o.cableLoc.begin.file && cableLoc.begin.offset == o.cableLoc.begin.offset; }
 };
 
 // Host-facing addressing (policy addressing host_pool / host_scheme): how the GPU NICs on
@@ -359,6 +387,14 @@ public:
   std::vector<uint8_t> linkFlags;
   std::vector<Media> linkMediaReq;    // asked for on the link, None = choose
   std::vector<SourceLoc> linkLoc;
+  // Chosen parts (PartChoice). Index 0 of partChoices is "none"; linkChoice and
+  // devChoice stay empty when no link or instance chooses (most designs), else hold one
+  // index per link or device. A device's choice is a set: one PartChoice per port group.
+  std::vector<PartChoice> partChoices{1};
+  std::vector<uint32_t> linkChoice;                   // into partChoices
+  std::vector<uint32_t> devChoice;                    // into devChoiceSets
+  std::vector<std::vector<uint32_t>> devChoiceSets{1}; // per port group, into partChoices
+  uint32_t tierChoice[NumTiers] = {};                 // by tierIndex, into partChoices
   // Filled by the media pass.
   std::vector<Media> linkMedia;
   std::vector<uint32_t> linkCable;             // cable/fibre model, None = none in the catalog

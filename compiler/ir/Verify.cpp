@@ -62,6 +62,8 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
   c.length("linkFlags", F.linkFlags, nl);
   c.length("linkMediaReq", F.linkMediaReq, nl);
   c.length("linkLoc", F.linkLoc, nl);
+  c.length("linkChoice", F.linkChoice, nl, true);
+  c.length("devChoice", F.devChoice, nd, true);
   c.length("linkMedia", F.linkMedia, nl, true);
   c.length("linkCable", F.linkCable, nl, true);
   c.length("linkOpticA", F.linkOpticA, nl, true);

@@ -123,8 +123,11 @@ public:
       key = name;
     uint32_t id = sm_.add(name, std::move(text));
     ast::File *f = parseFile(id, sm_, diags_, ctx_, opts_.parse);
+    bool catalog = catalog_;
+    catalog_ = false;
     if (!f)
       return nullptr;
+    f->catalog = catalog;
     state_[key] = 1;
     for (const ast::Import &imp : f->imports)
       import(imp);
@@ -190,6 +193,9 @@ private:
       return;
     }
     key_ = real;
+    catalog_ = false;
+    for (const std::string &c : opts_.catalogDirs)
+      catalog_ |= !c.empty() && realPath(c) == root;
     loadText(found, std::move(text), imp.range);
   }
 
@@ -198,6 +204,7 @@ private:
   DiagEngine &diags_;
   ast::Context &ctx_;
   LoadedProgram &out_;
+  bool catalog_ = false; // the file import() is about to load is in a catalog directory
   std::map<std::string, int> state_; // by real path: 1 loading, 2 done
   std::string key_;                   // the real path of the file import() hands to loadText
 };

@@ -14,6 +14,9 @@ class SourceManager;
 
 struct LoadOptions {
   std::vector<std::string> searchPath; // in order
+  // The directories of searchPath that hold the catalog (the stdlib): files imported from
+  // them are marked ast::File::catalog.
+  std::vector<std::string> catalogDirs;
   uint64_t maxFileSize = 64ull << 20;
   ParseLimits parse;
 };

@@ -20,7 +20,7 @@ const std::vector<Pass> &pipeline() {
       {"tiers", "infer the tier of switches that do not state one", Elaborated, Tiers,
        [](ir::Fabric &F, DiagEngine &) { inferTiers(F); }},
       {"lengths", "route length of every link from placement, else the default", Elaborated, Lengths, computeLengths},
-      {"media", "cable or transceivers for every link from speed, form, reach and CPO", Lengths, Media, chooseMedia},
+      {"media", "cable or transceivers for every link from speed, lanes, form, reach, CPO and the chosen parts", Lengths | Tiers, Media, chooseMedia},
       {"transceivers", "transceivers per cage and cables per link (a twin-port cage counts once)", Media,
        Transceivers, countTransceivers},
       {"power", "power of every device and of the optics in its cages", Transceivers, Power,

@@ -1,0 +1,108 @@
+// The ports of one cage share one plug: the media pass's second step.
+#include "diag/Diag.h"
+#include "passes/Media.h"
+
+namespace fabc::passes::media {
+using ir::None;
+
+// The ports of one cage share one plug: a DAC and a transceiver cannot sit in the same
+// twin-port cage, a twin-port transceiver is one model for both ports, and a twin-port
+// copper assembly joins two whole cages. Links chosen per length are raised to what
+// the cage's most demanding link needs, until every cage agrees. Requirements only
+// rise, so this ends; each round is linear in ports.
+namespace {
+bool isAssembly(ir::Media m) { return m == ir::Media::DAC || m == ir::Media::ACC || m == ir::Media::AOC; }
+
+// The first port of the cage that holds `port`.
+uint32_t cageOf(const ir::Fabric &F, uint32_t port) {
+  uint32_t idx = 0;
+  uint32_t g = F.portGroup(port, &idx);
+  return port - idx % F.layoutOf(F.portDevice[port]).groups[g].portsPerCage;
+}
+} // namespace
+
+void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const std::vector<Option> *> &linkOpts) {
+  unsigned reported = 0;
+  auto endOptic = [&](uint32_t l, uint32_t port) { return F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l]; };
+  auto reachOf = [&](uint32_t optic) { return optic == None ? 0.0 : F.models[optic].reach.value; };
+  for (int iter = 0; iter < 2 * int(ir::Media::Count); ++iter) {
+    bool changed = false;
+    for (uint32_t d = 0; d < F.numDevices(); ++d)
+      F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
+        if (gl.portsPerCage < 2)
+          return;
+        // The cage's requirement: the highest media class, and at that class the
+        // transceiver (at this end) of longest reach.
+        ir::Media top = ir::Media::None;
+        uint32_t topLink = None, topOptic = None, remoteCage = None;
+        bool oneRemoteCage = true;
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t port = first + k, l = F.portLink[port];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
+            continue;
+          uint32_t rc = cageOf(F, F.otherEnd(l, port));
+          if (remoteCage != None && rc != remoteCage)
+            oneRemoteCage = false;
+          remoteCage = rc;
+          uint32_t o = endOptic(l, port);
+          if (F.linkMedia[l] > top || (F.linkMedia[l] == top && reachOf(o) > reachOf(topOptic))) {
+            top = F.linkMedia[l];
+            topLink = l;
+            topOptic = o;
+          }
+        }
+        if (top == ir::Media::None)
+          return;
+        bool splitAssembly = isAssembly(top) && !oneRemoteCage;
+        ir::Media need = splitAssembly ? ir::Media::MMF : top; // a copper assembly cannot fan out
+        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+          uint32_t port = first + k, l = F.portLink[port];
+          if (l == None || F.linkMedia[l] == ir::Media::None)
+            continue;
+          bool ok = F.linkMedia[l] == need && !(topOptic != None && F.linkMedia[l] == top && endOptic(l, port) != topOptic);
+          if (ok && !splitAssembly)
+            continue;
+          if (ok && splitAssembly && !isAssembly(F.linkMedia[l]))
+            continue;
+          bool isA = F.linkA[l] == port;
+          const Option *pick = nullptr;
+          for (const Option &o : *linkOpts[l]) {
+            if (o.media < need || o.reach < F.linkLength[l] || (splitAssembly && isAssembly(o.media)))
+              continue;
+            if (o.media == top && topOptic != None && (isA ? o.opticA : o.opticB) != topOptic)
+              continue;
+            pick = &o;
+            break;
+          }
+          if (!pick) {
+            if (reported++ < 20) {
+              Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+                                            "'{}' shares a cage with a {} link{}, but has no such media of its own",
+                                            F.portName(port), ir::mediaName(need),
+                                            topOptic != None && need == top
+                                                ? " on " + std::string(F.strings.str(F.models[topOptic].name))
+                                                : std::string());
+              DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's most demanding link is here");
+              if (splitAssembly)
+                DiagEngine::note(dg, {}, "a twin-port copper cable joins two whole cages; these ports go to different cages");
+            }
+            F.linkMedia[l] = ir::Media::None; // reported: no plug, no transceivers
+            F.linkCable[l] = F.linkOpticA[l] = F.linkOpticB[l] = None;
+            continue;
+          }
+          if (pick->media == F.linkMedia[l] && pick->cable == F.linkCable[l] && pick->opticA == F.linkOpticA[l] &&
+              pick->opticB == F.linkOpticB[l])
+            continue;
+          F.linkMedia[l] = pick->media;
+          F.linkCable[l] = pick->cable;
+          F.linkOpticA[l] = pick->opticA;
+          F.linkOpticB[l] = pick->opticB;
+          changed = true;
+        }
+      });
+    if (!changed)
+      break;
+  }
+}
+
+} // namespace fabc::passes::media

@@ -1,0 +1,554 @@
+// The media pass: a cable, or fibre with a transceiver per pluggable end, for every link.
+// A part is chosen only when it fits both ends: speed, form, logical ports per cage, the
+// port's lanes (lanes x lane rate, the host side of a gearbox optic), and, between the
+// two ends' optics (or a CPO engine), the same interface and line lanes. A part the
+// design chooses (optic = M / cable = M) is taken as it is, or reported (FAB-E0058).
+#include "diag/Diag.h"
+#include "passes/Media.h"
+#include "passes/Passes.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace fabc::passes {
+using ir::None;
+using namespace media;
+
+namespace {
+std::string lanesText(uint32_t lanes, double rate) {
+  return fmt::format("{} x {}", lanes, formatQuantity(rate, dims::Bandwidth));
+}
+std::string name(const ir::Fabric &F, uint32_t model) { return std::string(F.strings.str(F.models[model].name)); }
+
+// Why an optic cannot sit in this end's cage; empty when it can.
+std::string opticMisfit(const ir::Fabric &F, const ir::Model &o, const End &e, bool ignoreLanes) {
+  if (o.speed != e.speed)
+    return fmt::format("it serves {} per port, the port runs at {}", formatQuantity(o.speed, dims::Bandwidth),
+                       formatQuantity(e.speed, dims::Bandwidth));
+  if (o.form && e.form && o.form != e.form)
+    return fmt::format("it is {}, the port's cage {}", F.strings.str(o.form), F.strings.str(e.form));
+  if (o.portsPerUnit != e.cage)
+    return fmt::format("it serves {} logical port{} per unit, the cage holds {}", o.portsPerUnit,
+                       o.portsPerUnit == 1 ? "" : "s", e.cage);
+  uint32_t lanes = o.electricalLanes();
+  if (!ignoreLanes && e.lanes && lanes && (lanes != e.lanes || o.electricalLaneRate() != e.laneRate))
+    return fmt::format("its {}side has {} lanes, the port {}", o.hostLanes ? "host " : "electrical ",
+                       lanesText(lanes, o.electricalLaneRate()), lanesText(e.lanes, e.laneRate));
+  return {};
+}
+
+// Why a copper assembly cannot join these two ends; empty when it can. It plugs into
+// whole cages: a twin-port cable needs twin-port cages, and copper carries the lanes as
+// they are, so both ports must have its lanes.
+std::string cableMisfit(const ir::Fabric &F, const ir::Model &c, const End &a, const End &b, bool ignoreLanes) {
+  for (const End *e : {&a, &b}) {
+    if (c.speed != e->speed)
+      return fmt::format("it carries {} per port, the ports run at {}", formatQuantity(c.speed, dims::Bandwidth),
+                         formatQuantity(e->speed, dims::Bandwidth));
+    if (c.form && c.form != e->form)
+      return fmt::format("it is {}, a port's cage {}", F.strings.str(c.form),
+                         e->form ? F.strings.str(e->form) : std::string_view("of no stated form"));
+    if (c.portsPerUnit != e->cage)
+      return fmt::format("it serves {} logical port{} per end, a cage holds {}", c.portsPerUnit,
+                         c.portsPerUnit == 1 ? "" : "s", e->cage);
+    if (!ignoreLanes && e->lanes && c.lanes && (c.lanes != e->lanes || c.laneRate != e->laneRate))
+      return fmt::format("it has {} lanes, a port {}", lanesText(c.lanes, c.laneRate), lanesText(e->lanes, e->laneRate));
+  }
+  return {};
+}
+
+// The two ends' line sides agree: the same interface where both say one (else the same
+// reach class, as before interfaces), and the same lanes where both say them.
+bool lineCompatible(const ir::Fabric &F, uint32_t x, uint32_t y, bool ignoreLanes) {
+  if (x == None || y == None || ignoreLanes)
+    return true;
+  const ir::Model &a = F.models[x], &b = F.models[y];
+  if (a.lanes && b.lanes && (a.lanes != b.lanes || a.laneRate != b.laneRate))
+    return false;
+  if (a.interface && b.interface)
+    return a.interface == b.interface;
+  return a.reach.value == b.reach.value;
+}
+
+// The tie rule among parts that are otherwise equal: lower power, then the user's part
+// before the stdlib's, then the name.
+bool better(const ir::Fabric &F, uint32_t x, uint32_t y) {
+  const ir::Model &a = F.models[x], &b = F.models[y];
+  if (a.power.known != b.power.known)
+    return a.power.known;
+  if (a.power.value != b.power.value)
+    return a.power.value < b.power.value;
+  if (a.catalog != b.catalog)
+    return !a.catalog;
+  return F.strings.str(a.name) < F.strings.str(b.name);
+}
+
+// The CPO engine behind a CPO port: its speed and, where both say them, its lanes.
+uint32_t engineFor(const ir::Fabric &F, const End &e) {
+  uint32_t found = None;
+  for (uint32_t i = 0; i < F.models.size(); ++i) {
+    const ir::Model &o = F.models[i];
+    if (o.kind != ir::ModelKind::Optic || !o.cpoEngine || o.speed != e.speed)
+      continue;
+    if (e.lanes && o.lanes && (o.lanes != e.lanes || o.laneRate != e.laneRate))
+      continue;
+    if (found == None || better(F, i, found))
+      found = i;
+  }
+  return found;
+}
+} // namespace
+
+std::vector<Option> media::options(const ir::Fabric &F, const Key &k) {
+  std::vector<Option> out;
+  bool chosenOptic = k.a.optic != None || k.b.optic != None;
+  for (size_t mi = 1; mi < size_t(ir::Media::Count); ++mi) {
+    ir::Media m = ir::Media(mi);
+    if (k.req != ir::Media::None && k.req != m)
+      continue;
+    bool copper = m == ir::Media::DAC || m == ir::Media::ACC || m == ir::Media::AOC;
+    if (copper) {
+      if (k.a.cpo || k.b.cpo || chosenOptic)
+        continue; // a CPO port takes fibre; a chosen optic is not a copper plug
+      for (uint32_t i = 0; i < F.models.size(); ++i) {
+        const ir::Model &c = F.models[i];
+        if (c.kind != ir::ModelKind::Cable || c.media != m || (k.cable != None && k.cable != i) ||
+            !cableMisfit(F, c, k.a, k.b, k.ignoreLanes).empty())
+          continue;
+        out.push_back({m, c.reach.known ? c.reach.value : 0, i, None, None});
+      }
+      continue;
+    }
+    if ((k.a.cpo || k.b.cpo) && m == ir::Media::MMF)
+      continue; // CPO engines drive single-mode fibre
+    // Fibre: the chosen fibre cable, else the catalog's by the tie rule; the optics set the reach.
+    uint32_t fibre = None;
+    if (k.cable != None) {
+      if (F.models[k.cable].media != m || F.models[k.cable].speed != 0)
+        continue;
+      fibre = k.cable;
+    } else {
+      for (uint32_t i = 0; i < F.models.size(); ++i)
+        if (F.models[i].kind == ir::ModelKind::Cable && F.models[i].media == m && F.models[i].speed == 0 &&
+            (fibre == None || better(F, i, fibre)))
+          fibre = i;
+    }
+    struct Cand {
+      uint32_t optic; // None at a CPO port
+      double reach;
+      uint32_t line;  // the model whose line side this end speaks: the optic, or the CPO engine
+    };
+    std::vector<Cand> cand[2];
+    for (int side = 0; side < 2; ++side) {
+      const End &e = side ? k.b : k.a;
+      if (e.cpo) {
+        uint32_t engine = engineFor(F, e);
+        double reach = engine != None && F.models[engine].reach.known ? F.models[engine].reach.value : 500.0;
+        cand[side].push_back({None, reach, engine});
+        continue;
+      }
+      for (uint32_t i = 0; i < F.models.size(); ++i) {
+        const ir::Model &o = F.models[i];
+        if (o.kind != ir::ModelKind::Optic || o.cpoEngine || o.media != m || (e.optic != None && e.optic != i) ||
+            !opticMisfit(F, o, e, k.ignoreLanes).empty())
+          continue;
+        cand[side].push_back({i, o.reach.known ? o.reach.value : 0, i});
+      }
+    }
+    for (const Cand &a : cand[0])
+      for (const Cand &b : cand[1])
+        if (lineCompatible(F, a.line, b.line, k.ignoreLanes))
+          out.push_back({m, std::min(a.reach, b.reach), fibre, a.optic, b.optic});
+  }
+  // The choice rule (docs/design-decisions.md#media-choice): media class in the order
+  // above, then the shortest reach that covers the link (the cheapest part that does
+  // the job), then the lowest power, then the user's parts before the stdlib's, then
+  // the part names: never the catalog's order.
+  // An optic without a power figure sorts after those with one (it is not free).
+  auto power = [&](const Option &o) {
+    double w = 0;
+    for (uint32_t m : {o.cable, o.opticA, o.opticB})
+      if (m != None)
+        w += F.models[m].power.value;
+    for (uint32_t m : {o.opticA, o.opticB})
+      if (m != None && !F.models[m].power.known)
+        w += 1e12;
+    return w;
+  };
+  auto catalogParts = [&](const Option &o) {
+    int n = 0;
+    for (uint32_t m : {o.cable, o.opticA, o.opticB})
+      n += m != None && F.models[m].catalog;
+    return n;
+  };
+  auto names = [&](const Option &o) {
+    std::array<std::string_view, 3> n;
+    uint32_t parts[3] = {o.opticA, o.opticB, o.cable};
+    for (int i = 0; i < 3; ++i)
+      n[i] = parts[i] == None ? std::string_view() : F.strings.str(F.models[parts[i]].name);
+    return n;
+  };
+  std::sort(out.begin(), out.end(), [&](const Option &x, const Option &y) {
+    if (x.media != y.media)
+      return x.media < y.media;
+    if (x.reach != y.reach)
+      return x.reach < y.reach;
+    double px = power(x), py = power(y);
+    if (px != py)
+      return px < py;
+    int cx = catalogParts(x), cy = catalogParts(y);
+    if (cx != cy)
+      return cx < cy;
+    return names(x) < names(y);
+  });
+  return out;
+}
+
+namespace {
+// The design's choices for one link: the link's own, else each end's instance or port
+// group, else each end's tier policy.
+struct Chosen {
+  uint32_t optic[2] = {None, None}, cable = None;
+  SourceRange opticAt[2], cableAt;
+  bool conflict = false;           // the two ends choose different cables
+  SourceRange conflictAt[2];
+  bool cpoOptic[2] = {false, false}; // an optic chosen for a CPO port by the link or instance
+};
+
+class Choices {
+public:
+  explicit Choices(const ir::Fabric &F) : F(F) {
+    for (uint32_t t : F.tierChoice)
+      any_ |= t != 0;
+    any_ |= !F.linkChoice.empty() || !F.devChoice.empty();
+  }
+  bool any() const { return any_; }
+
+  Chosen of(uint32_t l) const {
+    Chosen c;
+    const ir::PartChoice *link = F.linkChoice.empty() ? nullptr : &F.partChoices[F.linkChoice[l]];
+    const ir::PartChoice *dev[2], *tier[2];
+    for (int side = 0; side < 2; ++side) {
+      uint32_t port = side ? F.linkB[l] : F.linkA[l], d = F.portDevice[port];
+      dev[side] = tier[side] = nullptr;
+      if (!F.devChoice.empty() && F.devChoice[d])
+        dev[side] = &F.partChoices[F.devChoiceSets[F.devChoice[d]][F.portGroup(port)]];
+      if (ir::isSwitchTier(F.devTier[d]) || F.devTier[d] == ir::Tier::EndSystem)
+        tier[side] = F.tierChoice[ir::tierIndex(F.devTier[d])] ? &F.partChoices[F.tierChoice[ir::tierIndex(F.devTier[d])]] : nullptr;
+      bool cpo = F.modelOf(d).ports[F.portGroup(port)].cpo;
+      const ir::PartChoice *levels[3] = {link, dev[side], tier[side]};
+      for (int lv = 0; lv < 3 && c.optic[side] == None; ++lv) {
+        const ir::PartChoice *p = levels[lv];
+        if (!p || p->optic == None)
+          continue;
+        if (cpo) {
+          // A tier's optic is for the pluggable ports of the tier; a link or an instance
+          // that names an optic for a CPO port is told.
+          if (lv < 2) {
+            c.cpoOptic[side] = true;
+            c.opticAt[side] = p->opticLoc;
+          }
+          break;
+        }
+        c.optic[side] = p->optic;
+        c.opticAt[side] = p->opticLoc;
+      }
+    }
+    if (link && link->cable != None) {
+      c.cable = link->cable;
+      c.cableAt = link->cableLoc;
+      return c;
+    }
+    for (const auto &lvl : {dev, tier}) {
+      const ir::PartChoice *x = lvl[0], *y = lvl[1];
+      uint32_t cx = x ? x->cable : None, cy = y ? y->cable : None;
+      if (cx == None && cy == None)
+        continue;
+      if (cx != None && cy != None && cx != cy) {
+        c.conflict = true;
+        c.conflictAt[0] = x->cableLoc;
+        c.conflictAt[1] = y->cableLoc;
+      }
+      c.cable = cx != None ? cx : cy;
+      c.cableAt = cx != None ? x->cableLoc : y->cableLoc;
+      break;
+    }
+    return c;
+  }
+
+private:
+  const ir::Fabric &F;
+  bool any_ = false;
+};
+
+End endOf(const ir::Fabric &F, uint32_t port) {
+  uint32_t d = F.portDevice[port], g = F.portGroup(port);
+  const ir::PortGroup &pg = F.modelOf(d).ports[g];
+  const ir::GroupLayout &gl = F.layoutOf(d).groups[g];
+  End e;
+  e.speed = gl.speed;
+  e.lanes = gl.lanes;
+  e.laneRate = pg.laneRate;
+  e.form = pg.form;
+  e.cage = gl.portsPerCage;
+  e.cpo = pg.cpo;
+  return e;
+}
+
+std::string endText(const ir::Fabric &F, uint32_t port, const End &e) {
+  std::string s = fmt::format("'{}' ({}", F.portName(port), formatQuantity(e.speed, dims::Bandwidth));
+  if (e.lanes)
+    s += ", " + lanesText(e.lanes, e.laneRate);
+  if (e.cpo)
+    s += ", CPO";
+  else if (e.form)
+    s += fmt::format(", {}", F.strings.str(e.form));
+  if (e.cage > 1)
+    s += fmt::format(", {} ports per cage", e.cage);
+  return s + ")";
+}
+
+std::string partText(const ir::Fabric &F, uint32_t model) {
+  const ir::Model &m = F.models[model];
+  std::string s = name(F, model);
+  std::string what;
+  if (m.interface)
+    what = std::string(F.strings.str(m.interface));
+  if (m.lanes)
+    what += (what.empty() ? "" : " ") + lanesText(m.lanes, m.laneRate);
+  return what.empty() ? s : s + " (" + what + ")";
+}
+
+// The part that would join the two ends: at the end whose part does not fit its port,
+// an optic of the port's lanes that speaks the other end's line side (a gearbox when the
+// lanes differ). From the options the catalog would have without lanes and interfaces.
+std::string wouldFit(const ir::Fabric &F, const std::vector<Option> &relaxed, uint32_t pa, const End &a, uint32_t pb,
+                     const End &b) {
+  auto fits = [&](uint32_t optic, const End &e) {
+    return optic == None || opticMisfit(F, F.models[optic], e, false).empty();
+  };
+  for (const Option &o : relaxed) {
+    if (o.opticA == None && o.opticB == None)
+      continue;
+    bool fitA = fits(o.opticA, a), fitB = fits(o.opticB, b);
+    if (fitA == fitB)
+      continue;
+    int side = fitA ? 1 : 0; // bridge here
+    const End &here = side ? b : a, &there = side ? a : b;
+    uint32_t facing = side ? o.opticA : o.opticB, port = side ? pb : pa;
+    if (facing == None)
+      facing = engineFor(F, there);
+    if (facing == None || !here.lanes || !F.models[facing].lanes)
+      continue;
+    const ir::Model &f = F.models[facing];
+    bool gearbox = f.lanes != here.lanes || f.laneRate != here.laneRate;
+    return fmt::format("would fit: at '{}' an optic with {} lanes toward the port and {}{} on the line, to face {}{}",
+                       F.portName(port), lanesText(here.lanes, here.laneRate),
+                       f.interface ? std::string(F.strings.str(f.interface)) + " " : std::string(),
+                       lanesText(f.lanes, f.laneRate), partText(F, facing),
+                       gearbox ? fmt::format(" (a gearbox: lanes = {}; lane_rate = {}; host_lanes = {}; host_lane_rate = {};)",
+                                             f.lanes, formatQuantity(f.laneRate, dims::Bandwidth), here.lanes,
+                                             formatQuantity(here.laneRate, dims::Bandwidth))
+                               : std::string());
+  }
+  if (!relaxed.empty())
+    return "would fit: a copper cable of both ports' lanes, or optics at both ends of one interface and line lanes";
+  return {};
+}
+
+// Parts that fit one end on their own (the E0059 note), up to three.
+std::string partsFor(const ir::Fabric &F, const End &e) {
+  if (e.cpo) {
+    uint32_t engine = engineFor(F, e);
+    return engine == None ? "a CPO engine (none in the catalog)" : "its CPO engine " + partText(F, engine);
+  }
+  std::string s;
+  int n = 0;
+  for (uint32_t i = 0; i < F.models.size(); ++i) {
+    const ir::Model &o = F.models[i];
+    if (o.kind != ir::ModelKind::Optic || o.cpoEngine || !opticMisfit(F, o, e, false).empty())
+      continue;
+    if (n++ < 3)
+      s += (s.empty() ? "" : ", ") + partText(F, i);
+  }
+  if (n > 3)
+    s += fmt::format(" and {} more", n - 3);
+  return s.empty() ? "no optic" : s;
+}
+} // namespace
+
+void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
+  size_t n = F.numLinks();
+  F.linkMedia.assign(n, ir::Media::None);
+  F.linkCable.assign(n, None);
+  F.linkOpticA.assign(n, None);
+  F.linkOpticB.assign(n, None);
+  std::map<Key, std::vector<Option>> cache; // node-based: the vectors never move
+  std::vector<const std::vector<Option> *> linkOpts(n, nullptr);
+  unsigned reachReported = 0, fitReported = 0, joinReported = 0;
+  std::set<Key> explained; // a key's misfit or missing join is reported once
+  Choices choices(F);
+  auto optionsFor = [&](const Key &k) -> const std::vector<Option> & {
+    auto it = cache.find(k);
+    if (it == cache.end())
+      it = cache.emplace(k, options(F, k)).first;
+    return it->second;
+  };
+  Key last;
+  const std::vector<Option> *lastOpts = nullptr;
+  for (size_t l = 0; l < n; ++l) {
+    uint32_t pa = F.linkA[l], pb = F.linkB[l];
+    Key key;
+    key.a = endOf(F, pa);
+    key.b = endOf(F, pb);
+    key.req = F.linkMediaReq[l];
+    Chosen chosen;
+    if (choices.any()) {
+      chosen = choices.of(uint32_t(l));
+      key.a.optic = chosen.optic[0];
+      key.b.optic = chosen.optic[1];
+      key.cable = chosen.cable;
+      for (int side = 0; side < 2; ++side)
+        if (chosen.cpoOptic[side] && fitReported++ < 20) {
+          Diagnostic *d = diags.report(DiagCode::E0058, chosen.opticAt[side], "'{}' is a CPO port: it takes no optic",
+                                       F.portName(side ? pb : pa));
+          DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+        }
+      if (chosen.conflict && fitReported++ < 20) {
+        Diagnostic *d = diags.report(DiagCode::E0058, chosen.conflictAt[1], "the two ends of '{}' -- '{}' choose different cables",
+                                     F.portName(pa), F.portName(pb));
+        DiagEngine::note(d, chosen.conflictAt[0], "the other end's choice");
+        DiagEngine::note(d, {F.linkLoc[l], 4}, "choose the cable on the link to settle it");
+        continue;
+      }
+    }
+    if (!lastOpts || !(key == last)) {
+      lastOpts = &optionsFor(key);
+      last = key;
+    }
+    const std::vector<Option> &opts = *lastOpts;
+    linkOpts[l] = &opts;
+    double len = F.linkLength[l];
+    const Option *pick = nullptr;
+    for (const Option &o : opts)
+      if (o.reach >= len) {
+        pick = &o;
+        break;
+      }
+    if (pick) {
+      F.linkMedia[l] = pick->media;
+      F.linkCable[l] = pick->cable;
+      F.linkOpticA[l] = pick->opticA;
+      F.linkOpticB[l] = pick->opticB;
+      continue;
+    }
+    bool forced = key.a.optic != None || key.b.optic != None || key.cable != None;
+    if (opts.empty() && forced) {
+      // The chosen part does not fit: say why, once per kind of link.
+      if (!explained.insert(key).second || fitReported++ >= 20)
+        continue;
+      std::string why;
+      SourceRange at;
+      std::string part;
+      for (int side = 0; side < 2 && why.empty(); ++side) {
+        const End &e = side ? key.b : key.a;
+        if (e.optic == None)
+          continue;
+        const ir::Model &o = F.models[e.optic];
+        part = name(F, e.optic);
+        at = chosen.opticAt[side];
+        if (key.req != ir::Media::None && o.media != key.req)
+          why = fmt::format("it is {}, the link asks for media = \"{}\"", ir::mediaName(o.media), ir::mediaName(key.req));
+        else
+          why = opticMisfit(F, o, e, false);
+        if (!why.empty()) {
+          why = fmt::format("'{}' does not fit '{}': {}", part, F.portName(side ? pb : pa), why);
+        } else {
+          const End &far = side ? key.a : key.b;
+          Key alone = key;
+          (side ? alone.a : alone.b).optic = None;
+          alone.cable = None;
+          if (far.optic == None && optionsFor(alone).empty())
+            why = fmt::format("'{}' at '{}' speaks {}, and no part at '{}' speaks it", part, F.portName(side ? pb : pa),
+                              partText(F, e.optic), F.portName(side ? pa : pb));
+        }
+      }
+      if (why.empty() && key.cable != None) {
+        const ir::Model &c = F.models[key.cable];
+        part = name(F, key.cable);
+        at = chosen.cableAt;
+        if (key.req != ir::Media::None && c.media != key.req)
+          why = fmt::format("'{}' is {}, the link asks for media = \"{}\"", part, ir::mediaName(c.media), ir::mediaName(key.req));
+        else if (c.speed == 0 && (c.media == ir::Media::DAC || c.media == ir::Media::ACC || c.media == ir::Media::AOC))
+          why = fmt::format("'{}' has no speed", part);
+        else if (c.speed != 0)
+          why = fmt::format("'{}' does not join '{}' and '{}': {}", part, F.portName(pa), F.portName(pb),
+                            cableMisfit(F, c, key.a, key.b, false).empty() ? std::string("a chosen optic needs fibre")
+                                                                           : cableMisfit(F, c, key.a, key.b, false));
+        else
+          why = fmt::format("'{}' is {} fibre, and the ends have no {} optics that agree", part, ir::mediaName(c.media),
+                            ir::mediaName(c.media));
+      }
+      if (why.empty()) {
+        why = fmt::format("the chosen parts cannot be joined between '{}' and '{}'", F.portName(pa), F.portName(pb));
+        at = key.a.optic != None ? chosen.opticAt[0] : key.b.optic != None ? chosen.opticAt[1] : chosen.cableAt;
+      }
+      Diagnostic *d = diags.report(DiagCode::E0058, at, "{}", why);
+      DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+      continue;
+    }
+    if (opts.empty()) {
+      Key relaxedKey = key;
+      relaxedKey.ignoreLanes = true;
+      const std::vector<Option> &relaxed = optionsFor(relaxedKey);
+      if (!relaxed.empty()) {
+        if (!explained.insert(key).second || joinReported++ >= 20)
+          continue;
+        Diagnostic *d = diags.report(DiagCode::E0059, {F.linkLoc[l], 4},
+                                     "no part joins {} and {}: their lanes or interfaces disagree",
+                                     endText(F, pa, key.a), endText(F, pb, key.b));
+        DiagEngine::note(d, {}, fmt::format("parts for '{}': {}; for '{}': {}", F.portName(pa), partsFor(F, key.a),
+                                            F.portName(pb), partsFor(F, key.b)));
+        std::string fit = wouldFit(F, relaxed, pa, key.a, pb, key.b);
+        if (!fit.empty())
+          DiagEngine::note(d, {}, fit);
+        continue;
+      }
+    }
+    if (reachReported++ >= 20)
+      continue;
+    double best = 0;
+    for (const Option &o : opts)
+      best = std::max(best, o.reach);
+    if (forced && !opts.empty()) {
+      uint32_t part = key.a.optic != None ? key.a.optic : key.b.optic != None ? key.b.optic : key.cable;
+      SourceRange at = key.a.optic != None ? chosen.opticAt[0] : key.b.optic != None ? chosen.opticAt[1] : chosen.cableAt;
+      Diagnostic *d = diags.report(DiagCode::E0058, at, "'{}' reaches {}, but '{}' -- '{}' is {} long", name(F, part),
+                                   formatQuantity(best, dims::Length), F.portName(pa), F.portName(pb),
+                                   formatQuantity(len, dims::Length));
+      DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+      if (F.linkFlags[l] & ir::LinkLengthAssumed)
+        DiagEngine::note(d, F.options.defaultCableLengthLoc, "the length is the assumed default_cable_length");
+      continue;
+    }
+    const ir::PortGroup &pga = F.modelOf(F.portDevice[pa]).ports[F.portGroup(pa)];
+    Diagnostic *d = diags.report(DiagCode::E0044, {F.linkLoc[l], 4}, "no {}media reaches {} at {} for '{}' -- '{}'",
+                                 key.req == ir::Media::None ? "" : std::string(ir::mediaName(key.req)) + " ",
+                                 formatQuantity(len, dims::Length), formatQuantity(key.a.speed, dims::Bandwidth),
+                                 F.portName(pa), F.portName(pb));
+    if (opts.empty())
+      DiagEngine::note(d, {}, fmt::format("the catalog has no cable or transceiver for {}{} ports{}",
+                                          formatQuantity(key.a.speed, dims::Bandwidth),
+                                          pga.form ? " " + std::string(F.strings.str(pga.form)) : std::string(),
+                                          key.req == ir::Media::None ? "" : " of that media"));
+    else
+      DiagEngine::note(d, {}, fmt::format("the longest reach available is {}", formatQuantity(best, dims::Length)));
+    if (F.linkFlags[l] & ir::LinkLengthAssumed)
+      DiagEngine::note(d, F.options.defaultCableLengthLoc, "the length is the assumed default_cable_length");
+  }
+  harmonizeCages(F, diags, linkOpts);
+}
+
+} // namespace fabc::passes
