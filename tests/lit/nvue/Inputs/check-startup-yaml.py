@@ -69,6 +69,12 @@ def check(host, doc):
     for name, i in ifs.items():
         if name == "lo":
             continue
+        sv = re.fullmatch(r"vlan([0-9]+)", name)
+        if sv:  # a host subnet's gateway (host_scheme "leaf"/"rail"): an SVI with one address
+            if i.get("type") != "svi" or i.get("vlan") != int(sv.group(1)) \
+                    or len(i.get("ipv4", {}).get("address", {})) != 1:
+                errors.append(f"{host}: {name} is not an SVI of VLAN {sv.group(1)} with one address")
+            continue
         m = re.fullmatch(r"swp([0-9]+)(s([0-9]+))?", name)
         if not m or i.get("type") != "swp":
             errors.append(f"{host}: interface {name} is not a swp")
