@@ -207,15 +207,39 @@ void Page::bomSection() {
       return std::string("<td class=\"n muted\">no figure</td>");
     return fmt::format("<td class=\"n\">{}{}</td>", esc(power(m.power.value)), estMark(m.power.estimate));
   };
-  buf += "<h3>Devices</h3><table id=\"bom-devices\"><thead><tr><th>SKU</th><th>Model</th><th>Kind</th><th>Vendor</th>"
-         "<th class=\"n\">Count</th><th class=\"n\">Power each</th></tr></thead><tbody>";
+  // With a `policy spares`, every table adds what the policy orders on top of the
+  // design's count and the quantity a buyer orders (bom.json's spares and
+  // order_quantity); without one the tables are as they were.
+  const SparesPolicy &sp = bom.spares;
+  const char *spareHeads = sp.set ? "<th class=\"n\">Spares</th><th class=\"n\">Order qty</th>" : "";
+  auto spareCells = [&](const std::string &k, SpareCategory c, uint64_t n) {
+    if (!sp.set)
+      return std::string();
+    uint64_t s = sp.spares(c, n);
+    return fmt::format("<td class=\"n num\"{}>{}</td><td class=\"n num\"{}>{}</td>", dataAttrs(k + ".spares", std::to_string(s)),
+                       count(s), dataAttrs(k + ".order_quantity", std::to_string(n + s)), count(n + s));
+  };
+  if (sp.set) {
+    std::string parts;
+    for (size_t c = 0; c < size_t(SpareCategory::Count); ++c)
+      if (sp.named[c])
+        parts += fmt::format("{}{} {:g}%", parts.empty() ? "" : ", ", spareCategoryName(SpareCategory(c)), sp.percent[c]);
+    buf += fmt::format("<p class=\"note\" id=\"bom-spares-policy\">Spares per <code>policy spares</code>: {} of each "
+                       "SKU's count, rounded up, and at least {} of every SKU in those categories; the order quantity is "
+                       "the count plus its spares.</p>",
+                       esc(parts), count(sp.minPerSku));
+  }
+  buf += fmt::format("<h3>Devices</h3><table id=\"bom-devices\"><thead><tr><th>SKU</th><th>Model</th><th>Kind</th>"
+                     "<th>Vendor</th><th class=\"n\">Count</th>{}<th class=\"n\">Power each</th></tr></thead><tbody>",
+                     spareHeads);
   size_t i = 0;
   for (const auto &kv : bom.devices) {
     const ir::Model &m = F.models[kv.first];
-    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>{}</tr>",
+    std::string k = fmt::format("bom:devices[{}]", i++);
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>{}{}</tr>",
                        esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::modelKindName(m.kind),
-                       esc(F.strings.str(m.vendor)), dataAttrs(fmt::format("bom:devices[{}].count", i++), std::to_string(kv.second)),
-                       count(kv.second), powerCell(m));
+                       esc(F.strings.str(m.vendor)), dataAttrs(k + ".count", std::to_string(kv.second)), count(kv.second),
+                       spareCells(k, deviceCategory(m), kv.second), powerCell(m));
   }
   buf += "</tbody></table>";
 
@@ -223,33 +247,38 @@ void Page::bomSection() {
   if (bom.transceivers.empty()) {
     buf += "<p class=\"muted\">None: every link is copper or ends at a CPO port.</p>";
   } else {
-    buf += "<table id=\"bom-transceivers\"><thead><tr><th>SKU</th><th>Model</th><th>Media</th><th class=\"n\">Count</th>"
-           "<th class=\"n\">At switches</th><th class=\"n\">At systems</th><th class=\"n\">Power each</th></tr></thead><tbody>";
+    buf += fmt::format("<table id=\"bom-transceivers\"><thead><tr><th>SKU</th><th>Model</th><th>Media</th>"
+                       "<th class=\"n\">Count</th><th class=\"n\">At switches</th><th class=\"n\">At systems</th>{}"
+                       "<th class=\"n\">Power each</th></tr></thead><tbody>",
+                       spareHeads);
     i = 0;
     for (const auto &kv : bom.transceivers) {
       const ir::Model &m = F.models[kv.first];
       std::string k = fmt::format("bom:transceivers[{}]", i++);
       buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>"
-                         "<td class=\"n\"{}>{}</td><td class=\"n\"{}>{}</td>{}</tr>",
+                         "<td class=\"n\"{}>{}</td><td class=\"n\"{}>{}</td>{}{}</tr>",
                          esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::mediaName(m.media),
                          dataAttrs(k + ".count", std::to_string(kv.second.total)), count(kv.second.total),
                          dataAttrs(k + ".at_switch", std::to_string(kv.second.atSwitch)), count(kv.second.atSwitch),
                          dataAttrs(k + ".at_compute_system", std::to_string(kv.second.atCompute)),
-                         count(kv.second.atCompute), powerCell(m));
+                         count(kv.second.atCompute), spareCells(k, SpareCategory::Transceiver, kv.second.total),
+                         powerCell(m));
     }
     buf += "</tbody></table>";
   }
 
-  buf += "<h3>Cables by order length</h3><table id=\"bom-cables\" class=\"narrow\"><thead><tr><th>SKU</th><th>Media</th>"
-         "<th class=\"n\">Order length</th><th class=\"n\">Count</th></tr></thead><tbody>";
+  buf += fmt::format("<h3>Cables by order length</h3><table id=\"bom-cables\" class=\"narrow\"><thead><tr><th>SKU</th>"
+                     "<th>Media</th><th class=\"n\">Order length</th><th class=\"n\">Count</th>{}</tr></thead><tbody>",
+                     spareHeads);
   i = 0;
   // Histogram per media: counts per order length, summed over SKUs.
   std::map<ir::Media, std::map<double, std::pair<uint64_t, std::string>>> hist;
   for (const auto &kv : bom.cables) {
-    std::string k = fmt::format("bom:cables[{}].count", i++);
-    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n num\"{}>{}</td></tr>",
+    std::string row = fmt::format("bom:cables[{}]", i++), k = row + ".count";
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n num\"{}>{}</td>{}</tr>",
                        esc(kv.first.sku), ir::mediaName(kv.first.media), esc(orderLength(kv.first.length)),
-                       dataAttrs(k, std::to_string(kv.second)), count(kv.second));
+                       dataAttrs(k, std::to_string(kv.second)), count(kv.second),
+                       spareCells(row, SpareCategory::Cable, kv.second));
     auto &h = hist[kv.first.media][kv.first.length];
     h.first += kv.second;
     h.second += (h.second.empty() ? "" : "+") + k;
