@@ -17,9 +17,10 @@ template <typename... Args> void out(TextBuffer &b, fmt::format_string<Args...> 
 }
 
 struct SwitchConf {
-  SwitchConf(const ir::Fabric &F, eth::HostNames &hosts) : F(F), hosts(hosts) {}
+  SwitchConf(const ir::Fabric &F, eth::HostNames &hosts, const BfdPlan &bfd) : F(F), hosts(hosts), bfd(bfd) {}
   const ir::Fabric &F;
   eth::HostNames &hosts;
+  const BfdPlan &bfd;
   std::vector<eth::Peer> peers;
   TextBuffer swp, desc, lo;
 
@@ -82,9 +83,15 @@ struct SwitchConf {
       out(b, "/{}\nexit\n!\n", unsigned(net.len));
     }
     writePolicy(b);
+    // policy bfd: bfdd's profile FABRIC, used by every session of the peer group.
+    if (bfd.enabled)
+      out(b, "bfd\n profile FABRIC\n  detect-multiplier {}\n  receive-interval {}\n  transmit-interval {}\n exit\n !\nexit\n!\n",
+          bfd.multiplier, bfd.intervalMs, bfd.intervalMs);
     out(b, "router bgp {}\n bgp router-id {}\n bgp log-neighbor-changes\n"
            " bgp bestpath as-path multipath-relax\n neighbor FABRIC peer-group\n neighbor FABRIC remote-as external\n",
         F.devAsn[d], view(lo));
+    if (bfd.enabled)
+      append(b, " neighbor FABRIC bfd\n neighbor FABRIC bfd profile FABRIC\n");
     TextBuffer nbr;
     for (const eth::Peer &p : peers) {
       if (!p.routed)
@@ -200,7 +207,7 @@ bool runFrr(BackendContext &ctx) {
   const std::vector<uint32_t> &sw = eth::ethernetSwitches(ctx);
   bool unnumbered = passes::bgpUnnumbered(F);
   eth::HostNames hosts(ctx.an);
-  SwitchConf conf(F, hosts);
+  SwitchConf conf(F, hosts, ctx.an.bfd);
   TextBuffer buf;
   for (uint32_t d : sw) {
     buf.clear();

@@ -23,10 +23,11 @@ void speedName(TextBuffer &b, double bps) {
 
 // One switch's document, streamed in the order yaml-cpp's emitter used to write it.
 struct SwitchDoc {
-  SwitchDoc(const ir::Fabric &F, eth::HostNames &hosts, const NvuePlan &plan)
-      : F(F), hosts(hosts), plan(plan), nv(nvue::dialect(plan.dialect)) {}
+  SwitchDoc(const ir::Fabric &F, eth::HostNames &hosts, const Analyses &an, const NvuePlan &plan)
+      : F(F), hosts(hosts), an(an), plan(plan), nv(nvue::dialect(plan.dialect)) {}
   const ir::Fabric &F;
   eth::HostNames &hosts;
+  const Analyses &an;
   const NvuePlan &plan;
   const nvue::Dialect &nv;
   std::vector<eth::Peer> peers;
@@ -244,6 +245,15 @@ struct SwitchDoc {
     y.endMap();
     y.endMap();
     y.endMap();
+    if (an.bfd.enabled) {
+      // policy bfd on every session of the peer group (BFD timers in milliseconds).
+      y.beginMap("bfd");
+      y.scalar("detect-multiplier", an.bfd.multiplier);
+      y.scalar("min-rx-interval", an.bfd.intervalMs);
+      y.scalar("min-tx-interval", an.bfd.intervalMs);
+      y.scalar(nv.state, nv.on);
+      y.endMap();
+    }
     y.scalar("remote-as", "external");
     y.endMap();
     y.endMap();
@@ -344,7 +354,7 @@ bool runNvue(BackendContext &ctx) {
   bool unnumbered = passes::bgpUnnumbered(F);
   uint32_t mtu = passes::fabricMtu(F);
   eth::HostNames hosts(ctx.an);
-  SwitchDoc doc(F, hosts, ctx.an.nvue);
+  SwitchDoc doc(F, hosts, ctx.an, ctx.an.nvue);
   TextBuffer buf;
   for (uint32_t d : sw) {
     const std::string &host = hosts(d);

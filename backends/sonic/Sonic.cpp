@@ -5,7 +5,9 @@
 // `config save` writes them, so a generated file diffs cleanly against a saved one.
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
+#include "backends/sonic/Tables.h"
 #include "diag/Diag.h"
+#include "ir/Address.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 #include "ir/Address.h"
@@ -33,10 +35,11 @@ const char *routerType(const ir::Fabric &F, uint32_t d) {
 // here) and its fields in alphabetical order as written.
 class SwitchDb {
 public:
-  SwitchDb(const ir::Fabric &F, eth::HostNames &hosts, std::vector<eth::SonicPortOrder> &orders)
-      : F(F), hosts(hosts), orders(orders) {}
+  SwitchDb(const ir::Fabric &F, const Analyses &an, eth::HostNames &hosts, std::vector<eth::SonicPortOrder> &orders)
+      : F(F), an(an), hosts(hosts), orders(orders) {}
 
-  void write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce);
+  // `index`: the switch's position in EthernetPlan::switches (its MAC and management address).
+  void write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce);
 
 private:
   // Per port of the switch: its naming and, when connected, its peer.
@@ -65,8 +68,10 @@ private:
   void vlanTables(JsonWriter &j, uint32_t d);
 
   const ir::Fabric &F;
+  const Analyses &an;
   eth::HostNames &hosts;
   std::vector<eth::SonicPortOrder> &orders;
+  sonic::PortNames names_;
   uint32_t dev_ = 0;
   bool anyRouted_ = false;
   std::vector<PortRow> rows_;
@@ -282,9 +287,19 @@ void routeMapTables(JsonWriter &j, const ir::Fabric &F) {
   j.endObject();
 }
 
-void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce) {
+void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, uint32_t mtu,
+                     const passes::RoceSettings &roce) {
   fillPorts(d);
   const eth::SonicPortOrder &order = eth::sonicPortOrder(F, d, orders);
+  names_.plain.clear();
+  names_.piped.clear();
+  for (uint32_t i : order.plain)
+    names_.plain.push_back(rows_[i].sv());
+  for (uint32_t i : order.piped)
+    names_.piped.push_back(rows_[i].sv());
+  const ir::Model &model = F.modelOf(d);
+  const ManagementPlan &mgmt = an.management;
+  int lossless = roce.enabled ? int(roce.pfcPriority) : -1;
   bool anyPeer = !peers_.empty();
   TextBuffer lo;
   appendIpv4(lo, F.devLoopback[d]);
@@ -293,6 +308,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
 
   JsonWriter j(out, 4); // config_db.json as SONiC writes it: 4 spaces a level
   j.beginObject();
+
 
   j.key("BGP_GLOBALS").beginObject();
   j.key("default").beginObject();
@@ -338,6 +354,8 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   j.key("BGP_PEER_GROUP").beginObject();
   j.keyf("default|{}", kGroup).beginObject();
   j.key("admin_status").string("up");
+  if (an.bfd.enabled)
+    j.key("bfd").string("true"); // FRR's BFD timers (the sonic check allows no others)
   if (unnumbered)
     j.key("capability_ext_nexthop").string("true"); // IPv4 routes over IPv6 next hops
   j.key("peer_type").string("external");
@@ -356,8 +374,9 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   j.endObject();
   j.endObject();
 
-  // The cage's breakout mode, keyed by its first port (dynamic port breakout). The mode
-  // must be one the platform's platform.json lists for the cage.
+  // The cage's breakout mode, keyed by its first port (dynamic port breakout): the
+  // platform.json name the sonic check picked, else fabc's short form (W0200).
+  const std::vector<uint32_t> &modes = an.sonic.breakoutMode[F.devLayout[d]];
   j.key("BREAKOUT_CFG").beginObject();
   for (uint32_t i : order.plain) {
     const PortRow &r = rows_[i];
@@ -365,55 +384,64 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
       continue;
     j.key(r.sv()).beginObject();
     tmp_.clear();
-    appendUint(tmp_, r.info.perCage);
-    append(tmp_, 'x');
-    appendShortest(tmp_, r.info.speed / 1e9);
-    append(tmp_, 'G');
+    if (uint32_t m = modes[r.info.group]) {
+      append(tmp_, F.strings.str(m));
+    } else {
+      appendUint(tmp_, r.info.perCage);
+      append(tmp_, 'x');
+      appendShortest(tmp_, r.info.speed / 1e9);
+      append(tmp_, 'G');
+    }
     j.key("brkout_mode").string(key(tmp_));
     j.endObject();
   }
   j.endObject();
 
-  if (roce.enabled && anyPeer) {
-    // Dynamic buffer model: "NULL" asks SONiC to size the lossless headroom from the
-    // port's speed, MTU and CABLE_LENGTH.
-    j.key("BUFFER_PG").beginObject();
-    eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &) {
-      tmp_.clear();
-      append(tmp_, r.sv());
-      append(tmp_, '|');
-      append(tmp_, prio);
-      j.key(key(tmp_)).beginObject();
-      j.key("profile").string("NULL");
-      j.endObject();
-    });
-    j.endObject();
-  }
+  // The buffer tables of SONiC's dynamic buffer model, for every port (the template
+  // writes inactive ports too): SONiC sizes the lossless headroom from each port's
+  // speed, MTU and CABLE_LENGTH.
+  sonic::bufferPg(j, names_, lossless);
+  sonic::bufferPool(j, model.sonicEgressLosslessPool / 8); // bytes
+  sonic::bufferProfileLists(j, names_, true);
+  sonic::bufferProfileLists(j, names_, false);
+  sonic::bufferProfile(j);
+  sonic::bufferQueue(j, names_, lossless);
 
-  if (anyPeer) {
-    j.key("CABLE_LENGTH").beginObject();
-    j.key(kMap).beginObject();
-    eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &p) {
-      tmp_.clear();
-      appendFixed0(tmp_, std::ceil(double(F.linkLength[p.link])));
-      append(tmp_, 'm');
-      j.key(r.sv()).string(key(tmp_));
-    });
-    j.endObject();
-    j.endObject();
+  // Every port: the routed length of connected ones, rounded up to a metre; the
+  // template's default for the others.
+  j.key("CABLE_LENGTH").beginObject();
+  j.key(kMap).beginObject();
+  for (uint32_t i : order.plain) {
+    const PortRow &r = rows_[i];
+    tmp_.clear();
+    if (r.peer == ir::None)
+      append(tmp_, "5");
+    else
+      appendFixed0(tmp_, std::ceil(double(F.linkLength[peers_[r.peer].link])));
+    append(tmp_, 'm');
+    j.key(r.sv()).string(key(tmp_));
   }
+  j.endObject();
+  j.endObject();
+
+  sonic::defaultLosslessParameter(j);
 
   j.key("DEVICE_METADATA").beginObject();
   j.key("localhost").beginObject();
   j.key("bgp_asn").quotedInteger(F.devAsn[d]);
   j.key("bgp_router_id").string(los);
-  if (roce.enabled) {
-    j.key("buffer_model").string("dynamic");
+  j.key("buffer_model").string("dynamic");
+  if (roce.enabled)
     j.key("default_pfcwd_status").string("enable");
-  }
   j.key("docker_routing_config_mode").string("unified");
   j.key("frr_mgmt_framework_config").string("true");
   j.key("hostname").string(hosts(d));
+  if (model.sonicHwsku)
+    j.key("hwsku").string(F.strings.str(model.sonicHwsku));
+  if (an.sonic.macs)
+    j.key("mac").string(ir::macString(an.sonic.macBase + index));
+  if (model.sonicPlatform)
+    j.key("platform").string(F.strings.str(model.sonicPlatform));
   j.key("type").string(routerType(F, d));
   j.endObject();
   j.endObject();
@@ -472,6 +500,8 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
   j.keyf("Loopback0|{}/32", los).emptyObject();
   j.endObject();
 
+  sonic::losslessTrafficPattern(j);
+
   static const char *const digits[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
   if (roce.enabled) {
     j.key("MAP_PFC_PRIORITY_TO_QUEUE").beginObject();
@@ -481,6 +511,9 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
     j.endObject();
     j.endObject();
   }
+
+  sonic::mgmtTables(j, mgmt, index);
+  sonic::ntp(j, mgmt);
 
   j.key("PORT").beginObject();
   for (uint32_t i : order.plain) {
@@ -577,6 +610,10 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, bool unnumbered, uint32_t mtu,
     j.endObject();
     j.endObject();
 
+  }
+  sonic::syslog(j, mgmt);
+  sonic::tacplus(j, mgmt);
+  if (roce.enabled) {
     j.key("TC_TO_PRIORITY_GROUP_MAP").beginObject();
     j.key(kMap).beginObject();
     for (unsigned tc = 0; tc < 8; ++tc)
@@ -627,11 +664,12 @@ bool runSonic(BackendContext &ctx) {
   passes::RoceSettings roce = passes::roceSettings(F);
   eth::HostNames hosts(ctx.an);
   std::vector<eth::SonicPortOrder> orders;
-  SwitchDb db(F, hosts, orders);
+  SwitchDb db(F, ctx.an, hosts, orders);
   TextBuffer buf;
-  for (uint32_t d : sw) {
+  for (uint32_t i = 0; i < sw.size(); ++i) {
+    uint32_t d = sw[i];
     buf.clear();
-    db.write(buf, d, unnumbered, mtu, roce);
+    db.write(buf, d, i, unnumbered, mtu, roce);
     OutFile *o = ctx.out.open("sonic/" + hosts(d) + "/config_db.json");
     if (!o)
       return failOpen(ctx);

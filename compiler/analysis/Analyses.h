@@ -38,6 +38,9 @@ public:
   EthernetPlan ethernet;
   HostsPlan hosts;
   NvuePlan nvue;
+  SonicPlan sonic;
+  ManagementPlan management;
+  BfdPlan bfd;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
   LldpCablingPlan lldpCabling;

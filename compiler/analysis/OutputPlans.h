@@ -30,6 +30,40 @@ struct NvuePlan {
   std::string version = "5.15.0"; // the header's "Cumulus Linux X.Y.Z"
 };
 
+// sonic: what the platform files name (checked against the catalog's SONiC properties)
+// and each switch's MAC from policy addressing's mac_pool.
+struct SonicPlan {
+  bool checked = false;
+  // Per layout (ir::Fabric::layouts), per port group: BREAKOUT_CFG's mode, the model's
+  // platform.json name (interned), or 0 when the model names none (fabc's "2x400G").
+  std::vector<std::vector<uint32_t>> breakoutMode;
+  bool macs = false;   // mac_pool given: the i-th switch of EthernetPlan::switches gets
+  uint64_t macBase = 0; // macBase + i
+};
+
+// sonic, nvue: policy management, checked once for every backend that writes it.
+struct ManagementPlan {
+  bool checked = false, ok = true;
+  std::vector<uint32_t> ntp, syslog, tacacs; // IPv4 server addresses, as declared
+  bool vrf = false;                          // the management port in VRF mgmt
+  bool addresses = false;                    // mgmt_pool given
+  uint32_t base = 0, gateway = 0;
+  unsigned len = 0;
+  // The i-th switch of EthernetPlan::switches: the pool's i-th host address, the
+  // gateway skipped.
+  uint32_t address(uint32_t i) const {
+    uint32_t a = base + 1 + i;
+    return a >= gateway && gateway > base ? a + 1 : a;
+  }
+};
+
+// frr, sonic, nvue: policy bfd, BFD on every fabric BGP session (peer group FABRIC).
+struct BfdPlan {
+  bool checked = false, ok = true, enabled = false;
+  uint32_t intervalMs = 300; // transmit and receive; FRR's and Cumulus Linux's default
+  uint32_t multiplier = 3;
+};
+
 // The InfiniBand fabric (ir/InfiniBand.h draws its boundary).
 struct InfinibandPlan {
   bool checked = false;

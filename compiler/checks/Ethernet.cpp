@@ -38,22 +38,4 @@ bool checkEthernet(const ir::Fabric &F, Analyses &an, DiagEngine &diags, const c
   return true;
 }
 
-// SONiC's PORT table names ports by their first lane: every port group needs lanes.
-bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
-  checkEthernet(F, an, diags, "sonic");
-  std::vector<uint8_t> reported(F.models.size(), 0);
-  bool ok = true;
-  for (uint32_t d : an.ethernet.switches) {
-    const ir::Model &m = F.modelOf(d);
-    for (const ir::PortGroup &g : m.ports)
-      if (!g.lanes && !reported[F.devModel[d]]++) {
-        Diagnostic *dg = diags.report(DiagCode::E0112, g.loc, "port group '{}' of '{}' has no lanes, which "
-                                      "SONiC's PORT table needs", F.strings.str(g.name), F.strings.str(m.name));
-        DiagEngine::note(dg, {}, "add lanes = N (SerDes lanes per port, e.g. 8 for an 800G OSFP) to the port group");
-        ok = false;
-      }
-  }
-  return ok;
-}
-
 } // namespace fabc::checks

@@ -101,6 +101,8 @@ bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   checkEthernet(F, an, diags, "nvue");
   an.nvue.checked = true;
   bool ok = checkRelease(F, an.nvue, diags);
+  ok &= checkManagement(F, an, diags);
+  ok &= checkBfd(F, an, diags);
   return checkRoceProfile(F, diags) && ok;
 }
 

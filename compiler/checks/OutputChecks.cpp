@@ -26,7 +26,7 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"slurm", checkSlurm},
       {"dot", checkDot},
       {"sonic", checkSonic},
-      {"frr", [](const ir::Fabric &F, Analyses &an, DiagEngine &d) { return checkEthernet(F, an, d, "frr"); }},
+      {"frr", checkFrr},
       {"nvue", checkNvue},
       {"hosts", checkHosts},
       {"ptm", checkLldpCabling},

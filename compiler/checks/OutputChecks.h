@@ -24,6 +24,11 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
 bool checkEthernet(const ir::Fabric &F, Analyses &an, DiagEngine &diags, const char *backend);
 bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// policy management and policy bfd, shared by the backends that write them; each runs
+// once per compilation and returns the same verdict to every caller.
+bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);

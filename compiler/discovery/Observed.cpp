@@ -136,9 +136,11 @@ void Reader::addLink(const Link &l, std::string_view lineText) {
 }
 
 uint32_t Reader::addNode(std::string_view name, uint64_t guid, bool isSwitch, Where at, std::string_view lineText) {
-  if (limits.maxPorts && obs.nodes.size() >= limits.maxPorts && !full) {
+  uint64_t maxNodes = limits.maxNodes ? limits.maxNodes : limits.maxPorts;
+  if (maxNodes && obs.nodes.size() >= maxNodes && !full) {
     diags.report(DiagCode::E0189, obs.at(sm, diags, at, lineText),
-                 "the discovery lists more than {} nodes, more than the design could explain", limits.maxPorts);
+                 "the discovery lists more than {} nodes, more than {} can hold", maxNodes,
+                 limits.maxNodes ? "an import" : "the design could explain");
     full = true;
     ok = false;
   }

@@ -112,6 +112,7 @@ private:
 struct ReadLimits {
   uint64_t maxLineBytes = 64 << 10; // a longer line is malformed
   uint64_t maxPorts = 0;            // link ends kept; past it: FAB-E0189. 0 = no limit
+  uint64_t maxNodes = 0;            // nodes kept; past it: FAB-E0189. 0 = maxPorts
   uint64_t maxJsonBytes = 64 << 20; // an LLDP JSON document is read whole (one host's neighbours)
 };
 

@@ -321,6 +321,9 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
+    else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
+    else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);
+    else if (out.kind == K::Switch && k == "sonic_egress_lossless_pool") propQty("model", p, dims::Data, out.sonicEgressLosslessPool);
     else if ((media && k == "lanes") || (out.kind == K::Optic && k == "host_lanes")) {
       if (propInt(p, 1, 64, iv))
         (k == "lanes" ? out.lanes : out.hostLanes) = uint32_t(iv);
@@ -345,7 +348,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; systems: gpus gpu nvlink_domain hosts"
+                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
                   : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }
@@ -397,8 +400,22 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
           }
           g.breakoutMask |= 1u << __builtin_ctzll(uint64_t(f));
         }
+      } else if (p.key == "sonic_breakout_modes") {
+        // Checked against the layout by the sonic output check (compiler/checks/Sonic.cpp).
+        Value v = eval(p.value);
+        bool ok = v.type == Value::List && !v.list->empty();
+        for (size_t i = 0; ok && i < v.list->size(); ++i)
+          ok = (*v.list)[i].type == Value::Str;
+        if (!ok) {
+          if (v.ok())
+            error(DiagCode::E0026, p.value->range, "'sonic_breakout_modes' is a list of platform.json mode names, for "
+                                                   "example [\"1x800G[400G]\", \"2x400G[200G]\"]");
+          continue;
+        }
+        for (const Value &x : *v.list)
+          g.sonicBreakoutModes.push_back(x.s);
       } else
-        unknownProp(p, "a port group", "speed lanes lane_rate form ports_per_cage cpo breakouts");
+        unknownProp(p, "a port group", "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes");
     }
     if (!haveSpeed) {
       error(DiagCode::E0037, pd.range, "port group '{}' has no speed", pd.name);

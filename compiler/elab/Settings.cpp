@@ -67,16 +67,22 @@ bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
   case Value::Str: out.type = ir::Setting::String; out.str = v.s; return true;
   case Value::ModelRef: out.type = ir::Setting::String; out.str = F.models[v.s].name; return true;
   case Value::Bool: out.type = ir::Setting::Bool; out.boolean = v.b; return true;
-  case Value::List:
-    out.type = ir::Setting::List;
+  case Value::List: {
+    // A list of numbers, or of strings (server addresses): never both.
+    bool strings = !v.list->empty() && (*v.list)[0].type == Value::Str;
+    out.type = strings ? ir::Setting::StringList : ir::Setting::List;
     for (const Value &x : *v.list) {
-      if (!x.numeric()) {
-        error(DiagCode::E0026, p.value->range, "'{}' is a list of numbers", p.key);
+      if (strings ? x.type != Value::Str : !x.numeric()) {
+        error(DiagCode::E0026, p.value->range, "'{}' is a list of numbers or a list of strings", p.key);
         return false;
       }
-      out.list.push_back(x.asDouble());
+      if (strings)
+        out.strs.push_back(x.s);
+      else
+        out.list.push_back(x.asDouble());
     }
     return true;
+  }
   }
   return false;
 }

@@ -1,5 +1,7 @@
 #include "ir/Address.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 
 namespace fabc::ir {
@@ -67,6 +69,54 @@ bool parseGuid(std::string_view s, uint64_t &out, unsigned *digits) {
   if (digits)
     *digits = unsigned(s.size() - 2);
   return true;
+}
+
+bool parseMac(std::string_view s, uint64_t &out) {
+  if (s.size() != 17)
+    return false;
+  uint64_t v = 0;
+  for (size_t i = 0; i < 17; ++i) {
+    char c = s[i];
+    if (i % 3 == 2) {
+      if (c != ':')
+        return false;
+      continue;
+    }
+    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (d < 0)
+      return false;
+    v = v << 4 | uint64_t(d);
+  }
+  out = v;
+  return true;
+}
+
+bool parseMacPrefix(std::string_view s, uint64_t &base, unsigned &len) {
+  size_t slash = s.find('/');
+  if (slash == std::string_view::npos || !parseMac(s.substr(0, slash), base))
+    return false;
+  std::string_view l = s.substr(slash + 1);
+  if (l.empty() || l.size() > 2 || !std::isdigit(static_cast<unsigned char>(l[0])) ||
+      (l.size() == 2 && !std::isdigit(static_cast<unsigned char>(l[1]))))
+    return false;
+  len = unsigned(l[0] - '0');
+  if (l.size() == 2)
+    len = len * 10 + unsigned(l[1] - '0');
+  if (len > 48)
+    return false;
+  uint64_t host = len == 48 ? 0 : (uint64_t(1) << (48 - len)) - 1;
+  return (base & host) == 0;
+}
+
+std::string macString(uint64_t mac) {
+  static const char hex[] = "0123456789abcdef";
+  std::string s(17, ':');
+  for (int i = 0; i < 6; ++i) {
+    unsigned b = unsigned(mac >> (40 - 8 * i)) & 0xff;
+    s[size_t(i * 3)] = hex[b >> 4];
+    s[size_t(i * 3 + 1)] = hex[b & 15];
+  }
+  return s;
 }
 
 } // namespace fabc::ir

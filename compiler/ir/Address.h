@@ -19,4 +19,10 @@ std::string ipv4String(uint32_t addr); // host byte order, dotted decimal
 // (a prefix's width: "0x02fabc" fixes the top 24 bits).
 bool parseGuid(std::string_view s, uint64_t &out, unsigned *digits = nullptr);
 
+// "aa:bb:cc:dd:ee:ff": six parts of two hex digits (either case) joined by ':'.
+bool parseMac(std::string_view s, uint64_t &out);
+// "aa:bb:cc:dd:ee:ff/len": len is 0 to 48 in 1 or 2 digits, and the host bits are zero.
+bool parseMacPrefix(std::string_view s, uint64_t &base, unsigned &len);
+std::string macString(uint64_t mac); // "aa:bb:cc:dd:ee:ff", lower case
+
 } // namespace fabc::ir

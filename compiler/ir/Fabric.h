@@ -73,6 +73,9 @@ struct PortGroup {
   uint32_t portsPerCage = 1; // logical ports sharing one cage (twin-port OSFP = 2)
   bool cpo = false;          // co-packaged optics: fibre attaches directly, no transceiver
   uint32_t breakoutMask = 1; // bit k set: a 1:2^k breakout is allowed
+  // SONiC: the breakout modes the platform's platform.json names for a cage of this
+  // group, verbatim ("2x400G[200G,100G,50G,40G,25G,10G]"); interned, empty if unknown.
+  std::vector<uint32_t> sonicBreakoutModes;
   SourceRange loc;
 };
 
@@ -127,6 +130,10 @@ struct Model {
   uint32_t electricalLanes() const { return hostLanes ? hostLanes : lanes; }
   double electricalLaneRate() const { return hostLanes ? hostLaneRate : laneRate; }
   Protocol protocol = Protocol::Unspecified; // switch / NIC: "ethernet" or "infiniband"
+  // switch: SONiC's platform and HwSKU names (DEVICE_METADATA), and the egress lossless
+  // pool of the SKU's buffer template (a data size, in bits like every size; 0: unknown).
+  uint32_t sonicPlatform = 0, sonicHwsku = 0;
+  double sonicEgressLosslessPool = 0;
   std::vector<PortGroup> ports;
   SourceRange loc;
 };
@@ -295,13 +302,14 @@ struct Options {
 
 // A value of an option or policy property listed in Settings.def.
 struct Setting {
-  enum Type : uint8_t { Number, String, Bool, List } type = Number;
+  enum Type : uint8_t { Number, String, Bool, List, StringList } type = Number;
   uint32_t name = 0;
   double number = 0;     // SI units
   Dim dim;
   uint32_t str = 0;      // interned
   bool boolean = false;
   std::vector<double> list;
+  std::vector<uint32_t> strs; // StringList: interned
   SourceRange loc;       // the value
 };
 struct PolicyBlock {

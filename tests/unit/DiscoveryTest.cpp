@@ -30,8 +30,10 @@ struct Parsed {
 
 enum class Kind { Ib, Json, Sonic };
 
-std::unique_ptr<Parsed> parse(const std::string &text, Kind k, const std::string &host = "leaf0") {
+std::unique_ptr<Parsed> parse(const std::string &text, Kind k, const std::string &host = "leaf0",
+                              const ReadLimits &limits = {}) {
   auto p = std::make_unique<Parsed>();
+  p->limits = limits;
   p->diags.setOutput(std::tmpfile());
   p->obs.files.push_back(k == Kind::Ib ? "t.net" : k == Kind::Json ? "t.json" : "t.txt");
   p->obs.formats.push_back(Format::Ibnetdiscover);
@@ -99,6 +101,30 @@ TEST(Discovery, IbnetdiscoverBadInput) {
   for (int i = 0; i < 5000; ++i)
     binary += char(i * 37 % 256);
   EXPECT_FALSE(parse(binary, Kind::Ib)->ok);
+}
+
+// fabc import has no design to bound a discovery by: its node limit stops the reader at
+// the first node past it, whatever the file holds after (a 1.2 GB file: 2 M nodes, 0.5 GiB).
+TEST(Discovery, NodeLimitStopsTheReader) {
+  std::string net;
+  for (int i = 0; i < 50; ++i) {
+    int j = i ^ 1;
+    net += fmt::format("Switch\t2 \"S-{:016x}\"\t\t# \"sw{}\" base port 0 lid {} lmc 0\n"
+                       "[1]\t\"S-{:016x}\"[1]\t\t# \"sw{}\" lid {} 4xNDR\n\n",
+                       0x100 + i, i, i + 1, 0x100 + j, j, j + 1);
+  }
+  ReadLimits limits;
+  limits.maxPorts = 1 << 20;
+  limits.maxNodes = 10;
+  auto p = parse(net, Kind::Ib, "leaf0", limits);
+  EXPECT_FALSE(p->ok);
+  EXPECT_EQ(p->codes(), std::vector<std::string>{"E0189"});
+  EXPECT_LE(p->obs.nodes.size(), 11u);
+  // Without the node limit, maxPorts bounds nodes too (fabc verify's rule).
+  limits.maxNodes = 0;
+  auto q = parse(net, Kind::Ib, "leaf0", limits);
+  EXPECT_TRUE(q->ok);
+  EXPECT_EQ(q->obs.nodes.size(), 50u);
 }
 
 TEST(Discovery, NonUtf8NamesAreEscaped) {

@@ -53,7 +53,10 @@ int importCommand(Options &o) {
   setupDiags(o, diags);
   discovery::Observed obs;
   discovery::ReadLimits limits;
-  limits.maxPorts = uint64_t(1) << 24; // 16 M link ends: past a million-GPU fabric's
+  // Past a million-GPU fabric's discovery (about 6.3 M link ends, 1.05 M nodes), and what an
+  // imported design can hold in memory (~1 KiB a node: 2 M nodes stay near 2 GiB).
+  limits.maxPorts = uint64_t(1) << 24;
+  limits.maxNodes = uint64_t(1) << 21;
   bool readable = true;
   for (const std::string &file : o.inputs)
     readable &= discovery::readDiscovery(file, "", limits, obs, sm, diags);

@@ -15,6 +15,7 @@ usage: check-config-db.py SCHEMA OUTDIR    (prints one line per switch, exit 1 o
 """
 import ipaddress
 import json
+import re
 import os
 import sys
 
@@ -55,9 +56,13 @@ def check_switch(host, db):
             err(host, f"cage {index}: ports {names} differ in speed or lane count")
         if len(names) > 1 and sorted(int(ports[n].get("subport", "0")) for n in names) != list(range(1, len(names) + 1)):
             err(host, f"cage {index}: subports of {names} are not 1..{len(names)}")
-        mode = breakout.get(names[0], {}).get("brkout_mode")
-        want = f"{len(names)}x{int(ports[names[0]]['speed']) // 1000}G"
-        if mode != want:
+        mode = breakout.get(names[0], {}).get("brkout_mode") or ""
+        # "2x400G", or platform.json's "2x400G[200G,100G]": N ports of the default speed
+        # or of one in brackets
+        m = re.fullmatch(r"([0-9]+)x([0-9]+G)(?:\[([0-9G,]+)\])?", mode)
+        speed = f"{int(ports[names[0]]['speed']) // 1000}G"
+        want = f"{len(names)}x{speed}"
+        if not m or int(m.group(1)) != len(names) or speed not in [m.group(2)] + (m.group(3) or "").split(","):
             err(host, f"cage {index}: BREAKOUT_CFG {names[0]} is {mode}, the ports say {want}")
     for name in breakout:
         if name not in ports:
@@ -76,11 +81,24 @@ def check_switch(host, db):
     for table in ("DEVICE_NEIGHBOR", "PORT_QOS_MAP"):
         for name in db.get(table, {}):
             port_ref(table, name)
-    for table in ("QUEUE", "BUFFER_PG"):
+    for table in ("QUEUE", "BUFFER_PG", "BUFFER_QUEUE"):
         for key in db.get(table, {}):
             port_ref(table, key.split("|")[0])
     for name in db.get("CABLE_LENGTH", {}).get("AZURE", {}):
         port_ref("CABLE_LENGTH", name)
+    for table in ("BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
+        for name, v in db.get(table, {}).items():
+            port_ref(table, name)
+            for prof in v.get("profile_list", "").split(","):
+                if prof not in db.get("BUFFER_PROFILE", {}):
+                    err(host, f"{table} {name}: profile {prof} not in BUFFER_PROFILE")
+    for table in ("BUFFER_PG", "BUFFER_QUEUE"):
+        for key, v in db.get(table, {}).items():
+            if v.get("profile") != "NULL" and v.get("profile") not in db.get("BUFFER_PROFILE", {}):
+                err(host, f"{table} {key}: profile {v.get('profile')} not in BUFFER_PROFILE")
+    for name, v in db.get("BUFFER_PROFILE", {}).items():
+        if v.get("pool") not in db.get("BUFFER_POOL", {}):
+            err(host, f"BUFFER_PROFILE {name}: pool {v.get('pool')} not in BUFFER_POOL")
     for name, q in db.get("PORT_QOS_MAP", {}).items():
         for field, table in (("dscp_to_tc_map", "DSCP_TO_TC_MAP"), ("tc_to_queue_map", "TC_TO_QUEUE_MAP"),
                              ("tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"), ("pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")):

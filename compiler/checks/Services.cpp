@@ -1,0 +1,181 @@
+// Settings several Ethernet outputs write, checked once for all of them: policy
+// management (NTP, syslog and TACACS+ servers, the management VRF and the management
+// port's address per switch) and policy bfd (BFD on every fabric BGP session).
+#include "checks/OutputChecks.h"
+
+#include "diag/Diag.h"
+#include "ir/Address.h"
+
+#include <cmath>
+
+namespace fabc::checks {
+
+namespace {
+
+Diagnostic *badSetting(DiagEngine &diags, const ir::Setting &s, std::string msg, const char *fix) {
+  Diagnostic *d = diags.report(DiagCode::E0205, s.loc, "{}", msg);
+  DiagEngine::note(d, {}, fix);
+  return d;
+}
+
+// A list of IPv4 server addresses (one string is a list of one).
+bool servers(const ir::Fabric &F, const ir::Setting &s, std::vector<uint32_t> &out, DiagEngine &diags) {
+  std::string_view name = F.strings.str(s.name);
+  std::vector<uint32_t> strs = s.type == ir::Setting::String ? std::vector<uint32_t>{s.str} : s.strs;
+  if (s.type != ir::Setting::String && s.type != ir::Setting::StringList) {
+    badSetting(diags, s, fmt::format("{} is a list of IPv4 addresses", name), "for example [\"10.0.0.1\", \"10.0.0.2\"]");
+    return false;
+  }
+  bool ok = true;
+  for (uint32_t id : strs) {
+    uint32_t a;
+    std::string_view v = F.strings.str(id);
+    if (!ir::parseIPv4(v, a) || a == 0 || a >> 28 >= 0xE) {
+      badSetting(diags, s, fmt::format("{}: '{}' is not a unicast IPv4 address", name, v),
+                 "write each server as \"a.b.c.d\" (host names would need DNS on every switch)");
+      ok = false;
+      continue;
+    }
+    for (uint32_t b : out)
+      if (a == b) {
+        badSetting(diags, s, fmt::format("{} lists {} twice", name, v), "list each server once");
+        ok = false;
+      }
+    out.push_back(a);
+  }
+  return ok;
+}
+
+// The fabric's own pools, to keep the management network out of them.
+void fabricPool(const ir::Fabric &F, const char *name, uint32_t defBase, uint32_t &base, unsigned &len) {
+  base = defBase;
+  len = 16;
+  const ir::PolicyBlock *pb = F.policyBlock("addressing");
+  const ir::Setting *s = pb ? pb->get(F.strings, name) : nullptr;
+  if (s && s->type == ir::Setting::String) {
+    uint32_t b;
+    unsigned l;
+    if (ir::parseCidr(F.strings.str(s->str), b, l)) {
+      base = b;
+      len = l;
+    }
+  }
+}
+
+bool overlaps(uint32_t a, unsigned al, uint32_t b, unsigned bl) {
+  unsigned l = al < bl ? al : bl;
+  uint32_t mask = l == 0 ? 0 : ~uint32_t(0) << (32 - l);
+  return (a & mask) == (b & mask);
+}
+
+} // namespace
+
+bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  ManagementPlan &p = an.management;
+  if (p.checked)
+    return p.ok;
+  p.checked = true;
+  const ir::PolicyBlock *pb = F.policyBlock("management");
+  if (!pb)
+    return true;
+  const ir::Setting *pool = nullptr, *gw = nullptr;
+  for (const ir::Setting &s : pb->props) {
+    std::string_view k = F.strings.str(s.name);
+    if (k == "ntp_servers")
+      p.ok &= servers(F, s, p.ntp, diags);
+    else if (k == "syslog_servers")
+      p.ok &= servers(F, s, p.syslog, diags);
+    else if (k == "tacacs_servers")
+      p.ok &= servers(F, s, p.tacacs, diags);
+    else if (k == "mgmt_vrf") {
+      if (s.type != ir::Setting::Bool) {
+        badSetting(diags, s, "mgmt_vrf is a boolean", "mgmt_vrf = true puts the management port in VRF mgmt");
+        p.ok = false;
+      }
+      p.vrf = s.boolean;
+    } else if (k == "mgmt_pool")
+      pool = &s;
+    else if (k == "mgmt_gateway")
+      gw = &s;
+  }
+  if (gw && !pool) {
+    badSetting(diags, *gw, "mgmt_gateway without mgmt_pool", "give mgmt_pool, the subnet the switches' management ports take addresses from");
+    p.ok = false;
+  }
+  if (!pool)
+    return p.ok;
+  std::string_view pv = pool->type == ir::Setting::String ? F.strings.str(pool->str) : std::string_view();
+  if (!ir::parseCidr(pv, p.base, p.len) || p.len > 30 || p.base == 0) {
+    badSetting(diags, *pool, fmt::format("invalid mgmt_pool '{}'", pv),
+               "mgmt_pool is \"a.b.c.d/len\" with the host bits zero and len at most 30, e.g. \"192.168.0.0/24\"");
+    return p.ok = false;
+  }
+  uint32_t size = uint32_t(1) << (32 - p.len), last = p.base + size - 1;
+  for (const char *other : {"loopback_pool", "p2p_pool"}) {
+    uint32_t b;
+    unsigned l;
+    fabricPool(F, other, other[0] == 'l' ? 0x0A000000 : 0x0AFE0000, b, l);
+    if (overlaps(p.base, p.len, b, l)) {
+      badSetting(diags, *pool, fmt::format("mgmt_pool {} overlaps {} {}/{}", pv, other, ir::ipv4String(b), l),
+                 "the management network is out of band: give it a subnet of its own");
+      p.ok = false;
+    }
+  }
+  if (gw) {
+    std::string_view gv = gw->type == ir::Setting::String ? F.strings.str(gw->str) : std::string_view();
+    if (!ir::parseIPv4(gv, p.gateway) || p.gateway <= p.base || p.gateway >= last) {
+      badSetting(diags, *gw, fmt::format("mgmt_gateway '{}' is not a host address of mgmt_pool {}", gv, pv),
+                 "the gateway is the management subnet's router, an address inside mgmt_pool");
+      return p.ok = false;
+    }
+  }
+  uint64_t hosts = size - 2 - (gw ? 1 : 0), n = an.ethernet.switches.size();
+  if (n > hosts) {
+    Diagnostic *d = diags.report(DiagCode::E0206, pool->loc, "mgmt_pool {} has {} host address{}{}, and {} switches need one each",
+                                 pv, hosts, hosts == 1 ? "" : "es", gw ? " besides the gateway" : "", n);
+    DiagEngine::note(d, {}, "give a larger mgmt_pool");
+    return p.ok = false;
+  }
+  p.addresses = p.ok;
+  return p.ok;
+}
+
+bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  BfdPlan &b = an.bfd;
+  if (b.checked)
+    return b.ok;
+  b.checked = true;
+  const ir::PolicyBlock *pb = F.policyBlock("bfd");
+  if (!pb)
+    return true;
+  b.enabled = true;
+  for (const ir::Setting &s : pb->props) {
+    std::string_view k = F.strings.str(s.name);
+    if (k == "interval") {
+      double ms = s.number * 1e3;
+      if (s.type != ir::Setting::Number || !(s.dim == dims::Time) || ms < 10 || ms > 60000 || std::fabs(ms - std::round(ms)) > 1e-6) {
+        Diagnostic *d = diags.report(DiagCode::E0207, s.loc, "BFD interval must be a whole number of milliseconds from 10 ms to 60 s");
+        DiagEngine::note(d, {}, "for example interval = 300 ms (FRR's and Cumulus Linux's default)");
+        b.ok = false;
+        continue;
+      }
+      b.intervalMs = uint32_t(std::lround(ms));
+    } else if (k == "multiplier") {
+      if (s.type != ir::Setting::Number || !s.dim.none() || s.number < 2 || s.number > 255 || s.number != std::floor(s.number)) {
+        Diagnostic *d = diags.report(DiagCode::E0207, s.loc, "BFD multiplier must be a whole number from 2 to 255");
+        DiagEngine::note(d, {}, "the session goes down after this many intervals without a packet (default 3)");
+        b.ok = false;
+        continue;
+      }
+      b.multiplier = uint32_t(s.number);
+    }
+  }
+  return b.ok;
+}
+
+bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  checkEthernet(F, an, diags, "frr");
+  return checkBfd(F, an, diags);
+}
+
+} // namespace fabc::checks
