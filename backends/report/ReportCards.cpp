@@ -1,0 +1,305 @@
+// The report's energy and BOM sections (the Page of ReportPage.h): power by category
+// with the CPO what-if, and the bill of materials with its cable-length histograms.
+#include "backends/report/ReportPage.h"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace fabc::report {
+using ir::None;
+
+void Page::energy() {
+  buf += "<section id=\"energy\"><h2>Energy</h2><div class=\"cards\">";
+  bool est = !E.estimates.empty();
+  buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)), "devices and their optics", est);
+  buf += card("Facility power", power(E.facility()), dataAttrs("energy:facility_power_w", fixed(E.facility(), 1)),
+              fmt::format("at PUE <span{}>{:g}</span> (option pue)", dataAttrs("energy:pue", fmt::format("{:g}", E.pue)),
+                          E.pue),
+              est);
+  buf += card("Annual energy", number(E.annualMWh(), 0) + " MWh",
+              dataAttrs("energy:annual_energy_mwh", fixed(E.annualMWh(), 1)), "facility, 8,760 h a year", est);
+  buf += card("Interconnect power", power(E.interconnect),
+              dataAttrs("energy:interconnect_power_w", fixed(E.interconnect, 1)),
+              E.it > 0 ? fmt::format("{:.1f} % of IT: switches, NVLink switches, NICs, optics", 100 * E.interconnect / E.it)
+                       : "",
+              est);
+  buf += "</div>\n";
+
+  std::vector<Series> series;
+  for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
+    series.push_back({powerCategoryLabel(PowerCategory(c)), kCategoryColors[c]});
+  // prefix: the bucket in energy.json (its total_w); catPrefix: its split by category.
+  auto bar = [&](std::string label, const PowerBucket &b, const std::string &prefix, const std::string &catPrefix) {
+    Bar r;
+    r.label = std::move(label);
+    for (size_t c = 0; c < size_t(PowerCategory::Count); ++c)
+      r.segments.push_back({b.byCategory[c], c,
+                            catPrefix.empty() ? "" : catPrefix + "." + powerCategoryKey(PowerCategory(c)),
+                            fixed(b.byCategory[c], 1), b.estimated[c]});
+    r.totalKey = prefix.empty() ? "" : prefix + ".total_w";
+    r.totalText = fixed(b.total(), 1);
+    r.estimate = b.anyEstimate();
+    return r;
+  };
+  std::vector<Bar> tiers;
+  for (int t = 5; t >= 0; --t)
+    if (E.tiers[t].total())
+      tiers.push_back(bar(t == 0 ? "end systems" : tierName(uint32_t(t)), E.tiers[t],
+                          fmt::format("energy:by_tier.{}", tierName(uint32_t(t))),
+                          fmt::format("energy:by_tier_category.{}", tierName(uint32_t(t)))));
+  stackedBars(buf, "power-by-tier", "Power by tier", series, tiers, Unit::Power);
+  std::vector<Bar> bld;
+  for (size_t b = 0; b < E.buildings.size(); ++b)
+    bld.push_back(bar("building " + std::string(F.strings.str(F.buildings[b].name)), E.buildings[b],
+                      fmt::format("energy:by_building[{}]", b), fmt::format("energy:by_building_category[{}]", b)));
+  if (E.unplaced.total() > 0)
+    bld.push_back(bar("not placed", E.unplaced, "", ""));
+  if (F.buildings.empty())
+    buf += "<h3>Power by building</h3><p class=\"muted\" id=\"power-by-building\">The design places nothing in a "
+           "building: see energy/racks.csv once it does.</p>";
+  else
+    stackedBars(buf, "power-by-building", "Power by building", series, bld, Unit::Power);
+
+  // What CPO saves, on the two bases (all pluggable vs all CPO).
+  if (E.cpo.applies) {
+    buf += fmt::format(
+        "<p id=\"cpo-savings\">Co-packaged optics on every switch port save <b{}>{:.1f} %</b> of the optics power of "
+        "the all-pluggable build ({} of {}), which is <b{}>{:.1f} %</b> of its interconnect power (switches, NICs, "
+        "NVLink switches and optics).{}</p>",
+        dataAttrs("energy:cpo_savings.percent_of_optics", fixed(E.cpo.percentOfOptics(), 2)), E.cpo.percentOfOptics(),
+        esc(power(E.cpo.saved())), esc(power(E.cpo.pluggableOptics)),
+        dataAttrs("energy:cpo_savings.percent_of_interconnect", fixed(E.cpo.percentOfInterconnect(), 2)),
+        E.cpo.percentOfInterconnect(), E.cpo.estimate ? " Estimate: it rests on estimated figures or missing parts." : "");
+  }
+
+  // The what-if, side by side.
+  auto whatIf = [&](const WhatIf &w, const char *key, bool toCpo) {
+    std::string k = std::string("energy:what_if.") + key;
+    const char *from = toCpo ? "Pluggable optics (as designed)" : "Co-packaged optics (as designed)";
+    const char *to = toCpo ? "Co-packaged optics (CPO)" : "Pluggable optics";
+    buf += fmt::format("<h3 id=\"whatif-{}\">What if: {} \xE2\x86\x92 {}</h3>", key, toCpo ? "pluggable" : "CPO",
+                       toCpo ? "CPO" : "pluggable");
+    if (!w.applies) {
+      buf += fmt::format("<p class=\"muted\">{}</p>", toCpo ? "No switch port uses a pluggable transceiver: nothing to move to CPO."
+                                                           : "No switch port uses co-packaged optics.");
+      return;
+    }
+    if (!w.cages) {
+      buf += "<p class=\"muted\">The catalog lacks the parts to price it:";
+      for (const std::string &m : w.missing)
+        buf += " " + esc(m) + ";";
+      buf += "</p>";
+      return;
+    }
+    double after = E.interconnect - w.saved();
+    buf += "<div class=\"whatif\">";
+    auto side = [&](const char *title, double optics, const std::string &opticsKey, double inter, uint64_t lasers,
+                    const std::string &lasersKey, bool xcvrs) {
+      buf += fmt::format("<div><h4>{}</h4><table>", title);
+      buf += fmt::format("<tr><td>Switch-side optics</td><td class=\"n\"><b{}>{}</b>{}</td></tr>",
+                         dataAttrs(opticsKey, fixed(optics, 1)), esc(power(optics)), estMark(w.estimate));
+      buf += fmt::format("<tr><td>Interconnect power</td><td class=\"n\">{}{}</td></tr>", esc(power(inter)),
+                         estMark(est));
+      buf += fmt::format("<tr><td>Switch ports / cages</td><td class=\"n\">{} / {}</td></tr>", count(w.ports),
+                         xcvrs ? count(w.cages) + " transceivers" : "engines, no transceivers");
+      if (w.lasersKnown)
+        buf += fmt::format("<tr><td>Lasers</td><td class=\"n\"{}>{}</td></tr>", dataAttrs(lasersKey, std::to_string(lasers)),
+                           count(lasers));
+      buf += "</table></div>";
+    };
+    side(from, w.before, k + ".optics_before_w", E.interconnect, w.lasersBefore, k + ".lasers_before", toCpo);
+    side(to, w.after, k + ".optics_after_w", after, w.lasersAfter, k + ".lasers_after", !toCpo);
+    buf += "</div><div class=\"cards savings\">";
+    double saved = w.saved();
+    buf += card("Power saved", power(saved), dataAttrs(k + ".saved_w", fixed(saved, 1)),
+                saved >= 0 ? fmt::format("{} at the wall: {} MWh a year", esc(power(saved * E.pue)),
+                                         esc(number(E.annualMWh(saved), 0)))
+                           : fmt::format("{} would add {} at the wall: {} MWh a year", to, esc(power(-saved * E.pue)),
+                                         esc(number(E.annualMWh(-saved), 0))),
+                w.estimate, saved > 0);
+    buf += card("Of optics power", fmt::format("{:.2f} %", E.savedPercentOfOptics(w)),
+                dataAttrs(k + ".saved_percent_of_optics", fixed(E.savedPercentOfOptics(w), 2)),
+                "every transceiver and CPO engine, systems' included", w.estimate);
+    buf += card("Of interconnect power", fmt::format("{:.2f} %", E.savedPercentOfInterconnect(w)),
+                dataAttrs(k + ".saved_percent_of_interconnect", fixed(E.savedPercentOfInterconnect(w), 2)), "", w.estimate);
+    buf += card("Of IT power", fmt::format("{:.2f} %", E.savedPercentOfIt(w)),
+                dataAttrs(k + ".saved_percent_of_it", fixed(E.savedPercentOfIt(w), 2)), "", w.estimate);
+    buf += card(toCpo ? "Transceivers removed" : "Transceivers added", count(w.cages),
+                dataAttrs(k + (toCpo ? ".transceivers_removed" : ".transceivers_added"), std::to_string(w.cages)),
+                w.lasersKnown ? fmt::format("lasers {} \xE2\x86\x92 {}", count(w.lasersBefore), count(w.lasersAfter))
+                              : "laser counts missing in the catalog");
+    buf += "</div>";
+    if (!w.missing.empty()) {
+      buf += "<p class=\"note\">Not priced (no catalog part):";
+      for (const std::string &m : w.missing)
+        buf += " " + esc(m) + ";";
+      buf += "</p>";
+    }
+    std::vector<Bar> cmp;
+    auto interBar = [&](std::string label, double switchOptics) {
+      Bar b;
+      b.label = std::move(label);
+      double otherOptics = E.all[PowerCategory::Optics] - w.before;
+      b.segments.push_back({E.all[PowerCategory::Switches], 2, "", "", E.all.estimate(PowerCategory::Switches)});
+      b.segments.push_back({E.all[PowerCategory::NvlinkSwitches], 3, "", "", E.all.estimate(PowerCategory::NvlinkSwitches)});
+      b.segments.push_back({E.all[PowerCategory::Nics], 4, "", "", E.all.estimate(PowerCategory::Nics)});
+      b.segments.push_back({std::max(0.0, otherOptics), 6, "", "", E.all.estimate(PowerCategory::Optics)});
+      b.segments.push_back({switchOptics, 5, "", "", w.estimate});
+      b.estimate = est;
+      return b;
+    };
+    std::vector<Series> s2 = series;
+    s2[5].label = "Switch-side optics";
+    s2.push_back({"Other optics", "#fda4af"});
+    cmp.push_back(interBar(toCpo ? "as designed" : "as designed", w.before));
+    cmp.push_back(interBar(toCpo ? "all CPO" : "all pluggable", w.after));
+    stackedBars(buf, std::string("whatif-chart-") + key, "Interconnect power, side by side", s2, cmp, Unit::Power);
+  };
+  whatIf(E.toCpo, "all_cpo", true);
+  if (E.toPluggable.applies)
+    whatIf(E.toPluggable, "all_pluggable", false);
+
+  // Estimated figures.
+  buf += "<h3 id=\"estimates\">Estimated figures</h3>";
+  if (E.estimates.empty() && !latencyEstimate) {
+    buf += "<p class=\"muted\">None: every figure behind the budget has a source in the catalog.</p>";
+  } else {
+    buf += "<table id=\"estimates-table\"><thead><tr><th>Model</th><th>Property</th><th class=\"n\">Value</th>"
+           "<th>Catalog note</th></tr></thead><tbody>";
+    size_t i = 0;
+    for (const auto &e : E.estimates) {
+      const ir::Figure &f = estimatedFigure(F, e);
+      const ir::Model &m = F.models[e.first];
+      buf += fmt::format("<tr><td class=\"mono\"{}>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+                         fmt::format(" data-json=\"energy:estimated_figures[{}].model\" data-text=\"{}\"", i,
+                                     esc(F.strings.str(m.name))),
+                         esc(F.strings.str(m.name)), esc(e.second), esc(e.second == "latency" ? duration(f.value) : power(f.value)),
+                         esc(f.known ? F.strings.str(f.source) : "no figure in the catalog: counted as 0"));
+      ++i;
+    }
+    buf += "</tbody></table>";
+    if (latencyEstimate)
+      buf += fmt::format("<p class=\"note\">Latency figures rest on estimated switch or NIC latencies ({}).</p>",
+                         esc(latencyEstimateNote));
+  }
+  buf += "</section>\n";
+}
+
+void Page::bomSection() {
+  buf += "<section id=\"bom\"><h2>Bill of materials</h2><div class=\"cards\">";
+  buf += card("Transceivers", count(bom.xcvrTotal), dataAttrs("bom:summary.transceivers.total", std::to_string(bom.xcvrTotal)),
+              fmt::format("<span{}>{}</span> at switches, <span{}>{}</span> at systems",
+                          dataAttrs("bom:summary.transceivers.switch", std::to_string(bom.xcvrSwitch)), count(bom.xcvrSwitch),
+                          dataAttrs("bom:summary.transceivers.compute_system", std::to_string(bom.xcvrCompute)),
+                          count(bom.xcvrCompute)));
+  buf += card("Transceivers per GPU", fixed(bom.transceiversPerGpu(), 2),
+              dataAttrs("bom:summary.transceivers_per_gpu", fixed(bom.transceiversPerGpu(), 3)),
+              BomSummary::TransceiversPerGpuNote);
+  buf += card("CPO ports", count(F.metrics.cpoPorts), dataAttrs("bom:summary.cpo_ports", std::to_string(F.metrics.cpoPorts)),
+              "fibre straight to the switch, no transceiver");
+  buf += card("Cable length", length(bom.totalLength), dataAttrs("bom:summary.cable_length_m", fixed(bom.totalLength, 1)),
+              "routed, before rounding to order lengths");
+  buf += "</div>\n";
+
+  auto powerCell = [&](const ir::Model &m) {
+    if (!m.power.known)
+      return std::string("<td class=\"n muted\">no figure</td>");
+    return fmt::format("<td class=\"n\">{}{}</td>", esc(power(m.power.value)), estMark(m.power.estimate));
+  };
+  // With a `policy spares`, every table adds what the policy orders on top of the
+  // design's count and the quantity a buyer orders (bom.json's spares and
+  // order_quantity); without one the tables are as they were.
+  const SparesPolicy &sp = bom.spares;
+  const char *spareHeads = sp.set ? "<th class=\"n\">Spares</th><th class=\"n\">Order qty</th>" : "";
+  auto spareCells = [&](const std::string &k, SpareCategory c, uint64_t n) {
+    if (!sp.set)
+      return std::string();
+    uint64_t s = sp.spares(c, n);
+    return fmt::format("<td class=\"n num\"{}>{}</td><td class=\"n num\"{}>{}</td>", dataAttrs(k + ".spares", std::to_string(s)),
+                       count(s), dataAttrs(k + ".order_quantity", std::to_string(n + s)), count(n + s));
+  };
+  if (sp.set) {
+    std::string parts;
+    for (size_t c = 0; c < size_t(SpareCategory::Count); ++c)
+      if (sp.named[c])
+        parts += fmt::format("{}{} {:g}%", parts.empty() ? "" : ", ", spareCategoryName(SpareCategory(c)), sp.percent[c]);
+    buf += fmt::format("<p class=\"note\" id=\"bom-spares-policy\">Spares per <code>policy spares</code>: {} of each "
+                       "SKU's count, rounded up, and at least {} of every SKU in those categories; the order quantity is "
+                       "the count plus its spares.</p>",
+                       esc(parts), count(sp.minPerSku));
+  }
+  buf += fmt::format("<h3>Devices</h3><table id=\"bom-devices\"><thead><tr><th>SKU</th><th>Model</th><th>Kind</th>"
+                     "<th>Vendor</th><th class=\"n\">Count</th>{}<th class=\"n\">Power each</th></tr></thead><tbody>",
+                     spareHeads);
+  size_t i = 0;
+  for (const auto &kv : bom.devices) {
+    const ir::Model &m = F.models[kv.first];
+    std::string k = fmt::format("bom:devices[{}]", i++);
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>{}{}</tr>",
+                       esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::modelKindName(m.kind),
+                       esc(F.strings.str(m.vendor)), dataAttrs(k + ".count", std::to_string(kv.second)), count(kv.second),
+                       spareCells(k, deviceCategory(m), kv.second), powerCell(m));
+  }
+  buf += "</tbody></table>";
+
+  buf += "<h3>Transceivers</h3>";
+  if (bom.transceivers.empty()) {
+    buf += "<p class=\"muted\">None: every link is copper or ends at a CPO port.</p>";
+  } else {
+    buf += fmt::format("<table id=\"bom-transceivers\"><thead><tr><th>SKU</th><th>Model</th><th>Media</th>"
+                       "<th class=\"n\">Count</th><th class=\"n\">At switches</th><th class=\"n\">At systems</th>{}"
+                       "<th class=\"n\">Power each</th></tr></thead><tbody>",
+                       spareHeads);
+    i = 0;
+    for (const auto &kv : bom.transceivers) {
+      const ir::Model &m = F.models[kv.first];
+      std::string k = fmt::format("bom:transceivers[{}]", i++);
+      buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td>{}</td><td class=\"n num\"{}>{}</td>"
+                         "<td class=\"n\"{}>{}</td><td class=\"n\"{}>{}</td>{}{}</tr>",
+                         esc(modelLabel(F, kv.first)), esc(F.strings.str(m.name)), ir::mediaName(m.media),
+                         dataAttrs(k + ".count", std::to_string(kv.second.total)), count(kv.second.total),
+                         dataAttrs(k + ".at_switch", std::to_string(kv.second.atSwitch)), count(kv.second.atSwitch),
+                         dataAttrs(k + ".at_compute_system", std::to_string(kv.second.atCompute)),
+                         count(kv.second.atCompute), spareCells(k, SpareCategory::Transceiver, kv.second.total),
+                         powerCell(m));
+    }
+    buf += "</tbody></table>";
+  }
+
+  buf += fmt::format("<h3>Cables by order length</h3><table id=\"bom-cables\" class=\"narrow\"><thead><tr><th>SKU</th>"
+                     "<th>Media</th><th class=\"n\">Order length</th><th class=\"n\">Count</th>{}</tr></thead><tbody>",
+                     spareHeads);
+  i = 0;
+  // Histogram per media: counts per order length, summed over SKUs.
+  std::map<ir::Media, std::map<double, std::pair<uint64_t, std::string>>> hist;
+  for (const auto &kv : bom.cables) {
+    std::string row = fmt::format("bom:cables[{}]", i++), k = row + ".count";
+    buf += fmt::format("<tr><td class=\"mono\">{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n num\"{}>{}</td>{}</tr>",
+                       esc(kv.first.sku), ir::mediaName(kv.first.media), esc(orderLength(kv.first.length)),
+                       dataAttrs(k, std::to_string(kv.second)), count(kv.second),
+                       spareCells(row, SpareCategory::Cable, kv.second));
+    auto &h = hist[kv.first.media][kv.first.length];
+    h.first += kv.second;
+    h.second += (h.second.empty() ? "" : "+") + k;
+  }
+  buf += "</tbody></table>";
+  buf += "<h3>Cable lengths per media</h3><p class=\"note\">Cables are ordered in standard lengths: each link's "
+         "routed length (with slack) rounded up to the next one.</p><div class=\"grid3\">";
+  for (const auto &mh : hist) {
+    std::vector<Column> cols;
+    uint64_t total = 0;
+    for (const auto &kv : mh.second) {
+      cols.push_back({orderLength(kv.first), double(kv.second.first), kv.second.second, std::to_string(kv.second.first)});
+      total += kv.second.first;
+    }
+    size_t m = size_t(mh.first);
+    columnChart(buf, fmt::format("lengths-{}", mh.first == ir::Media::None ? "none" : ir::mediaName(mh.first)),
+                fmt::format("{} \xC2\xB7 {} cable{}", mh.first == ir::Media::None ? "unresolved" : ir::mediaName(mh.first),
+                            count(total), total == 1 ? "" : "s"),
+                mediaColor(ir::Media(m)), cols, "order length");
+  }
+  buf += "</div></section>\n";
+}
+
+} // namespace fabc::report
