@@ -108,11 +108,16 @@ done
 # As FRR runs an integrated configuration (service integrated-vtysh-config): the
 # daemons start empty and `vtysh -b` hands every line of frr.conf to the daemon that
 # owns it, and reports the lines that none accepts.
-start() { # HOST DAEMON
-  local d="$WORK/$1"
-  ip netns exec "$TAG-$1" "$FRR/$2" -d -f "$d/empty.conf" -i "$d/$2.pid" -z "$d/zserv.api" \
-    --vty_socket "$d" -P 0 --log "file:$d/$2.log" --log-level info
+start() { # HOST DAEMON [ARGS...]
+  local host=$1 daemon=$2 d="$WORK/$1"
+  shift 2
+  ip netns exec "$TAG-$host" "$FRR/$daemon" -d -f "$d/empty.conf" -i "$d/$daemon.pid" -z "$d/zserv.api" \
+    --vty_socket "$d" -P 0 --log "file:$d/$daemon.log" --log-level info "$@"
 }
+# policy bfd: frr.conf has a bfd section, which bfdd owns (its control socket is per
+# namespace, so each needs its own path).
+BFD=false
+grep -q '^bfd$' "$OUT"/frr/*/frr.conf 2>/dev/null && BFD=true
 wait_socket() { # PATH WHAT
   for _ in $(seq 100); do [ -S "$1" ] && return 0; sleep 0.1; done
   fail "$2 did not start"
@@ -126,9 +131,11 @@ done
 for h in "${HOSTS[@]}"; do
   wait_socket "$WORK/$h/zserv.api" "zebra of $h"
   start "$h" bgpd
+  if $BFD; then start "$h" bfdd --bfdctl "$WORK/$h/bfdd.sock"; fi
 done
 for h in "${HOSTS[@]}"; do
   wait_socket "$WORK/$h/bgpd.vty" "bgpd of $h"
+  if $BFD; then wait_socket "$WORK/$h/bfdd.vty" "bfdd of $h"; fi
   ip netns exec "$TAG-$h" vtysh --vty_socket "$WORK/$h" --config_dir "$WORK/$h" -b > "$WORK/$h/vtysh.log" 2>&1 &
   echo $! > "$WORK/$h/vtysh.job"
 done
@@ -204,6 +211,25 @@ until check > "$WORK/result"; do
   sleep 0.5
 done
 sort "$WORK/result"
+
+# BFD: every BGP session of every switch has a BFD session, and all of them come up.
+if $BFD; then
+  bfd_ok() {
+    local h sessions up
+    for h in "${HOSTS[@]}"; do
+      sessions=$(awk -F, -v h="$h" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l)
+      up=$(vtysh --vty_socket "$WORK/$h" -d bfdd -c "show bfd peers json" 2>/dev/null | grep -o '"status":"up"' | wc -l)
+      [ "$up" -ge "$sessions" ] || return 1
+      echo "bfd: $h $up of $sessions sessions up"
+    done
+  }
+  deadline=$((SECONDS + WAIT))
+  until bfd_ok > "$WORK/bfd"; do
+    [ $SECONDS -lt $deadline ] || { cat "$WORK/bfd"; fail "BFD sessions not all up within ${WAIT}s"; }
+    sleep 0.5
+  done
+  sort "$WORK/bfd"
+fi
 
 if [ ${#SERVERS[@]} -gt 0 ]; then
   # Rail r of the first server on each leaf pings rail r of the first server on every
