@@ -130,6 +130,12 @@ std::string settingText(const ir::Fabric &F, const ir::Setting &s) {
       r += fmt::format("{}{:g}", i ? ", " : "", s.list[i]);
     return r + "]";
   }
+  case ir::Setting::StringList: {
+    std::string r = "[";
+    for (size_t i = 0; i < s.strs.size(); ++i)
+      r += fmt::format("{}\"{}\"", i ? ", " : "", F.strings.str(s.strs[i]));
+    return r + "]";
+  }
   }
   return "";
 }
