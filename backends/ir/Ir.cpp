@@ -338,6 +338,12 @@ private:
           num(J, v);
       });
       break;
+    case ir::Setting::StringList:
+      J.array([&] {
+        for (uint32_t v : s.strs)
+          J.value(llvm::StringRef(F.strings.str(v)));
+      });
+      break;
     }
     J.attributeEnd();
   }
