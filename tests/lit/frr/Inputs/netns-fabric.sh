@@ -143,6 +143,18 @@ for h in "${HOSTS[@]}"; do
   wait "$(cat "$WORK/$h/vtysh.job")" || fail "vtysh -b rejected $h's frr.conf: $(cat "$WORK/$h/vtysh.log")"
 done
 
+# The cables of a switch in wiring.csv: its BGP sessions, and a leaf's uplinks.
+links_of() { awk -F, -v h="$1" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l; }
+# Runs FN into OUT every half second until it succeeds; fails with WHAT after WAIT seconds.
+poll() { # FN OUT WHAT
+  local deadline=$((SECONDS + WAIT))
+  until "$1" > "$2"; do
+    [ $SECONDS -lt $deadline ] || { cat "$2"; fail "$3 within ${WAIT}s"; }
+    sleep 0.5
+  done
+  sort "$2"
+}
+
 # Leaves and loopbacks, from the generated configurations themselves.
 declare -A LOOPBACK
 LEAVES=()
@@ -156,7 +168,7 @@ done
 # loopbacks: BGP multipath must install one next hop per uplink. The expectations, one
 # line per leaf and other leaf's loopback: HOST PREFIX NEXTHOPS.
 for h in "${LEAVES[@]}"; do
-  uplinks=$(awk -F, -v h="$h" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l)
+  uplinks=$(links_of "$h")
   for other in "${LEAVES[@]}"; do
     [ "$other" = "$h" ] || echo "$h ${LOOPBACK[$other]} $uplinks"
   done
@@ -171,7 +183,7 @@ for leaf, net in subnets:
     print(leaf, net)
 PYEOF
   for h in "${LEAVES[@]}"; do
-    uplinks=$(awk -F, -v h="$h" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l)
+    uplinks=$(links_of "$h")
     while read -r leaf net; do
       [ "$leaf" = "$h" ] || echo "$h $net $uplinks"
     done < "$WORK/expect.hosts"
@@ -205,30 +217,20 @@ sys.exit(0 if ok else 1)
 PYEOF
 }
 
-deadline=$((SECONDS + WAIT))
-until check > "$WORK/result"; do
-  [ $SECONDS -lt $deadline ] || { cat "$WORK/result"; fail "leaf loopbacks not all learned within ${WAIT}s"; }
-  sleep 0.5
-done
-sort "$WORK/result"
+poll check "$WORK/result" "leaf loopbacks not all learned"
 
 # BFD: every BGP session of every switch has a BFD session, and all of them come up.
 if $BFD; then
   bfd_ok() {
     local h sessions up
     for h in "${HOSTS[@]}"; do
-      sessions=$(awk -F, -v h="$h" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l)
+      sessions=$(links_of "$h")
       up=$(vtysh --vty_socket "$WORK/$h" -d bfdd -c "show bfd peers json" 2>/dev/null | grep -o '"status":"up"' | wc -l)
       [ "$up" -ge "$sessions" ] || return 1
       echo "bfd: $h $up of $sessions sessions up"
     done
   }
-  deadline=$((SECONDS + WAIT))
-  until bfd_ok > "$WORK/bfd"; do
-    [ $SECONDS -lt $deadline ] || { cat "$WORK/bfd"; fail "BFD sessions not all up within ${WAIT}s"; }
-    sleep 0.5
-  done
-  sort "$WORK/bfd"
+  poll bfd_ok "$WORK/bfd" "BFD sessions not all up"
 fi
 
 if [ ${#SERVERS[@]} -gt 0 ]; then
