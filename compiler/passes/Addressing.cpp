@@ -59,16 +59,17 @@ struct AsnPool {
   uint64_t failed = 0;
 };
 
-struct Plan {
+// The fabric pools (loopback, point-to-point; HostAddressing.h) with this pass's defaults,
+// and the ASN plan.
+struct Plan : FabricPools {
+  Plan() {
+    lbBase = 0x0A000000, p2pBase = 0x0AFE0000; // 10.0.0.0/16, 10.254.0.0/16
+    lbLen = 16, p2pLen = 16;
+  }
   AsnPool pools[3] = {{"leaf_asn", 4200000000u, 4200999999u, 0, {}},
                       {"spine_asn", 4201000000u, 4201999999u, 0, {}},
                       {"core_asn", 4202000000u, 4202999999u, 0, {}}};
   bool perTier = true;
-  uint32_t lbBase = 0x0A000000, p2pBase = 0x0AFE0000; // 10.0.0.0/16, 10.254.0.0/16
-  unsigned lbLen = 16, p2pLen = 16;
-  SourceRange lbLoc, p2pLoc;
-  SourceRange noteLoc; // the policy for notes, or nothing when there is none
-  bool numbered = false;
 };
 
 SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
@@ -95,7 +96,7 @@ bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
   const ir::PolicyBlock *pol = F.policyBlock("addressing");
   if (!pol)
     return ok;
-  plan.noteLoc = pol->loc;
+  plan.policyLoc = pol->loc;
   for (AsnPool &p : plan.pools)
     p.loc = pol->loc;
   plan.lbLoc = plan.p2pLoc = pol->loc;
@@ -227,7 +228,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
                                     "'{}' has asn {}, but '{}' in the same shared-ASN tier has {}", F.deviceName(d),
                                     F.devAsn[d], F.deviceName(g.explicitDev), g.asn);
       DiagEngine::note(dg, devRange(F, g.explicitDev), "the tier's ASN is set here");
-      DiagEngine::note(dg, plan.noteLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
+      DiagEngine::note(dg, plan.policyLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
                                            "use asn_per = \"switch\" for one ASN per switch");
     }
   }
@@ -290,7 +291,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
       continue;
     Diagnostic *dg = diags.report(DiagCode::E0108, {F.linkLoc[l], 4}, "'{}' and '{}' are linked but share ASN {}",
                                   F.deviceName(a), F.deviceName(b), F.devAsn[a]);
-    DiagEngine::note(dg, plan.noteLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
+    DiagEngine::note(dg, plan.policyLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
                                                             "\"tier\"; use asn_per = \"switch\" when they are linked"
                                                           : "give one of them another asn");
   }
@@ -391,17 +392,8 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   assignLoopbacks(F, diags, plan, routed);
   if (plan.numbered)
     assignSubnets(F, diags, plan);
-  FabricPools pools;
-  pools.lbBase = plan.lbBase;
-  pools.lbLen = plan.lbLen;
-  pools.lbLoc = plan.lbLoc;
-  pools.p2pBase = plan.p2pBase;
-  pools.p2pLen = plan.p2pLen;
-  pools.p2pLoc = plan.p2pLoc;
-  pools.policyLoc = plan.noteLoc;
-  pools.numbered = plan.numbered;
-  assignHostAddresses(F, diags, pools, routed);
-  buildRoutePolicy(F, pools, routed);
+  assignHostAddresses(F, diags, plan, routed);
+  buildRoutePolicy(F, plan, routed);
   std::vector<uint32_t> switches;
   for (uint32_t d = 0; d < nd; ++d)
     if (routed[d])
