@@ -21,11 +21,8 @@ struct Nic {
 // The NICs of device d (its first port group's ports with a host address).
 void nicsOf(const ir::Fabric &F, uint32_t d, std::vector<Nic> &out) {
   out.clear();
-  const ir::Layout &lay = F.layoutOf(d);
-  if (lay.groups.empty())
-    return;
-  uint32_t first = F.devPortBase[d] + lay.groups[0].offset;
-  for (uint32_t p = first; p < first + lay.groups[0].count; ++p) {
+  auto [first, last] = passes::nicPortRange(F, d);
+  for (uint32_t p = first; p < last; ++p) {
     uint32_t l = F.portLink[p];
     if (l == ir::None || !passes::isHostLink(F, l))
       continue;

@@ -169,11 +169,8 @@ template <typename Fn> void forEachNic(const ir::Fabric &F, const std::vector<ui
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     if (!isEndSystem(F, d))
       continue;
-    const ir::Layout &lay = F.layoutOf(d);
-    if (lay.groups.empty())
-      continue;
-    uint32_t first = F.devPortBase[d] + lay.groups[0].offset;
-    for (uint32_t p = first; p < first + lay.groups[0].count; ++p) {
+    auto [first, last] = nicPortRange(F, d);
+    for (uint32_t p = first; p < last; ++p) {
       uint32_t l = F.portLink[p];
       if (l == None)
         continue;
@@ -195,6 +192,14 @@ bool isNicPort(const ir::Fabric &F, uint32_t port) {
   if (!isEndSystem(F, dev) || l == None || F.portGroup(port) != 0)
     return false;
   return isRouted(F, F.portDevice[F.otherEnd(l, port)]);
+}
+
+std::pair<uint32_t, uint32_t> nicPortRange(const ir::Fabric &F, uint32_t d) {
+  const ir::Layout &lay = F.layoutOf(d);
+  if (lay.groups.empty())
+    return {0, 0};
+  uint32_t first = F.devPortBase[d] + lay.groups[0].offset;
+  return {first, first + lay.groups[0].count};
 }
 
 uint32_t nicRail(const ir::Fabric &F, uint32_t port) {

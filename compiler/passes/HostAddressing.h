@@ -26,6 +26,8 @@ struct FabricPools {
 // An end-system port of its device's first port group (the GPU NICs, by the convention
 // of FAB-W0100) linked to a routed switch: a NIC the host scheme addresses.
 bool isNicPort(const ir::Fabric &F, uint32_t port);
+// The ports a NIC can be on: device d's first port group, [first, last) (empty without one).
+std::pair<uint32_t, uint32_t> nicPortRange(const ir::Fabric &F, uint32_t d);
 // The NIC's rail: its index in the port group (cx[3] is rail 3).
 uint32_t nicRail(const ir::Fabric &F, uint32_t port);
 
