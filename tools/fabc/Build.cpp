@@ -29,6 +29,7 @@ CompileOptions compileOptions(const Options &o, bool allowLibrary) {
   c.top = o.top;
   c.limits = o.limits;
   c.maxFileSize = o.maxFileSize;
+  c.parser = o.parser;
   c.allowLibrary = allowLibrary;
   c.stopAfter = o.stopAfter;
   c.guidsFrom = o.guidsFrom;

@@ -72,6 +72,18 @@ int maxFileSize(Options &o, const std::string &, const std::string &value) {
   return Continue;
 }
 
+int parser(Options &o, const std::string &, const std::string &v) {
+  if (v == "auto")
+    o.parser = ParserEngine::Auto;
+  else if (v == "antlr")
+    o.parser = ParserEngine::AntlrOnly;
+  else if (v == "hand")
+    o.parser = ParserEngine::HandOnly;
+  else
+    return usageError("--parser takes auto (default), hand or antlr");
+  return Continue;
+}
+
 int emit(Options &o, const std::string &, const std::string &v) {
   size_t p = 0;
   while (p <= v.size()) {
@@ -204,6 +216,10 @@ const std::vector<OptionSpec> &optionTable() {
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
        "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize},
+      {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
+       "auto (default): the hand-written parser, ANTLR's for a file with syntax errors; antlr: the parser "
+       "generated from grammar/Fabric.g4 only; hand: the hand-written one only (no syntax diagnostics)",
+       true, parser},
       {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
        false, FLAG(inPlace)},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",

@@ -30,6 +30,7 @@ const std::vector<CommandSpec> &commandTable() {
        explainCommand},
       {"backends", "backends", "list the output backends for --emit", backendsCommand},
       {"version", "version", "print the version", versionCommand},
+      {"parse-diff", nullptr, nullptr, parseDiffCommand},
       {"--version", nullptr, nullptr, versionCommand},
       {"help", nullptr, nullptr,
        [](Options &) {
