@@ -197,6 +197,7 @@ private:
   ast::Path path() {
     ast::Path p;
     uint32_t b = tok_.begin;
+    segs_.clear(); // collected here, then moved into a vector of the exact size (no regrowth)
     do {
       ast::Segment seg;
       Token id = expect(Id);
@@ -209,8 +210,9 @@ private:
         expect(RBrack);
       }
       seg.range = range(id.begin, prevEnd_);
-      p.segs.push_back(std::move(seg));
+      segs_.push_back(std::move(seg));
     } while (accept(Dot));
+    p.segs.assign(std::make_move_iterator(segs_.begin()), std::make_move_iterator(segs_.end()));
     p.range = range(b, prevEnd_);
     return p;
   }
@@ -564,6 +566,7 @@ private:
   Token tok_, peek_;
   bool hasPeek_ = false;
   uint32_t prevEnd_ = 0;
+  std::vector<ast::Segment> segs_; // path()'s scratch (a segment's index parses no path)
 };
 
 } // namespace
