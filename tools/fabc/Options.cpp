@@ -216,10 +216,6 @@ const std::vector<OptionSpec> &optionTable() {
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
        "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize},
-      {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
-       "auto (default): the hand-written parser, ANTLR's for a file with syntax errors; antlr: the parser "
-       "generated from grammar/Fabric.g4 only; hand: the hand-written one only (no syntax diagnostics)",
-       true, parser},
       {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
        false, FLAG(inPlace)},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
@@ -257,6 +253,9 @@ const std::vector<OptionSpec> &optionTable() {
        "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages)},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
        "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter},
+      {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
+       "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
+       true, parser},
       {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet)},
   };
   return table;
@@ -283,6 +282,8 @@ std::string usageText(bool hidden) {
         r += fmt::format("  {:<{}}{}\n", left, Column, s.help);
       else
         r += fmt::format("  {}\n  {:<{}}{}\n", left, "", Column, s.help);
+      if (std::string(s.spelling) == "--stop-after")
+        r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
       left.clear();
     }
   };
@@ -291,7 +292,6 @@ std::string usageText(bool hidden) {
   if (hidden) {
     r += "\ndeveloper options:\n";
     section(true);
-    r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
   }
   r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat; verify: the fabric\n"
        "does not match), 2 usage or I/O error (verify: a discovery file cannot be read whole), 3 (diff\n"
