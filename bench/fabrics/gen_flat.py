@@ -122,7 +122,8 @@ fabric flat_bench {{
                 switch(core(r, g, c), "core")
     for n in range(systems):
         if imp:
-            w(f"  {host(n)} : DGX_B300 {{ guid = \"0x{next(guid):016x}\"; }}\n")
+            # An end system takes two GUIDs a port from its guid: a block of 64 each.
+            w(f"  {host(n)} : DGX_B300 {{ guid = \"0x{0x02FABC0100000000 + 64 * n:016x}\"; }}\n")
         else:
             w(f"  {host(n)} : DGX_B300;\n")
     for r in range(RAILS):

@@ -573,13 +573,13 @@ private:
 } // namespace hand
 
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits) {
+  ast::Context::Mark mark = ctx.mark();
   ast::File *file = ctx.file();
   file->fileId = fileId;
   try {
     hand::Parser(fileId, text, ctx, limits).run(file);
   } catch (const hand::Reject &) {
-    // The nodes built so far stay in the context's arena, unreferenced.
-    *file = ast::File();
+    ctx.rollback(mark); // the nodes built so far: the ANTLR parse that follows does not pay for them
     return nullptr;
   }
   return file;
