@@ -29,7 +29,7 @@ public:
       line(d, fmt::format("{}: null", role));
       return;
     }
-    static const char *kinds[] = {"Number", "Quantity", "String", "Bool", "Name", "Call", "List", "Unary", "Binary", "Cond"};
+    static const char *kinds[] = {"Number", "Quantity", "String", "Bool", "Name", "Call", "List", "Unary", "Binary", "Cond", "Comp"};
     line(d, fmt::format("{}: {} {} op={} text={} number={} int={}:{}", role, kinds[e->kind], r(e->range), int(e->op),
                         q(e->text), e->number, e->isInteger, e->integer));
     for (const ast::Expr *k : e->kids)
@@ -104,6 +104,14 @@ std::string dumpAST(const ast::File &f) {
       du.expr(3, p.deflt, "default");
     }
     du.block(2, t->body, "body");
+  }
+  for (const ast::Function *fn : f.functions) {
+    du.line(1, fmt::format("fn {} {}", Dumper::q(fn->name), Dumper::r(fn->range)));
+    for (const ast::Param &p : fn->params) {
+      du.line(2, fmt::format("param {} {}", Dumper::q(p.name), Dumper::r(p.range)));
+      du.expr(3, p.deflt, "default");
+    }
+    du.expr(2, fn->body, "body");
   }
   for (const ast::Fabric *fb : f.fabrics) {
     du.line(1, fmt::format("fabric {} {}", Dumper::q(fb->name), Dumper::r(fb->range)));

@@ -16,7 +16,7 @@ struct Keyword {
   Tok tok;
 };
 const Keyword kKeywords[] = {
-    {"import", KwImport}, {"model", KwModel},     {"port", KwPort},       {"source", KwSource},
+    {"import", KwImport}, {"fn", KwFn},       {"model", KwModel},     {"port", KwPort},       {"source", KwSource},
     {"estimate", KwEstimate}, {"template", KwTemplate}, {"fabric", KwFabric}, {"let", KwLet},
     {"param", KwParam},   {"option", KwOption},   {"for", KwFor},         {"in", KwIn},
     {"if", KwIf},         {"else", KwElse},       {"link", KwLink},       {"group", KwGroup},
@@ -37,7 +37,7 @@ Tok keyword(std::string_view w) {
 bool unitIsKeyword(std::string_view t) {
   size_t i = t.find_last_of("0123456789 \t");
   std::string_view unit = i == std::string_view::npos ? t : t.substr(i + 1);
-  return unit == "source" || unit == "estimate";
+  return unit == "source" || unit == "estimate" || unit == "for" || unit == "in" || unit == "if";
 }
 
 } // namespace

@@ -15,7 +15,7 @@ namespace fabc::hand {
 enum Tok : uint8_t {
   End, Id, Number, Quantity, String, Bad,
   // Keywords (the grammar's literal tokens spelt like an ID).
-  KwImport, KwModel, KwPort, KwSource, KwEstimate, KwTemplate, KwFabric, KwLet, KwParam, KwOption, KwFor,
+  KwImport, KwFn, KwModel, KwPort, KwSource, KwEstimate, KwTemplate, KwFabric, KwLet, KwParam, KwOption, KwFor,
   KwIn, KwIf, KwElse, KwLink, KwGroup, KwPlace, KwBuilding, KwSpan, KwPolicy, KwAssert, KwHall, KwTrue,
   KwFalse,
   // Punctuation and operators.

@@ -42,6 +42,7 @@ public:
       }
       case KwModel: out->models.push_back(model()); break;
       case KwTemplate: out->templates.push_back(tmpl()); break;
+      case KwFn: out->functions.push_back(function()); break;
       case KwFabric: {
         next();
         Token name = expect(Id);
@@ -148,6 +149,27 @@ private:
     }
     t->body = block();
     return t;
+  }
+
+  // fnDecl: 'fn' name=ID '(' (ID (',' ID)*)? ')' '=' expr ';'
+  ast::Function *function() {
+    next();
+    ast::Function *f = ctx_.function();
+    Token name = expect(Id);
+    f->name = std::string(text(name));
+    f->range = range(name);
+    expect(LParen);
+    if (tok_.kind != RParen) {
+      do {
+        Token p = expect(Id);
+        f->params.push_back({std::string(text(p)), range(p), nullptr});
+      } while (accept(Comma));
+    }
+    expect(RParen);
+    expect(Assign);
+    f->body = expr().e;
+    expect(Semi);
+    return f;
   }
 
   ast::Prop prop() {
@@ -544,9 +566,32 @@ private:
     }
     case LBrack: {
       next();
-      E *e = ctx_.expr(E::List, {});
-      exprList(e, RBrack);
-      e->range = range(t.begin, prevEnd_);
+      if (tok_.kind != RBrack) {
+        ast::Expr *first = expr().e;
+        if (accept(KwFor)) { // compExpr: '[' expr 'for' ID 'in' expr ('..' expr)? ('if' expr)? ']'
+          E *c = ctx_.expr(E::Comp, {});
+          Token var = expect(Id);
+          c->text = std::string(text(var));
+          expect(KwIn);
+          c->kids.reserve(4);
+          c->kids.push_back(first);
+          c->kids.push_back(expr().e);
+          c->kids.push_back(accept(DotDot) ? expr().e : nullptr);
+          c->kids.push_back(accept(KwIf) ? expr().e : nullptr);
+          expect(RBrack);
+          c->range = range(t.begin, prevEnd_);
+          return {c, t.begin, prevEnd_};
+        }
+        E *e = ctx_.expr(E::List, {});
+        e->kids.push_back(first);
+        while (accept(Comma))
+          e->kids.push_back(expr().e);
+        expect(RBrack);
+        e->range = range(t.begin, prevEnd_);
+        return {e, t.begin, prevEnd_};
+      }
+      next();
+      E *e = ctx_.expr(E::List, range(t.begin, prevEnd_));
       return {e, t.begin, prevEnd_};
     }
     case LParen: {
