@@ -123,7 +123,8 @@ private:
       out_ += '\n';
     if (allowBlank && !suppressBlank_ && !out_.empty() && lastLine_ && srcLine >= lastLine_ + 2)
       out_ += '\n';
-    out_.append(continuation ? indent_ + 4 : indent_, ' ');
+    out_.append(continuation ? (breakIndent_ ? breakIndent_ : indent_ + 4) : indent_, ' ');
+    breakIndent_ = 0;
   }
 
   // Writes the comments between the last emitted token and `upTo`.
@@ -276,6 +277,8 @@ private:
       size_t i = f.from;
       ParseTree *ch = c->children[i];
       if (isTerminal(ch, "{")) {
+        if (tailProbe_)
+          throw EndOfLine{2}; // a brace list decides its own layout: " {" ends the line of an expression
         size_t close = c->children.size() - 1;
         while (close > i && !isTerminal(c->children[close], "}"))
           --close;
@@ -284,6 +287,8 @@ private:
       }
       uint32_t rest = push(FrameKind::Children, c, i + 1, top);
       if (auto *t = dynamic_cast<TerminalNode *>(ch)) {
+        if (tailProbe_ && t->getText() == ",")
+          throw EndOfLine{1}; // the next argument or an assert's message is not the expression's
         tok(t->getSymbol(), c);
         top = rest;
         continue;
@@ -292,6 +297,16 @@ private:
       // A block's braces share their tail with the statement that owns them.
       if (rc->getRuleIndex() == P::RulePropBlock || rc->getRuleIndex() == P::RuleBlock)
         top = push(FrameKind::Children, rc, 0, rest);
+      else if (rc->getRuleIndex() == P::RuleExpr && tailProbe_)
+        throw EndOfLine{0}; // the next expression decides its own breaks
+      else if (rc->getRuleIndex() == P::RuleExpr && !probe_.active && !noWrap_) {
+        if (c->getRuleIndex() == P::RuleSegment) {
+          flat(rc); // a path stays on one line
+          top = rest;
+        } else {
+          top = expression(static_cast<P::ExprContext *>(rc), rest);
+        }
+      }
       else
         top = enter(rc, rest);
     }
@@ -360,6 +375,7 @@ private:
       State s = save();
       size_t mark = frames_.size();
       probe_ = {true, out_.size(), lineWidth()};
+      probeWidth_ = opts_.width;
       bool fits = false;
       try {
         flat();
@@ -401,8 +417,177 @@ private:
         throw NoFit{};
       probe_.columns += (ch & 0xC0) != 0x80;
     }
-    if (probe_.columns > opts_.width)
+    if (probe_.columns > probeWidth_)
       throw NoFit{};
+  }
+
+  // ---- Expressions wider than the line ----
+  // An expression (a statement's, a property's, an argument, an index) that does not fit
+  // on its line with what follows it there is broken at its operators of the lowest
+  // precedence first: each operator of that level starts a continuation line, indented 4
+  // past the statement; an operand that still does not fit is broken the same way, 4
+  // further. `?:` chains break before each ':'; a comprehension before 'for' and 'if';
+  // a call, list or parenthesis that does not fit breaks inside. The layout depends on the
+  // tokens and the width only, never on the input's line breaks, so it is idempotent. An
+  // expression with a comment inside keeps the comment's own breaks and is not wrapped.
+  struct EndOfLine {
+    size_t columns; // what ends the line after the expression: " {" or ","
+  };
+
+  // The width of `x` printed flat from here (the space before it included), or SIZE_MAX.
+  size_t flatWidth(ParserRuleContext *x, uint32_t tail, size_t *lineEnd) {
+    State s = save();
+    size_t mark = frames_.size();
+    size_t start = lineWidth(), w = SIZE_MAX;
+    probe_ = {true, out_.size(), start};
+    probeWidth_ = SIZE_MAX;
+    try {
+      visit(x);
+      w = probe_.columns - start;
+      if (tail != Done) {
+        // The rest of the line: the tokens up to a brace list, a ',' or the next expression.
+        size_t extra = 0;
+        tailProbe_ = true;
+        try {
+          run(tail, Done);
+        } catch (const EndOfLine &e) {
+          extra = e.columns;
+        }
+        *lineEnd = mustBreak_ ? SIZE_MAX : probe_.columns + extra;
+      }
+    } catch (const NoFit &) {
+      w = SIZE_MAX;
+    }
+    probe_.active = false;
+    tailProbe_ = false;
+    restore(s);
+    frames_.resize(mark);
+    return w;
+  }
+
+  void flat(ParserRuleContext *x) {
+    ++noWrap_;
+    visit(x);
+    --noWrap_;
+  }
+
+  // A top-level expression, printed now; returns the continuation after it.
+  uint32_t expression(P::ExprContext *e, uint32_t rest) {
+    size_t lineEnd = SIZE_MAX;
+    size_t w = e->getStop() && hasComments(e->getStart(), e->getStop()) ? SIZE_MAX : flatWidth(e, rest, &lineEnd);
+    if (w == SIZE_MAX || lineEnd == SIZE_MAX || lineEnd <= opts_.width) {
+      flat(e); // fits, or a comment decides the breaks
+      return rest;
+    }
+    wrap(e, 1, lineEnd - (lineWidth() + w));
+    return rest;
+  }
+
+  static int level(P::BinaryExprContext *b) {
+    static const char *const levels[][4] = {{"*", "/", "%", nullptr}, {"+", "-", nullptr, nullptr},
+                                            {"<", "<=", ">", ">="},   {"==", "!=", nullptr, nullptr},
+                                            {"&&", nullptr, nullptr, nullptr}, {"||", nullptr, nullptr, nullptr}};
+    std::string op = b->op->getText();
+    for (int l = 0; l < 6; ++l)
+      for (const char *o : levels[l])
+        if (o && op == o)
+          return l;
+    return -1;
+  }
+
+  void breakAt(unsigned k) {
+    mustBreak_ = true;
+    breakIndent_ = indent_ + 4 * k;
+  }
+
+  // An operand: flat if it fits before `tailW` more columns, else wrapped at level k.
+  void operand(P::ExprContext *x, unsigned k, size_t tailW) {
+    size_t w = flatWidth(x, Done, nullptr);
+    if (w != SIZE_MAX && lineWidth() + w + tailW <= opts_.width)
+      flat(x);
+    else
+      wrap(x, k, tailW);
+  }
+
+  void wrap(P::ExprContext *e, unsigned k, size_t tailW) {
+    if (auto *b = dynamic_cast<P::BinaryExprContext *>(e)) {
+      int lvl = level(b);
+      std::vector<P::BinaryExprContext *> spine; // the operators of this level, last first
+      P::ExprContext *cur = b;
+      while (auto *bb = dynamic_cast<P::BinaryExprContext *>(cur)) {
+        if (level(bb) != lvl)
+          break;
+        spine.push_back(bb);
+        cur = bb->expr(0);
+      }
+      operand(cur, k + 1, 0);
+      for (size_t i = spine.size(); i-- > 0;) {
+        breakAt(k);
+        tok(spine[i]->op, spine[i]);
+        operand(spine[i]->expr(1), k + 1, i == 0 ? tailW : 0);
+      }
+      return;
+    }
+    if (auto *c = dynamic_cast<P::CondExprContext *>(e)) {
+      std::vector<P::CondExprContext *> chain; // c1 ? a1 : c2 ? a2 : ... : last
+      P::ExprContext *cur = c;
+      while (auto *cc = dynamic_cast<P::CondExprContext *>(cur)) {
+        chain.push_back(cc);
+        cur = cc->expr(2);
+      }
+      for (size_t i = 0; i < chain.size(); ++i) {
+        if (i) {
+          breakAt(k);
+          tok(static_cast<TerminalNode *>(chain[i - 1]->children[3])->getSymbol(), chain[i - 1]);
+        }
+        operand(chain[i]->expr(0), k + 1, 0);
+        tok(static_cast<TerminalNode *>(chain[i]->children[1])->getSymbol(), chain[i]);
+        operand(chain[i]->expr(1), k + 1, 0);
+      }
+      breakAt(k);
+      tok(static_cast<TerminalNode *>(chain.back()->children[3])->getSymbol(), chain.back());
+      operand(cur, k + 1, tailW);
+      return;
+    }
+    if (auto *u = dynamic_cast<P::UnaryExprContext *>(e)) {
+      tok(u->op, u);
+      operand(u->expr(), k, tailW);
+      return;
+    }
+    auto *pe = dynamic_cast<P::PrimaryExprContext *>(e);
+    ParserRuleContext *p = pe ? static_cast<ParserRuleContext *>(pe->primary()) : nullptr;
+    if (!p) {
+      flat(e);
+      return;
+    }
+    bool comp = dynamic_cast<P::CompExprContext *>(p) != nullptr;
+    for (size_t i = 0; i < p->children.size(); ++i) {
+      ParseTree *ch = p->children[i];
+      if (auto *t = dynamic_cast<TerminalNode *>(ch)) {
+        if (comp && (t->getText() == "for" || t->getText() == "if"))
+          breakAt(k);
+        tok(t->getSymbol(), p);
+        continue;
+      }
+      // What follows the operand on its line: the punctuation up to the next operand or
+      // break, and past the last operand the expression's own tail.
+      size_t after = 0;
+      bool last = true;
+      for (size_t j = i + 1; j < p->children.size(); ++j) {
+        auto *t = dynamic_cast<TerminalNode *>(p->children[j]);
+        if (!t) {
+          last = false;
+          break;
+        }
+        std::string x = t->getText();
+        if (comp && (x == "for" || x == "if")) {
+          last = false;
+          break;
+        }
+        after += x.size() + (x == "," || x == ")" || x == "]" || x == "(" || x == "[" ? 0 : 1);
+      }
+      operand(static_cast<P::ExprContext *>(ch), comp ? k + 1 : k, after + (last ? tailW : 0));
+    }
   }
 
   // Trailing comments on consecutive lines start in one column (as clang-format
@@ -460,6 +645,10 @@ private:
   std::string out_;
   size_t cursor_ = 0, lastLine_ = 0, emitted_ = 0;
   unsigned indent_ = 0;
+  unsigned breakIndent_ = 0;   // the indent of the next continuation line, 0: indent_ + 4
+  unsigned noWrap_ = 0;        // > 0: inside an expression printed flat
+  bool tailProbe_ = false;     // measuring the rest of an expression's line: stop at '{'
+  size_t probeWidth_ = 0;      // the width a probe may not pass
   bool wantNewline_ = false, mustBreak_ = false, pendingSpace_ = false, suppressBlank_ = false, prevUnary_ = false;
   size_t prevType_ = 0;
   std::string prevText_;
