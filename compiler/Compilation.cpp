@@ -100,7 +100,8 @@ bool Compilation::run(const CompileInput &input) {
   lo.catalogDirs = stdlibDirs();
   lo.maxFileSize = opts_.maxFileSize;
   lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
-  LoadedProgram prog;
+  lo.overlay = opts_.overlay;
+  LoadedProgram &prog = prog_;
   if (input.fromText) {
     parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);
   } else if (input.name == "-") {
@@ -130,6 +131,7 @@ bool Compilation::run(const CompileInput &input) {
     eo.limits = opts_.limits;
     eo.top = opts_.top;
     eo.allowLibrary = opts_.allowLibrary;
+    eo.values = opts_.values;
     ok = elaborate(prog, eo, diags, F_);
 #ifdef FABC_VERIFY_IR
     if (ok)

@@ -1,0 +1,250 @@
+// Hover: what the compiler knows about the name under the cursor. A model shows its
+// figures with their source or estimate marker, an instance the devices it created
+// (model, tier, placement, port use), a binding the value the elaborator gave it.
+#include "lsp/Queries.h"
+
+#include "diag/Diag.h"
+#include "elab/Elaborator.h"
+#include "ir/Fabric.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace fabc::lsp {
+namespace {
+
+std::string_view textOf(const SourceManager &sm, SourceRange r) {
+  if (!r.begin.valid() || r.begin.file >= sm.size())
+    return {};
+  std::string_view t = sm.text(r.begin.file);
+  if (r.begin.offset >= t.size())
+    return {};
+  return t.substr(r.begin.offset, std::min<size_t>(r.length, 200));
+}
+
+const ir::Model *irModel(const ir::Fabric *F, const std::string &name) {
+  if (!F)
+    return nullptr;
+  uint32_t s = F->strings.lookup(name);
+  if (s == ir::None)
+    return nullptr;
+  for (const ir::Model &m : F->models)
+    if (m.name == s)
+      return &m;
+  return nullptr;
+}
+
+std::string figure(const ir::Fabric &F, const char *what, const ir::Figure &f, const Dim &d) {
+  if (!f.known)
+    return {};
+  std::string r = fmt::format("- {}: {}", what, formatQuantity(f.value, d));
+  if (f.source)
+    r += fmt::format(" ({} \"{}\")", f.estimate ? "estimate" : "source", F.strings.str(f.source));
+  else if (f.estimate)
+    r += " (estimate)";
+  return r + "\n";
+}
+
+std::string portGroupLine(const ir::Fabric &F, const ir::PortGroup &g) {
+  std::string r = fmt::format("- `{}[{}]`: {}", F.strings.str(g.name), g.count, formatQuantity(g.speed, dims::Bandwidth));
+  if (g.lanes)
+    r += fmt::format(", {} x {} lanes", g.lanes, formatQuantity(g.laneRate, dims::Bandwidth));
+  if (g.form)
+    r += fmt::format(", {}", F.strings.str(g.form));
+  if (g.portsPerCage > 1)
+    r += fmt::format(", {} ports per cage", g.portsPerCage);
+  if (g.cpo)
+    r += ", co-packaged optics";
+  if (g.breakoutMask > 1) {
+    std::string b;
+    for (unsigned k = 1; k < 8; ++k)
+      if (g.breakoutMask & (1u << k))
+        b += fmt::format("{}1:{}", b.empty() ? "" : ", ", 1u << k);
+    r += ", breakouts " + b;
+  }
+  return r + "\n";
+}
+
+std::string modelHover(const QueryContext &q, const ast::Model &m) {
+  std::string r = fmt::format("**model {}** : {}\n\n", m.name, m.kind);
+  const ir::Model *im = irModel(q.fabric, m.name);
+  if (!im) {
+    // Not elaborated (an error before the models were read): the properties as written.
+    for (const ast::Prop &p : m.props) {
+      r += fmt::format("- {} = {}", p.key, textOf(q.sm, p.value ? p.value->range : SourceRange{}));
+      if (p.annot != ast::Prop::None)
+        r += fmt::format(" ({} \"{}\")", p.annot == ast::Prop::Source ? "source" : "estimate", p.annotText);
+      r += "\n";
+    }
+    for (const ast::PortDecl &pd : m.ports)
+      r += fmt::format("- port `{}[{}]`\n", pd.name, textOf(q.sm, pd.count ? pd.count->range : SourceRange{}));
+    return r;
+  }
+  const ir::Fabric &F = *q.fabric;
+  if (im->vendor || im->sku)
+    r += fmt::format("{} {}\n\n", F.strings.str(im->vendor), F.strings.str(im->sku));
+  if (im->description)
+    r += fmt::format("{}\n\n", F.strings.str(im->description));
+  r += figure(F, "power", im->power, dims::Power);
+  r += figure(F, "latency", im->latency, dims::Time);
+  r += figure(F, "reach", im->reach, dims::Length);
+  r += figure(F, "price", im->price, dims::Money);
+  if (im->gpus)
+    r += fmt::format("- GPUs: {}{}\n", im->gpus,
+                     im->nvlinkDomain ? fmt::format(", NVLink domain {}", im->nvlinkDomain) : std::string());
+  if (im->rackUnits)
+    r += fmt::format("- rack units: {}\n", im->rackUnits);
+  if (im->speed > 0)
+    r += fmt::format("- speed: {}{}\n", formatQuantity(im->speed, dims::Bandwidth),
+                     im->lanes ? fmt::format(" ({} x {} lanes)", im->lanes, formatQuantity(im->laneRate, dims::Bandwidth))
+                               : std::string());
+  if (im->media != ir::Media::None)
+    r += fmt::format("- media: {}\n", ir::mediaName(im->media));
+  if (im->protocol != ir::Protocol::Unspecified)
+    r += fmt::format("- protocol: {}\n", im->protocol == ir::Protocol::Ethernet ? "ethernet" : "infiniband");
+  if (!im->ports.empty()) {
+    r += "\nports:\n";
+    for (const ir::PortGroup &g : im->ports)
+      r += portGroupLine(F, g);
+  }
+  return r;
+}
+
+std::string instanceHover(const QueryContext &q, const Symbol &sym) {
+  const auto &s = *static_cast<const ast::Stmt *>(sym.node);
+  const Index &ix = q.index;
+  uint32_t target = ix.targetOf(uint32_t(&sym - ix.symbols().data()));
+  bool tmpl = target != NoSymbol && ix.symbol(target).kind == SymbolKind::Template;
+  std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name, tmpl ? "template " : "", s.name2);
+  const ir::Fabric *F = q.fabric;
+  if (!F || tmpl) {
+    if (tmpl)
+      r += "devices: those of the template's body (hover its instances)\n";
+    return r;
+  }
+  // The devices this statement created: elaboration stamps each with its name's place.
+  uint64_t n = 0, placed = 0, ports = 0, used = 0;
+  uint32_t first = ir::None, last = ir::None;
+  std::set<std::string> models, tiers, where;
+  bool tiersKnown = F->devTier.size() == F->numDevices();
+  for (uint32_t d = 0; d < F->numDevices(); ++d) {
+    const SourceLoc &l = F->devLoc[d];
+    if (l.file != s.nameRange.begin.file || l.offset != s.nameRange.begin.offset)
+      continue;
+    ++n;
+    if (first == ir::None)
+      first = d;
+    last = d;
+    models.insert(std::string(F->strings.str(F->modelOf(d).name)));
+    if (tiersKnown)
+      tiers.insert(ir::tierName(F->devTier[d]));
+    if (d < F->devRack.size() && F->devRack[d] != ir::None) {
+      ++placed;
+      const ir::Hall &h = F->halls[F->racks[F->devRack[d]].hall];
+      if (where.size() < 4)
+        where.insert(fmt::format("{}.{}", F->strings.str(F->buildings[h.building].name), F->strings.str(h.name)));
+    }
+    uint32_t np = F->layoutOf(d).ports, base = F->devPortBase[d];
+    ports += np;
+    for (uint32_t p = base; p < base + np && p < F->portLink.size(); ++p)
+      used += F->portLink[p] != ir::None;
+  }
+  if (n == 0)
+    return r + "no devices (a branch not taken, or elaboration stopped before it)\n";
+  auto join = [](const std::set<std::string> &xs) {
+    std::string j;
+    for (const std::string &x : xs)
+      j += (j.empty() ? "" : ", ") + x;
+    return j;
+  };
+  r += fmt::format("- devices: {} ({}{})\n", n, F->deviceName(first), n > 1 ? " ... " + F->deviceName(last) : "");
+  r += fmt::format("- model: {}\n", join(models));
+  if (!tiers.empty())
+    r += fmt::format("- tier: {}\n", join(tiers));
+  r += placed ? fmt::format("- placement: {} of {} in racks ({})\n", placed, n, join(where))
+              : std::string("- placement: not placed\n");
+  r += fmt::format("- ports used: {} of {} ({:.0f}%)\n", used, ports, ports ? 100.0 * double(used) / double(ports) : 0.0);
+  return r;
+}
+
+std::string bindingHover(const QueryContext &q, const Symbol &sym) {
+  const auto &s = *static_cast<const ast::Stmt *>(sym.node);
+  std::string r = fmt::format("**{} {}** = `{}`\n\n", sym.kind == SymbolKind::Param ? "param" : "let", s.name,
+                              textOf(q.sm, s.e1 ? s.e1->range : SourceRange{}));
+  if (!q.values)
+    return r;
+  auto it = q.values->values.find(&s);
+  if (it == q.values->values.end())
+    return r + "not evaluated (a branch not taken, or elaboration stopped before it)\n";
+  const BindingValues::Seen &v = it->second;
+  r += fmt::format("value: **{}** ({})", v.text, v.type);
+  if (v.times > 1)
+    r += fmt::format("; evaluated {} times{}", v.times, v.varies ? ", with different values (the first shown)" : "");
+  return r + "\n";
+}
+
+} // namespace
+
+std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
+  const Occurrence *o = q.index.at(loc);
+  if (!o)
+    return std::nullopt;
+  const Symbol &sym = q.index.symbol(o->symbol);
+  std::string md;
+  switch (sym.kind) {
+  case SymbolKind::Model: md = modelHover(q, *static_cast<const ast::Model *>(sym.node)); break;
+  case SymbolKind::PortGroup: {
+    const Symbol &m = q.index.symbol(sym.container);
+    md = fmt::format("**port group {}** of model {}\n\n", sym.name, m.name);
+    if (const ir::Model *im = irModel(q.fabric, m.name))
+      for (const ir::PortGroup &g : im->ports)
+        if (q.fabric->strings.str(g.name) == sym.name)
+          md += portGroupLine(*q.fabric, g);
+    break;
+  }
+  case SymbolKind::Template: {
+    const auto &t = *static_cast<const ast::Template *>(sym.node);
+    md = fmt::format("**template {}**(", t.name);
+    for (size_t i = 0; i < t.params.size(); ++i)
+      md += fmt::format("{}{}{}{}", i ? ", " : "", t.params[i].name, t.params[i].deflt ? " = " : "",
+                        textOf(q.sm, t.params[i].deflt ? t.params[i].deflt->range : SourceRange{}));
+    md += ")" + (t.kind.empty() ? std::string() : " : " + t.kind) + "\n";
+    break;
+  }
+  case SymbolKind::TemplateParam: {
+    const auto &p = *static_cast<const ast::Param *>(sym.node);
+    md = fmt::format("**parameter {}** of template {}", p.name, q.index.symbol(sym.container).name);
+    if (p.deflt)
+      md += fmt::format("\n\ndefault: `{}`", textOf(q.sm, p.deflt->range));
+    md += "\n";
+    break;
+  }
+  case SymbolKind::Fabric:
+    md = fmt::format("**fabric {}**\n", sym.name);
+    if (q.fabric && q.fabric->name == sym.name)
+      md += fmt::format("\n{} GPUs, {} devices, {} links\n", q.fabric->metrics.gpus, q.fabric->numDevices(),
+                        q.fabric->numLinks());
+    break;
+  case SymbolKind::Param:
+  case SymbolKind::Let: md = bindingHover(q, sym); break;
+  case SymbolKind::LoopVar: md = fmt::format("**loop variable {}**\n", sym.name); break;
+  case SymbolKind::Instance: md = instanceHover(q, sym); break;
+  case SymbolKind::Building: md = fmt::format("**building {}**\n", sym.name); break;
+  case SymbolKind::File: md = fmt::format("**import** `{}`\n", sym.name); break;
+  }
+  return Hover{std::move(md), o->range};
+}
+
+std::optional<std::string> hoverDiagnosticCode(std::string_view word) {
+  if (word.size() < 5 || word.size() > 9)
+    return std::nullopt;
+  const DiagInfo *d = findDiag(word);
+  if (!d)
+    return std::nullopt;
+  return explainText(*d);
+}
+
+} // namespace fabc::lsp
