@@ -125,6 +125,8 @@ bool Compilation::run(const CompileInput &input) {
   if (!opts_.defines.empty() && !diags.hasErrors())
     prog.defines = parseDefines(opts_.defines, sm, diags, ctx_);
   bool ok = !diags.hasErrors();
+  if (opts_.parseOnly)
+    return ok;
   if (ok) {
     stage("elaborate");
     ElabOptions eo;

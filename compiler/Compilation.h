@@ -45,6 +45,8 @@ struct CompileOptions {
   // to record the values of let/param statements (ElabOptions::values).
   std::function<bool(const std::string &realPath, std::string &text)> overlay;
   BindingValues *values = nullptr;
+  // Stop after loading (parse and imports): the language server's workspace index.
+  bool parseOnly = false;
 };
 
 // What to compile: a file ("-" is stdin), or text with the name diagnostics show.
