@@ -15,15 +15,6 @@ void MessageReader::compact() {
 }
 
 MessageReader::Result MessageReader::next(std::string &out, std::string &error) {
-  // Dropping the rest of an oversized body.
-  if (skip_) {
-    size_t n = std::min(skip_, buf_.size() - pos_);
-    pos_ += n;
-    skip_ -= n;
-    compact();
-    if (skip_)
-      return NeedMore;
-  }
   for (;;) {
     std::string_view rest(buf_.data() + pos_, buf_.size() - pos_);
     size_t end = rest.find("\r\n\r\n");
@@ -34,6 +25,10 @@ MessageReader::Result MessageReader::next(std::string &out, std::string &error) 
         size_t keep = rest.rfind("Content-Length:");
         pos_ += keep == std::string_view::npos || keep == 0 ? rest.size() - 32 : keep;
         compact();
+        // One error per run of junk, however long (a body whose header was refused).
+        if (inJunk_)
+          return NeedMore;
+        inJunk_ = true;
         error = "no header end (\\r\\n\\r\\n) in 8 KiB";
         return BadFraming;
       }
@@ -64,6 +59,10 @@ MessageReader::Result MessageReader::next(std::string &out, std::string &error) 
     if (junk) {
       pos_ += cl; // the message itself is read next time
       compact();
+      if (inJunk_) {
+        inJunk_ = false;
+        continue;
+      }
       error = "bytes before a Content-Length header (a previous message's length was wrong?)";
       return BadFraming;
     }
@@ -85,17 +84,18 @@ MessageReader::Result MessageReader::next(std::string &out, std::string &error) 
     }
     size_t len = size_t(std::strtoull(std::string(value).c_str(), nullptr, 10));
     if (len > maxBody_) {
+      // Not trusted: skipping that many bytes could swallow the session. The header is
+      // dropped and the reader resynchronizes on the next one (the body, if it comes,
+      // is dropped as junk).
       pos_ += end + 4;
-      skip_ = len;
-      error = "Content-Length " + std::to_string(len) + " is more than the limit of " + std::to_string(maxBody_);
-      size_t n = std::min(skip_, buf_.size() - pos_);
-      pos_ += n;
-      skip_ -= n;
       compact();
+      inJunk_ = true; // its body, if it follows, is dropped without another error
+      error = "Content-Length " + std::to_string(len) + " is more than the limit of " + std::to_string(maxBody_);
       return BadFraming;
     }
     if (rest.size() < end + 4 + len)
       return NeedMore;
+    inJunk_ = false;
     out.assign(rest.data() + end + 4, len);
     pos_ += end + 4 + len;
     compact();

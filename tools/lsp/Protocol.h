@@ -38,7 +38,7 @@ private:
   std::string buf_;
   size_t pos_ = 0;
   size_t maxBody_;
-  size_t skip_ = 0; // bytes of an oversized body still to drop
+  bool inJunk_ = false; // dropping bytes that are not a message (reported once)
   void compact();
 };
 

@@ -107,7 +107,7 @@ def main():
             body = subst(line[5:])
             msg = json.loads(body)
             sess.send(body)
-            if isinstance(msg, dict) and "id" in msg and "method" in msg:
+            if isinstance(msg, dict) and isinstance(msg.get("id"), (int, str)) and "method" in msg:
                 sess.wait(lambda m, i=msg["id"]: m.get("id") == i and "method" not in m)
         elif line.startswith("RAW "):
             sess.send_raw(subst(line[4:]).encode("utf-8").decode("unicode_escape").encode("latin-1"))
