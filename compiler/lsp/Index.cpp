@@ -114,7 +114,9 @@ void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
     for (const ast::Stmt *s : f->topLevel)
       starts.push_back(s->range.begin.offset);
     std::sort(starts.begin(), starts.end());
-    uint32_t fileEnd = uint32_t(sm.text(f->fileId).size());
+    // The last declaration runs to the end of the file, whatever its length now (the
+    // index may be a few edits older than the text completion looks at).
+    uint32_t fileEnd = UINT32_MAX;
     auto bodyEnd = [&](uint32_t begin, const ast::Block &b) {
       auto next = std::upper_bound(starts.begin(), starts.end(), begin);
       uint32_t end = next == starts.end() ? fileEnd : *next;

@@ -151,7 +151,9 @@ std::vector<Found> occurrences(Server &s, Document &d, uint32_t sym) {
     w.comp->diags().setFormat(DiagFormat::Json);
     size_t slash = f.rfind('/');
     w.comp->run(CompileInput::source(f, w.text, f.substr(0, slash)));
-    w.mainFile = w.comp->program().main ? w.comp->program().main->fileId : UINT32_MAX;
+    if (!w.comp->program().main)
+      continue; // does not parse: it refers to nothing
+    w.mainFile = w.comp->program().main->fileId;
     w.index = std::make_unique<Index>();
     w.index->build(w.comp->program(), w.comp->sources());
     uint32_t x = findIdentity(s, w, id);
@@ -258,7 +260,13 @@ json::Value completion(Server &s, const json::Object *params) {
   uint32_t off = s.offsetOf(d, params);
   std::string_view text = d.comp->sources().text(d.mainFile);
   json::Array items;
-  for (Completion &c : completeAt(queryOf(d), d.mainFile, text, off, s.searchPathOf(d))) {
+  // The statement being typed may not parse: the names come from the last text that did.
+  bool stale = d.syntaxErrors && d.lastParsed.index;
+  QueryContext q = stale ? QueryContext{*d.lastParsed.index, d.lastParsed.comp->sources(),
+                                        &d.lastParsed.comp->fabric(), d.lastParsed.values.get()}
+                         : queryOf(d);
+  uint32_t file = stale ? d.lastParsed.mainFile : d.mainFile;
+  for (Completion &c : completeAt(q, file, text, off, s.searchPathOf(d))) {
     json::Object item{{"label", safeText(c.label)}, {"kind", int(c.kind)}, {"detail", c.detail}};
     if (c.replaceFrom != UINT32_MAX && c.replaceFrom <= off)
       item["textEdit"] = json::Object{{"range", s.range(d, {{d.mainFile, c.replaceFrom}, off - c.replaceFrom})},

@@ -305,9 +305,12 @@ std::vector<std::string> Server::searchPathOf(const Document &d) const {
 }
 
 void Server::compile(Document &d) {
-  // Free the previous compilation first: memory holds one per open document.
-  d.index.reset();
-  d.comp.reset();
+  // The previous compilation is freed now, unless it is the last one that parsed and the
+  // text may not parse any more (kept for completion): at most two per open document.
+  Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
+  bool prevParsed = prev.comp && !d.syntaxErrors;
+  if (!prevParsed)
+    prev = {};
   d.lines.clear();
   d.values = std::make_unique<BindingValues>();
   CompileOptions co = opts_.compile;
@@ -334,9 +337,26 @@ void Server::compile(Document &d) {
   } catch (const std::bad_alloc &) {
     d.comp->diags().report(DiagCode::E0005, {}, "out of memory compiling '{}'", d.path);
   }
-  d.mainFile = d.comp->program().main ? d.comp->program().main->fileId : UINT32_MAX;
+  // The main file's id: the first source of the compilation (a text that did not even
+  // tokenize has no AST, a text past --max-file-size was not added: added here, so that
+  // positions always have a text to count in).
+  SourceManager &sm = d.comp->sources();
+  d.mainFile = UINT32_MAX;
+  for (uint32_t f = 0; f < sm.size() && d.mainFile == UINT32_MAX; ++f)
+    if (sm.path(f) == d.path)
+      d.mainFile = f;
+  if (d.mainFile == UINT32_MAX)
+    d.mainFile = sm.add(d.path, d.text);
   d.index = std::make_unique<Index>();
   d.index->build(d.comp->program(), d.comp->sources());
+  d.syntaxErrors = false;
+  for (const Diagnostic &dg : d.comp->diags().all())
+    d.syntaxErrors |= (dg.code == DiagCode::E0002 || dg.code == DiagCode::E0003 || dg.code == DiagCode::E0004) &&
+                      dg.range.begin.file == d.mainFile;
+  if (!d.syntaxErrors)
+    d.lastParsed = {};
+  else if (prevParsed)
+    d.lastParsed = std::move(prev);
   d.dirty = false;
   if (d.open)
     publish(d);

@@ -41,6 +41,15 @@ struct Document {
   std::unique_ptr<BindingValues> values;
   std::unique_ptr<Index> index;
   uint32_t mainFile = UINT32_MAX;
+  // While the text does not parse (the statement being typed), the last compilation
+  // whose main file parsed: completion reads its index, which knows the names.
+  struct Parsed {
+    std::unique_ptr<Compilation> comp;
+    std::unique_ptr<BindingValues> values;
+    std::unique_ptr<Index> index;
+    uint32_t mainFile = UINT32_MAX;
+  } lastParsed;
+  bool syntaxErrors = false;
   std::map<uint32_t, LineTable> lines; // by SourceManager id, built on first use
   struct Published {
     uint32_t begin, end; // byte range in the main file
