@@ -10,6 +10,7 @@ Script lines (others, e.g. RUN/CHECK comments, are ignored):
   RAW  text        send bytes as written (Python escapes: \\r\\n, \\x00), without framing
   WAIT diagnostics wait for the next textDocument/publishDiagnostics
   WAIT message     wait for the next message of any kind
+  RM NAME          delete INPUTS_DIR/NAME (a file that vanishes)
   CLOSE            close the server's stdin (end of input)
 In SEND and RAW, ${uri:NAME} is the file URI of INPUTS_DIR/NAME, ${text:NAME} that
 file's text as a JSON string body (no quotes), ${root} the URI of INPUTS_DIR.
@@ -115,6 +116,8 @@ def main():
             sess.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
         elif line == "WAIT message":
             sess.wait(lambda m: True)
+        elif line.startswith("RM "):
+            os.remove(os.path.join(inputs, line[3:].strip()))
         elif line == "CLOSE":
             sess.proc.stdin.close()
             sess.closed = True
