@@ -137,6 +137,8 @@ Position LineTable::position(std::string_view text, uint32_t offset, Encoding en
   if (offset > text.size())
     offset = uint32_t(text.size());
   size_t line = size_t(std::upper_bound(starts_.begin(), starts_.end(), offset) - starts_.begin()) - 1;
+  if (enc == Encoding::Utf8)
+    return {uint32_t(line), offset - starts_[line]};
   uint32_t ch = 0;
   for (size_t i = starts_[line]; i < offset;) {
     size_t len = seqLen((unsigned char)text[i]);
