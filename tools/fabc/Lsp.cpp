@@ -28,6 +28,7 @@ int lspCommand(Options &o) {
     so.compile.limits.maxLinks /= 10;
   }
   so.fmtWidth = o.width;
+  so.timeStages = o.timeStages;
   so.configureDiags = [&o](DiagEngine &d) { setupDiags(o, d); };
   // stdout is the protocol's: nothing else may print there.
   return lsp::runServer(std::move(so), STDIN_FILENO, STDOUT_FILENO);

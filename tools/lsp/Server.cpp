@@ -332,11 +332,27 @@ void Server::compile(Document &d) {
   diags.setReport(nullptr);
   size_t slash = d.path.rfind('/');
   std::string dir = slash == std::string::npos ? std::string() : d.path.substr(0, slash);
+  // --time-stages: one line per compilation on stderr (stdout is the protocol's).
+  Clock::time_point start = Clock::now(), last = start;
+  std::string stages;
+  const char *current = nullptr;
+  auto ms = [](Clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  auto stage = [&](const char *name) {
+    Clock::time_point now = Clock::now();
+    if (current && ms(now - last) >= 0.5)
+      stages += fmt::format(" {} {:.1f},", current, ms(now - last));
+    current = name;
+    last = now;
+  };
+  if (opts_.timeStages)
+    d.comp->onStage(stage);
   try {
     d.comp->run(CompileInput::source(d.path, d.text, dir));
   } catch (const std::bad_alloc &) {
     d.comp->diags().report(DiagCode::E0005, {}, "out of memory compiling '{}'", d.path);
   }
+  if (opts_.timeStages)
+    stage("index and publish");
   // The main file's id: the first source of the compilation (a text that did not even
   // tokenize has no AST, a text past --max-file-size was not added: added here, so that
   // positions always have a text to count in).
@@ -360,6 +376,13 @@ void Server::compile(Document &d) {
   d.dirty = false;
   if (d.open)
     publish(d);
+  if (opts_.timeStages) {
+    stage(nullptr);
+    if (!stages.empty())
+      stages.pop_back();
+    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{})\n", d.uri,
+               d.version, ms(last - start), stages);
+  }
 }
 
 int Server::tick() {

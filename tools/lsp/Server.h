@@ -24,6 +24,7 @@ struct ServerOptions {
   unsigned debounceMs = 25;                          // quiet period after an edit
   unsigned fmtWidth = 100;
   size_t maxWorkspaceFiles = 5000; // .fab files read for workspace references and rename
+  bool timeStages = false;         // --time-stages: each compilation's stages on stderr
 };
 
 using Clock = std::chrono::steady_clock;
