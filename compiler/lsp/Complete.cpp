@@ -104,10 +104,12 @@ struct Collector {
     if (!label.empty() && seen.insert(label).second)
       out.push_back({std::move(label), k, std::move(detail), from});
   }
-  void symbols(SymbolKind kind, CompletionKind ck) {
-    for (const Symbol &s : ix.symbols())
-      if (s.kind == kind)
-        add(s.name, ck, symbolKindName(kind));
+  // The file's own declarations first, then the imported ones (the stdlib's).
+  void symbols(SymbolKind kind, CompletionKind ck, uint32_t file) {
+    for (int pass = 0; pass < 2; ++pass)
+      for (const Symbol &s : ix.symbols())
+        if (s.kind == kind && (s.nameRange.begin.file == file) == (pass == 0))
+          add(s.name, ck, symbolKindName(kind));
   }
 };
 
@@ -265,9 +267,9 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
     if (before.rfind("model", 0) == 0)
       for (const char *k : {"gpu", "system", "nic", "switch", "nvswitch", "optic", "cable"})
         c.add(k, CompletionKind::Keyword, "model kind");
-    c.symbols(SymbolKind::Model, CompletionKind::Class);
+    c.symbols(SymbolKind::Model, CompletionKind::Class, file);
     if (before.rfind("model", 0) != 0 && before.rfind("template", 0) != 0)
-      c.symbols(SymbolKind::Template, CompletionKind::Function);
+      c.symbols(SymbolKind::Template, CompletionKind::Function, file);
     return c.out;
   }
   if (before == "option") {
@@ -319,7 +321,7 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
   // An expression: the bindings in scope, then models (a model is a value: optic = X).
   for (uint32_t b : q.index.bindingsAt(here))
     c.add(q.index.symbol(b).name, CompletionKind::Variable, symbolKindName(q.index.symbol(b).kind));
-  c.symbols(SymbolKind::Model, CompletionKind::Class);
+  c.symbols(SymbolKind::Model, CompletionKind::Class, file);
   for (const char *f : {"min", "max", "ceil", "floor", "round", "abs", "log2", "sqrt", "len", "str"})
     c.add(f, CompletionKind::Function, "builtin");
   return c.out;

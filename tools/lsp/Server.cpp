@@ -349,7 +349,9 @@ void Server::compile(Document &d) {
   try {
     d.comp->run(CompileInput::source(d.path, d.text, dir));
   } catch (const std::bad_alloc &) {
-    d.comp->diags().report(DiagCode::E0005, {}, "out of memory compiling '{}'", d.path);
+    // As the command line does: a message, not a diagnostic code; what was reported
+    // before is still published.
+    log(1, "out of memory compiling '" + d.path + "' (lower --max-file-size or the elaboration limits)");
   }
   if (opts_.timeStages)
     stage("index and publish");
