@@ -113,6 +113,55 @@ std::string modelHover(const QueryContext &q, const ast::Model &m) {
   return r;
 }
 
+// What a set of devices is: count, names, models, tiers, placement, port use.
+template <typename Pred> std::string devicesSummary(const ir::Fabric &F, Pred member) {
+  uint64_t n = 0, placed = 0, ports = 0, used = 0;
+  uint32_t first = ir::None, last = ir::None;
+  std::map<std::string, uint64_t> models;
+  std::set<std::string> tiers, where;
+  bool tiersKnown = F.devTier.size() == F.numDevices();
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!member(d))
+      continue;
+    ++n;
+    if (first == ir::None)
+      first = d;
+    last = d;
+    ++models[std::string(F.strings.str(F.modelOf(d).name))];
+    if (tiersKnown)
+      tiers.insert(ir::tierName(F.devTier[d]));
+    if (d < F.devRack.size() && F.devRack[d] != ir::None) {
+      ++placed;
+      const ir::Hall &h = F.halls[F.racks[F.devRack[d]].hall];
+      if (where.size() < 4)
+        where.insert(fmt::format("{}.{}", F.strings.str(F.buildings[h.building].name), F.strings.str(h.name)));
+    }
+    uint32_t np = F.layoutOf(d).ports, base = F.devPortBase[d];
+    ports += np;
+    for (uint32_t p = base; p < base + np && p < F.portLink.size(); ++p)
+      used += F.portLink[p] != ir::None;
+  }
+  if (n == 0)
+    return "no devices (a branch not taken, or elaboration stopped before it)\n";
+  auto join = [](const auto &xs) {
+    std::string j;
+    for (const auto &x : xs)
+      j += (j.empty() ? "" : ", ") + x;
+    return j;
+  };
+  std::vector<std::string> m;
+  for (auto &kv : models)
+    m.push_back(models.size() > 1 ? fmt::format("{} x {}", kv.second, kv.first) : kv.first);
+  std::string r = fmt::format("- devices: {} ({}{})\n", n, F.deviceName(first), n > 1 ? " ... " + F.deviceName(last) : "");
+  r += fmt::format("- model: {}\n", join(m));
+  if (!tiers.empty())
+    r += fmt::format("- tier: {}\n", join(tiers));
+  r += placed ? fmt::format("- placement: {} of {} in racks ({})\n", placed, n, join(where))
+              : std::string("- placement: not placed\n");
+  r += fmt::format("- ports used: {} of {} ({:.0f}%)\n", used, ports, ports ? 100.0 * double(used) / double(ports) : 0.0);
+  return r;
+}
+
 std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   const auto &s = *static_cast<const ast::Stmt *>(sym.node);
   const Index &ix = q.index;
@@ -120,54 +169,27 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   bool tmpl = target != NoSymbol && ix.symbol(target).kind == SymbolKind::Template;
   std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name, tmpl ? "template " : "", s.name2);
   const ir::Fabric *F = q.fabric;
-  if (!F || tmpl) {
-    if (tmpl)
-      r += "devices: those of the template's body (hover its instances)\n";
+  if (!F || F->numDevices() == 0)
     return r;
-  }
-  // The devices this statement created: elaboration stamps each with its name's place.
-  uint64_t n = 0, placed = 0, ports = 0, used = 0;
-  uint32_t first = ir::None, last = ir::None;
-  std::set<std::string> models, tiers, where;
-  bool tiersKnown = F->devTier.size() == F->numDevices();
-  for (uint32_t d = 0; d < F->numDevices(); ++d) {
-    const SourceLoc &l = F->devLoc[d];
-    if (l.file != s.nameRange.begin.file || l.offset != s.nameRange.begin.offset)
-      continue;
-    ++n;
-    if (first == ir::None)
-      first = d;
-    last = d;
-    models.insert(std::string(F->strings.str(F->modelOf(d).name)));
-    if (tiersKnown)
-      tiers.insert(ir::tierName(F->devTier[d]));
-    if (d < F->devRack.size() && F->devRack[d] != ir::None) {
-      ++placed;
-      const ir::Hall &h = F->halls[F->racks[F->devRack[d]].hall];
-      if (where.size() < 4)
-        where.insert(fmt::format("{}.{}", F->strings.str(F->buildings[h.building].name), F->strings.str(h.name)));
-    }
-    uint32_t np = F->layoutOf(d).ports, base = F->devPortBase[d];
-    ports += np;
-    for (uint32_t p = base; p < base + np && p < F->portLink.size(); ++p)
-      used += F->portLink[p] != ir::None;
-  }
-  if (n == 0)
-    return r + "no devices (a branch not taken, or elaboration stopped before it)\n";
-  auto join = [](const std::set<std::string> &xs) {
-    std::string j;
-    for (const std::string &x : xs)
-      j += (j.empty() ? "" : ", ") + x;
-    return j;
-  };
-  r += fmt::format("- devices: {} ({}{})\n", n, F->deviceName(first), n > 1 ? " ... " + F->deviceName(last) : "");
-  r += fmt::format("- model: {}\n", join(models));
-  if (!tiers.empty())
-    r += fmt::format("- tier: {}\n", join(tiers));
-  r += placed ? fmt::format("- placement: {} of {} in racks ({})\n", placed, n, join(where))
-              : std::string("- placement: not placed\n");
-  r += fmt::format("- ports used: {} of {} ({:.0f}%)\n", used, ports, ports ? 100.0 * double(used) / double(ports) : 0.0);
-  return r;
+  if (!tmpl) // the devices this statement created: elaboration stamps each with its name's place
+    return r + devicesSummary(*F, [&](uint32_t d) {
+             const SourceLoc &l = F->devLoc[d];
+             return l.file == s.nameRange.begin.file && l.offset == s.nameRange.begin.offset;
+           });
+  // A template instance in the fabric's body: the devices below the top-level name.
+  bool top = sym.container != NoSymbol && ix.symbol(sym.container).kind == SymbolKind::Fabric &&
+             ix.symbol(sym.container).name == F->name;
+  uint32_t name = F->strings.lookup(s.name);
+  if (!top || name == ir::None)
+    return r + "devices: those of the template's body (hover its instances)\n";
+  return r + devicesSummary(*F, [&](uint32_t d) {
+           uint32_t n = F->devNode[d];
+           for (int depth = 0; depth < 256 && F->nodes[n].parent != ir::None &&
+                               F->nodes[F->nodes[n].parent].parent != ir::None;
+                ++depth)
+             n = F->nodes[n].parent;
+           return F->nodes[n].parent != ir::None && F->nodes[n].name == name;
+         });
 }
 
 std::string bindingHover(const QueryContext &q, const Symbol &sym) {
