@@ -59,7 +59,8 @@ Identity identityOf(Server &s, Document &d, uint32_t sym) {
 uint32_t findIdentity(Server &s, Document &d, const Identity &id) {
   const SourceManager &sm = d.comp->sources();
   for (const Symbol &x : d.index->symbols()) {
-    if (x.kind != id.kind || x.name != id.name || x.nameRange.begin.offset != id.offset)
+    // A file is named by the path it was found at, which differs between programs.
+    if (x.kind != id.kind || (x.kind != SymbolKind::File && x.name != id.name) || x.nameRange.begin.offset != id.offset)
       continue;
     uint32_t f = x.nameRange.begin.file;
     std::string real = f == d.mainFile ? d.realPath : s.realPathOf(sm.path(f));
@@ -142,8 +143,9 @@ std::vector<Found> occurrences(Server &s, Document &d, uint32_t sym) {
     std::string err;
     if (!readSource(f, s.options().compile.maxFileSize, w.text, err))
       continue; // vanished or unreadable: not part of the workspace any more
-    // Only a file that mentions the name can refer to it.
-    if (w.text.find(id.name) == std::string::npos)
+    // Only a file that mentions the name (an import: the file's name) can refer to it.
+    std::string word = id.kind == SymbolKind::File ? id.file.substr(id.file.rfind('/') + 1) : id.name;
+    if (w.text.find(word) == std::string::npos)
       continue;
     CompileOptions co = s.options().compile;
     co.parseOnly = true;
