@@ -322,7 +322,8 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
   for (uint32_t b : q.index.bindingsAt(here))
     c.add(q.index.symbol(b).name, CompletionKind::Variable, symbolKindName(q.index.symbol(b).kind));
   c.symbols(SymbolKind::Model, CompletionKind::Class, file);
-  for (const char *f : {"min", "max", "ceil", "floor", "round", "abs", "log2", "sqrt", "len", "str"})
+  c.symbols(SymbolKind::Function, CompletionKind::Function, file);
+  for (const char *f : {"min", "max", "ceil", "floor", "round", "abs", "log2", "sqrt", "len", "str", "sum"})
     c.add(f, CompletionKind::Function, "builtin");
   return c.out;
 }
@@ -334,7 +335,8 @@ std::vector<OutlineItem> outline(const Index &ix, uint32_t file) {
     const Symbol &s = ix.symbol(i);
     if (s.nameRange.begin.file != file)
       continue;
-    if (s.kind == SymbolKind::Model || s.kind == SymbolKind::Template || s.kind == SymbolKind::Fabric) {
+    if (s.kind == SymbolKind::Model || s.kind == SymbolKind::Template || s.kind == SymbolKind::Fabric ||
+        s.kind == SymbolKind::Function) {
       std::string detail = symbolKindName(s.kind);
       if (s.kind == SymbolKind::Model)
         detail = static_cast<const ast::Model *>(s.node)->kind;

@@ -16,13 +16,39 @@
 namespace fabc::lsp {
 namespace {
 
-std::string_view textOf(const SourceManager &sm, SourceRange r) {
-  if (!r.begin.valid() || r.begin.file >= sm.size())
+// An expression's text. A call's and a name's ranges are their identifier's: the extent
+// is the union of the node's and its operands', closed over the brackets left open.
+void extent(const ast::Expr *e, uint32_t file, uint32_t &b, uint32_t &end) {
+  if (!e || e->range.begin.file != file)
+    return;
+  b = std::min(b, e->range.begin.offset);
+  end = std::max(end, e->range.begin.offset + e->range.length);
+  for (const ast::Expr *k : e->kids)
+    extent(k, file, b, end);
+}
+std::string exprText(const SourceManager &sm, const ast::Expr *e) {
+  if (!e || !e->range.begin.valid() || e->range.begin.file >= sm.size())
     return {};
-  std::string_view t = sm.text(r.begin.file);
-  if (r.begin.offset >= t.size())
+  uint32_t b = UINT32_MAX, end = 0;
+  extent(e, e->range.begin.file, b, end);
+  std::string_view t = sm.text(e->range.begin.file);
+  if (b >= t.size())
     return {};
-  return t.substr(r.begin.offset, std::min<size_t>(r.length, 200));
+  end = std::min<uint32_t>(end, uint32_t(t.size()));
+  int open = 0;
+  bool str = false;
+  for (uint32_t i = b; i < end; ++i) {
+    if (t[i] == '"' && (i == b || t[i - 1] != '\\'))
+      str = !str;
+    else if (!str)
+      open += (t[i] == '(' || t[i] == '[') - (t[i] == ')' || t[i] == ']');
+  }
+  while (open > 0 && end < t.size() && (t[end] == ')' || t[end] == ']' || t[end] == ' ')) {
+    open -= t[end] != ' ';
+    ++end;
+  }
+  std::string r(t.substr(b, std::min<uint32_t>(end - b, 300)));
+  return end - b > 300 ? r + "..." : r;
 }
 
 const ir::Model *irModel(const ir::Fabric *F, const std::string &name) {
@@ -74,13 +100,13 @@ std::string modelHover(const QueryContext &q, const ast::Model &m) {
   if (!im) {
     // Not elaborated (an error before the models were read): the properties as written.
     for (const ast::Prop &p : m.props) {
-      r += fmt::format("- {} = {}", p.key, textOf(q.sm, p.value ? p.value->range : SourceRange{}));
+      r += fmt::format("- {} = {}", p.key, exprText(q.sm, p.value));
       if (p.annot != ast::Prop::None)
         r += fmt::format(" ({} \"{}\")", p.annot == ast::Prop::Source ? "source" : "estimate", p.annotText);
       r += "\n";
     }
     for (const ast::PortDecl &pd : m.ports)
-      r += fmt::format("- port `{}[{}]`\n", pd.name, textOf(q.sm, pd.count ? pd.count->range : SourceRange{}));
+      r += fmt::format("- port `{}[{}]`\n", pd.name, exprText(q.sm, pd.count));
     return r;
   }
   const ir::Fabric &F = *q.fabric;
@@ -195,7 +221,7 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
 std::string bindingHover(const QueryContext &q, const Symbol &sym) {
   const auto &s = *static_cast<const ast::Stmt *>(sym.node);
   std::string r = fmt::format("**{} {}** = `{}`\n\n", sym.kind == SymbolKind::Param ? "param" : "let", s.name,
-                              textOf(q.sm, s.e1 ? s.e1->range : SourceRange{}));
+                              exprText(q.sm, s.e1));
   if (!q.values)
     return r;
   auto it = q.values->values.find(&s);
@@ -232,7 +258,7 @@ std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
     md = fmt::format("**template {}**(", t.name);
     for (size_t i = 0; i < t.params.size(); ++i)
       md += fmt::format("{}{}{}{}", i ? ", " : "", t.params[i].name, t.params[i].deflt ? " = " : "",
-                        textOf(q.sm, t.params[i].deflt ? t.params[i].deflt->range : SourceRange{}));
+                        exprText(q.sm, t.params[i].deflt));
     md += ")" + (t.kind.empty() ? std::string() : " : " + t.kind) + "\n";
     break;
   }
@@ -240,7 +266,7 @@ std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
     const auto &p = *static_cast<const ast::Param *>(sym.node);
     md = fmt::format("**parameter {}** of template {}", p.name, q.index.symbol(sym.container).name);
     if (p.deflt)
-      md += fmt::format("\n\ndefault: `{}`", textOf(q.sm, p.deflt->range));
+      md += fmt::format("\n\ndefault: `{}`", exprText(q.sm, p.deflt));
     md += "\n";
     break;
   }
@@ -253,6 +279,17 @@ std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
   case SymbolKind::Param:
   case SymbolKind::Let: md = bindingHover(q, sym); break;
   case SymbolKind::LoopVar: md = fmt::format("**loop variable {}**\n", sym.name); break;
+  case SymbolKind::Function: {
+    const auto &fn = *static_cast<const ast::Function *>(sym.node);
+    md = fmt::format("**fn {}**(", fn.name);
+    for (size_t i = 0; i < fn.params.size(); ++i)
+      md += (i ? ", " : "") + fn.params[i].name;
+    md += fmt::format(") = `{}`\n", exprText(q.sm, fn.body));
+    break;
+  }
+  case SymbolKind::FunctionParam:
+    md = fmt::format("**parameter {}** of fn {}\n", sym.name, q.index.symbol(sym.container).name);
+    break;
   case SymbolKind::Instance: md = instanceHover(q, sym); break;
   case SymbolKind::Building: md = fmt::format("**building {}**\n", sym.name); break;
   case SymbolKind::File: md = fmt::format("**import** `{}`\n", sym.name); break;

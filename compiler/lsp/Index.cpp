@@ -6,6 +6,7 @@
 #include "diag/Source.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace fabc::lsp {
 
@@ -21,6 +22,8 @@ const char *symbolKindName(SymbolKind k) {
   case SymbolKind::LoopVar: return "loop variable";
   case SymbolKind::Instance: return "instance";
   case SymbolKind::Building: return "building";
+  case SymbolKind::Function: return "function";
+  case SymbolKind::FunctionParam: return "function parameter";
   case SymbolKind::File: return "file";
   }
   return "symbol";
@@ -62,6 +65,7 @@ void extentOf(const ast::Block &b, uint32_t &end) {
 
 void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
   prog_ = &prog;
+  sm_ = &sm;
   // Files, and the global declarations of every file (the language has one namespace
   // for models and templates across the program; the first declaration is the one
   // the elaborator keeps, a second one is FAB-E0021).
@@ -83,6 +87,12 @@ void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
       byNode_[t] = id;
       for (const ast::Param &p : t->params)
         params_[id].push_back(add(SymbolKind::TemplateParam, p.name, p.range, &p, id));
+    }
+    for (const ast::Function *fn : f->functions) {
+      uint32_t id = add(SymbolKind::Function, fn->name, fn->range, fn, NoSymbol);
+      functions_.emplace(fn->name, id);
+      for (const ast::Param &p : fn->params)
+        params_[id].push_back(add(SymbolKind::FunctionParam, p.name, p.range, &p, id));
     }
     for (const ast::Stmt *s : f->topLevel)
       if (s->kind == ast::Stmt::Let || s->kind == ast::Stmt::Param)
@@ -137,6 +147,15 @@ void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
         walkExpr(pd.count, global);
         walkProps(pd.props, global);
       }
+    }
+    for (const ast::Function *fn : f->functions) {
+      uint32_t self = functions_[fn->name];
+      if (symbols_[self].node != fn)
+        continue; // a second function of that name (an error the elaborator reports)
+      Scope scope = global;
+      for (uint32_t id : params_[self])
+        scope.names.push_back({symbols_[id].name, id});
+      walkExpr(fn->body, scope);
     }
     for (const ast::Template *t : f->templates) {
       uint32_t self = byNode_[t];
@@ -203,6 +222,35 @@ void Index::walkExpr(const ast::Expr *e, const Scope &scope) {
     return;
   if (e->kind == ast::Expr::Name)
     use(e->range, lookup(e->text, scope));
+  if (e->kind == ast::Expr::Call) {
+    auto fn = functions_.find(e->text);
+    if (fn != functions_.end())
+      use(e->range, fn->second);
+  }
+  if (e->kind == ast::Expr::Comp && e->kids.size() == 4) {
+    // [e for x in a..b if c]: a and b in the outer scope, e and c see x. The AST keeps
+    // x's name only: its place is the name after the `for` that follows e.
+    walkExpr(e->kids[1], scope);
+    walkExpr(e->kids[2], scope);
+    Scope inner = scope;
+    SourceRange var = {e->range.begin, 1};
+    if (sm_ && e->kids[0] && e->kids[1] && e->range.begin.file < sm_->size()) {
+      std::string_view t = sm_->text(e->range.begin.file);
+      uint32_t from = e->kids[0]->range.begin.offset + e->kids[0]->range.length;
+      uint32_t to = std::min<uint32_t>(e->kids[1]->range.begin.offset, uint32_t(t.size()));
+      size_t kw = t.substr(0, to).find("for", from);
+      size_t p = kw == std::string_view::npos ? to : kw + 3;
+      while (p < to && std::isspace((unsigned char)t[p]))
+        ++p;
+      if (p + e->text.size() <= to && t.compare(p, e->text.size(), e->text) == 0)
+        var = {{e->range.begin.file, uint32_t(p)}, uint32_t(e->text.size())};
+    }
+    uint32_t id = add(SymbolKind::LoopVar, e->text, var, e, NoSymbol);
+    inner.names.push_back({e->text, id});
+    walkExpr(e->kids[0], inner);
+    walkExpr(e->kids[3], inner);
+    return;
+  }
   for (const ast::Expr *k : e->kids)
     walkExpr(k, scope);
 }
@@ -365,7 +413,10 @@ std::vector<const Occurrence *> Index::occurrencesOf(uint32_t symbol) const {
 }
 
 uint32_t Index::findGlobal(SymbolKind kind, std::string_view name) const {
-  const auto &map = kind == SymbolKind::Model ? models_ : kind == SymbolKind::Template ? templates_ : globals_;
+  const auto &map = kind == SymbolKind::Model      ? models_
+                    : kind == SymbolKind::Template ? templates_
+                    : kind == SymbolKind::Function ? functions_
+                                                   : globals_;
   auto it = map.find(std::string(name));
   return it == map.end() ? NoSymbol : it->second;
 }

@@ -29,9 +29,11 @@ enum class SymbolKind : uint8_t {
   Fabric,        // node: ast::Fabric
   Param,         // node: ast::Stmt (param)
   Let,           // node: ast::Stmt (let)
-  LoopVar,       // node: ast::Stmt (for, or an instance array's `s in 0..2`)
+  LoopVar,       // node: ast::Stmt (for, or an instance array's `s in 0..2`), ast::Expr (a comprehension's)
   Instance,      // node: ast::Stmt (instance); container: its template or fabric
   Building,      // node: ast::Stmt (building)
+  Function,      // node: ast::Function (fn NAME(...) = EXPR;)
+  FunctionParam, // node: ast::Param; container: its function
   File,          // a loaded file; nameRange: its first byte
 };
 const char *symbolKindName(SymbolKind k);
@@ -63,7 +65,7 @@ public:
   const Occurrence *at(SourceLoc loc) const;
   // Every occurrence of a symbol, in file and offset order.
   std::vector<const Occurrence *> occurrencesOf(uint32_t symbol) const;
-  // A model, template or top-level binding by name; NoSymbol if none.
+  // A model, template, function or top-level binding by name; NoSymbol if none.
   uint32_t findGlobal(SymbolKind kind, std::string_view name) const;
   // The instance `name` declared in a template or fabric (by its symbol).
   uint32_t findInstance(uint32_t container, std::string_view name) const;
@@ -97,7 +99,8 @@ private:
   const LoadedProgram *prog_ = nullptr;
   std::vector<Symbol> symbols_;
   std::vector<Occurrence> occ_; // sorted by (file, offset) after build
-  std::unordered_map<std::string, uint32_t> models_, templates_, globals_;
+  std::unordered_map<std::string, uint32_t> models_, templates_, globals_, functions_;
+  const SourceManager *sm_ = nullptr;
   std::unordered_map<uint64_t, uint32_t> fileSymbols_;
   std::unordered_map<std::string, uint32_t> buildings_;
   std::unordered_map<const void *, uint32_t> byNode_;            // template -> symbol

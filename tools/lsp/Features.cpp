@@ -27,6 +27,7 @@ int lspSymbolKind(SymbolKind k) {
   switch (k) {
   case SymbolKind::Model: return 5;          // Class
   case SymbolKind::Template: return 12;      // Function
+  case SymbolKind::Function: return 12;      // Function
   case SymbolKind::Fabric: return 2;         // Module
   case SymbolKind::PortGroup: return 8;      // Field
   case SymbolKind::Instance: return 13;      // Variable
@@ -174,7 +175,7 @@ uint32_t symbolAt(Server &s, Document &d, const json::Object *params) {
 bool isIdentifier(const std::string &n) {
   static const std::set<std::string> keywords = {
       "import", "model", "port", "source", "estimate", "template", "fabric", "let", "param", "option", "for", "in",
-      "if", "else", "link", "group", "place", "building", "span", "policy", "assert", "hall", "true", "false"};
+      "if", "else", "link", "group", "place", "building", "span", "policy", "assert", "hall", "true", "false", "fn"};
   if (n.empty() || !(std::isalpha((unsigned char)n[0]) || n[0] == '_') || keywords.count(n))
     return false;
   return std::all_of(n.begin(), n.end(), [](char c) { return std::isalnum((unsigned char)c) || c == '_'; });
@@ -187,9 +188,10 @@ uint32_t renameTarget(Server &s, Document &d, const json::Object *params) {
     throw RequestError{RequestFailed, "no model, template or parameter at this position"};
   const Symbol &x = d.index->symbol(sym);
   if (x.kind != SymbolKind::Model && x.kind != SymbolKind::Template && x.kind != SymbolKind::Param &&
-      x.kind != SymbolKind::TemplateParam && x.kind != SymbolKind::Let)
+      x.kind != SymbolKind::TemplateParam && x.kind != SymbolKind::Let && x.kind != SymbolKind::Function &&
+      x.kind != SymbolKind::FunctionParam)
     throw RequestError{RequestFailed, std::string("a ") + symbolKindName(x.kind) +
-                                          " is not renamed here (models, templates, params and lets are)"};
+                                          " is not renamed here (models, templates, functions, params and lets are)"};
   for (const ast::File *f : d.comp->program().files)
     if (f->fileId == x.nameRange.begin.file && f->catalog)
       throw RequestError{RequestFailed, "'" + x.name + "' is declared in the stdlib (" +
