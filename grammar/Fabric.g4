@@ -80,6 +80,7 @@ expr
 
 primary
   : QUANTITY                                                     # quantityLit
+  | PERCENT                                                      # percentLit
   | NUMBER                                                       # numberLit
   | STRING                                                       # stringLit
   | ('true' | 'false')                                           # boolLit
@@ -95,6 +96,9 @@ primary
 NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
 // `4 estimate "..."` is a number and an annotation: the keywords are never units.
 QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT {!fabcUnitIsKeyword(getText()) && !fabcWordGoesOn(_input->LA(1))}? ;
+// A percent is a quantity too ("90%", a plain 0.9), written against its number: "90 % 4"
+// and "90%4" stay the remainder.
+PERCENT      : DIGITS ('.' DIGITS)? '%' {!fabcWordGoesOn(_input->LA(1)) && _input->LA(1) != '('}? ;
 STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
 

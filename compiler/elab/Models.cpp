@@ -17,6 +17,19 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   return true;
 }
 
+// A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
+// failures per unit-year = 8,760 h / MTBF), with its provenance.
+bool Elab::failureRate(const ast::Prop &p, ir::Figure &out) {
+  bool mtbf = p.key.size() >= 4 && p.key.compare(p.key.size() - 4, 4, "mtbf") == 0;
+  ir::Figure f;
+  if (!figure("model", p, mtbf ? dims::Time : dims::None, f))
+    return false;
+  if (mtbf)
+    f.value = 8760.0 * 3600 / f.value;
+  out = f;
+  return true;
+}
+
 namespace {
 struct Range {
   const char *where, *key;
@@ -320,6 +333,9 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
     else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
+    else if ((k == "mtbf" || k == "afr") && out.kind != K::Gpu) failureRate(p, out.afr);
+    else if ((k == "nic_mtbf" || k == "nic_afr") && out.kind == K::System) failureRate(p, out.nicAfr);
+    else if ((k == "laser_mtbf" || k == "laser_afr") && out.kind == K::Optic) failureRate(p, out.laserAfr);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);
@@ -348,8 +364,8 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
-                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs"
+                  device ? "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts nic_mtbf nic_afr"
+                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes host_lane_rate connectors; cables: legs"
                           : "vendor sku description power price latency memory nvlink_bandwidth");
   }
   if (out.connectors && out.portsPerUnit % out.connectors) {
