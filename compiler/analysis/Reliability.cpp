@@ -182,4 +182,20 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
   return R;
 }
 
+ReliabilityFigures reliabilityFigures(const ir::Fabric &F, const ReliabilityModel &R) {
+  ReliabilityFigures r;
+  const ir::ResilienceStats &S = F.metrics.resilience;
+  r.failuresPerYear = R.all.total();
+  r.touchesPerYear = R.all.touches;
+  r.linksDownPerYear = R.all.linksDown;
+  r.costliestShare = F.metrics.bisection > 0 && S.worstSwitch != None ? S.worstSwitchBisection / F.metrics.bisection : 1;
+  r.singlePoints = S.singlePointCount;
+  r.islands = S.reach.islands;
+  r.railOnly = S.reach.railOnly;
+  r.estimate = R.usesEstimates();
+  for (uint64_t u : R.all.unrated)
+    r.unrated += u;
+  return r;
+}
+
 } // namespace fabc

@@ -59,4 +59,14 @@ struct ReliabilityModel {
 
 ReliabilityModel computeReliability(const ir::Fabric &F);
 
+// What `fabc diff` shows of a revision's reliability: each figure old and new.
+struct ReliabilityFigures {
+  double failuresPerYear = 0, touchesPerYear = 0, linksDownPerYear = 0;
+  double costliestShare = 1;   // bisection left after losing the costliest switch (share)
+  uint32_t singlePoints = 0, islands = 0;
+  uint64_t unrated = 0;        // parts whose model states no failure rate (counted as 0)
+  bool railOnly = false, estimate = false;
+};
+ReliabilityFigures reliabilityFigures(const ir::Fabric &F, const ReliabilityModel &R);
+
 } // namespace fabc
