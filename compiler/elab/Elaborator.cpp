@@ -114,8 +114,10 @@ void Elab::duplicateStmtProps(const ast::Block &b) {
 }
 
 bool Elab::run() {
+  stackBase_ = uintptr_t(__builtin_frame_address(0));
   try {
     declareModels();
+    declareFunctions();
     for (const ast::File *f : prog_.files) {
       for (const ast::Template *t : f->templates)
         duplicateStmtProps(t->body);
@@ -139,6 +141,8 @@ bool Elab::run() {
         else
           exec(s);
       }
+    // Models after the global bindings: their properties may use params, lets and functions.
+    convertModels();
     const ast::Fabric *fab = nullptr;
     const ast::File *mainFile = prog_.main;
     std::vector<const ast::Fabric *> all;
