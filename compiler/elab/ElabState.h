@@ -158,6 +158,7 @@ private:
   // The same, then the property's range from Ranges.def (FAB-E0034 outside it).
   bool propQty(const char *where, const ast::Prop &p, const Dim &want, double &out);
   bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);
+  bool failureRate(const ast::Prop &p, ir::Figure &out); // `afr` or `mtbf`, as failures per unit-year
   bool inRange(const char *where, const ast::Prop &p, double v, const Dim &d);
   bool optionValue(const ast::Prop &p, const ir::Setting &st);
   bool policyValue(const char *where, const ast::Prop &p, const ir::Setting &st);

@@ -18,6 +18,19 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   return true;
 }
 
+// A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
+// failures per unit-year = 8,760 h / MTBF), with its provenance.
+bool Elab::failureRate(const ast::Prop &p, ir::Figure &out) {
+  bool mtbf = p.key.size() >= 4 && p.key.compare(p.key.size() - 4, 4, "mtbf") == 0;
+  ir::Figure f;
+  if (!figure("model", p, mtbf ? dims::Time : dims::None, f))
+    return false;
+  if (mtbf)
+    f.value = 8760.0 * 3600 / f.value;
+  out = f;
+  return true;
+}
+
 namespace {
 struct Range {
   const char *where, *key;
@@ -321,6 +334,9 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
     else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
+    else if ((k == "mtbf" || k == "afr") && out.kind != K::Gpu) failureRate(p, out.afr);
+    else if ((k == "nic_mtbf" || k == "nic_afr") && out.kind == K::System) failureRate(p, out.nicAfr);
+    else if ((k == "laser_mtbf" || k == "laser_afr") && out.kind == K::Optic) failureRate(p, out.laserAfr);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);

@@ -12,10 +12,11 @@ constexpr const char *kInstance = "role breakout_<group> optic cable optic_<grou
 constexpr const char *kLink = "count length media pattern optic cable";
 // Models by kind: boxes (system, switch, NIC, NVSwitch), optics and cables, GPUs.
 constexpr const char *kDeviceModel =
-    "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform "
-    "sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts";
+    "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: "
+    "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts nic_mtbf nic_afr";
 constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
-                                    "order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs";
+                                    "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
+                                    "host_lane_rate connectors; cables: legs";
 constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
 constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes";
 constexpr const char *kBuilding = "hall_distance";
@@ -26,13 +27,13 @@ constexpr const char *kPartsPolicy = "tier optic cable";
 // The options the elaborator reads itself (Settings.def adds the rest).
 constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_latency";
 
-// The properties of policy `kind` ("" for none, e.g. rail_optimized); nullptr if the
+// The properties of policy `kind` ("" for none); nullptr if the
 // kind is unknown. Core policies here, the others from Settings.def.
 inline const char *policyKeys(std::string_view kind) {
   if (kind == "power") return "per max";
   if (kind == "oversubscription") return "tier max";
   if (kind == "latency" || kind == "nvlink") return "max";
-  if (kind == "rail_optimized") return "";
+  if (kind == "rail_optimized") return "rail_only";
   if (kind == "parts") return kPartsPolicy;
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) if (kind == #K) return PROPS;

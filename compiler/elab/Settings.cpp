@@ -91,7 +91,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
   else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = keys::policyKeys(k); }
   else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = keys::policyKeys(k); }
   else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = keys::policyKeys(k); }
-  else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; }
+  else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; accepted = keys::policyKeys(k); }
   else if (k == "parts") { partsPolicy(s); return; }
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
@@ -118,6 +118,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
         }
         pol.scope = v;
       }
+    } else if (p.key == "rail_only" && pol.kind == ir::PolicyKind::RailOptimized) {
+      propBool(p, pol.railOnly);
     } else if (p.key == "tier" && pol.kind == ir::PolicyKind::Oversubscription) {
       uint32_t v;
       if (propStr(p, v)) {
