@@ -36,10 +36,12 @@ void checkPorts(ir::Fabric &F, DiagEngine &diags) {
         if (!free++)
           first = F.devPortBase[d] + g.offset + p;
       }
-    if (free && reported++ < 20) {
+    // At most 20 shown; the systems of one instance statement fold into one of them.
+    if (free && reported < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0100, devRange(F, d), "'{}' has {} unconnected GPU port{} (first: {})",
                                     F.deviceName(d), free, free == 1 ? "" : "s", F.portName(first));
       DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
+      reported += !DiagEngine::isFolded(dg);
     }
   }
 }
@@ -78,9 +80,10 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       size_t k = per == "rack" ? r : per == "hall" ? F.racks[r].hall : F.halls[F.racks[r].hall].building;
       sum[k] += double(F.devPower[d]) + double(F.devOpticPower[d]);
     }
-    unsigned reported = 0;
+    // Every rack over budget is reported: the racks one place statement fills fold into
+    // one diagnostic that counts them and names the worst (DiagEngine folding).
     for (size_t k = 0; k < n; ++k) {
-      if (sum[k] <= p.max || reported++ >= 20)
+      if (sum[k] <= p.max)
         continue;
       std::string name = per == "rack" ? F.rackName(uint32_t(k))
                          : per == "hall" ? std::string(F.strings.str(F.buildings[F.halls[k].building].name)) + "." +
@@ -90,6 +93,7 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *dg = diags.report(DiagCode::E0047, at, "{} {} draws {}, over its budget of {}", per, name,
                                     formatQuantity(sum[k], dims::Power), formatQuantity(p.max, dims::Power));
       DiagEngine::note(dg, p.loc, "the power policy sets the budget");
+      diags.worst(dg, sum[k], fmt::format("{} {} at {}", per, name, formatQuantity(sum[k], dims::Power)));
     }
   }
 }
