@@ -72,6 +72,12 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       continue;
     std::string_view per = F.strings.str(p.scope);
     size_t n = per == "rack" ? F.racks.size() : per == "hall" ? F.halls.size() : F.buildings.size();
+    if (!n) {
+      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc, "the power policy checks nothing: no device is placed "
+                                    "in a {}", per);
+      DiagEngine::note(dg, {}, "place the devices with 'place ... in BUILDING.HALL { row = R; rack = K; }'");
+      continue;
+    }
     std::vector<double> sum(n, 0);
     for (uint32_t d = 0; d < F.numDevices(); ++d) {
       uint32_t r = F.devRack[d];
@@ -107,7 +113,19 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     ir::Tier t = ir::tierFromName(tier); // leaf, spine or core: the elaborator checked
     t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
     const ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
-    if (ts.worstSwitch == None || ts.maxOversubscription <= p.max + 1e-9)
+    if (ts.worstSwitch == None) {
+      // A policy that rates no switch passes silently otherwise (W0105).
+      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc, "the oversubscription policy checks nothing: {}",
+                                    ts.switches ? fmt::format("tier '{}' is the top tier, whose switches have no "
+                                                              "uplinks to rate", tier)
+                                                : fmt::format("the design has no switch of tier '{}'", tier));
+      DiagEngine::note(dg, {}, M.topTier > ir::tierIndex(ir::Tier::Leaf)
+                                   ? fmt::format("the design's tiers with uplinks are \"leaf\"{}",
+                                                 M.topTier > 2 ? ", \"spine\"" : "")
+                                   : std::string("with one switch tier there is nothing to oversubscribe"));
+      continue;
+    }
+    if (ts.maxOversubscription <= p.max + 1e-9)
       continue;
     uint32_t d = ts.worstSwitch;
     Diagnostic *dg = diags.report(DiagCode::E0048, devRange(F, d), "{} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",
