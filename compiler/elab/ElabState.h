@@ -138,6 +138,12 @@ private:
 
   // ---- models ----
   void declareModels();
+  void convertModels();
+  struct PendingModel {
+    const ast::Model *m;
+    uint32_t index, base; // base: None, or the model it derives from (converted before it)
+  };
+  std::vector<PendingModel> pendingModels_;
   static bool modelKind(const std::string &k, ir::ModelKind &out);
   static SourceRange propRange(const ast::Prop &p); // from the key to the end of the value
   void convertModel(const ast::Model &m, ir::Model &out);
@@ -232,6 +238,20 @@ private:
     return false;
   }
   void bind(uint32_t s, Value v) { env_.push_back({s, std::move(v), false}); }
+  void record(const ast::Stmt *s, const Value &v) { // ElabOptions::values
+    if (!opts_.values || !v.ok())
+      return;
+    BindingValues::Seen &seen = opts_.values->values[s];
+    if (++seen.times > BindingValues::kMaxSeen)
+      return;
+    std::string text = show(v);
+    if (seen.times == 1) {
+      seen.text = std::move(text);
+      seen.type = v.type == Value::Qty || v.type == Value::Real ? dimName(v.dimension()) : typeName(v);
+    } else if (text != seen.text) {
+      seen.varies = true;
+    }
+  }
 
   // ---- statements ----
   void execBlock(const ast::Block &b);

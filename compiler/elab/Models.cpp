@@ -1,5 +1,6 @@
 // Catalog models into ir::Model: properties, figures with their provenance, port groups.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 #include <algorithm>
 #include <cstring>
@@ -348,9 +349,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
-                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs"
-                          : "vendor sku description power price latency memory nvlink_bandwidth");
+                  device ? keys::kDeviceModel : media ? keys::kMediaModel : keys::kGpuModel);
   }
   if (out.connectors && out.portsPerUnit % out.connectors) {
     Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,
@@ -415,7 +414,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         for (const Value &x : *v.list)
           g.sonicBreakoutModes.push_back(x.s);
       } else
-        unknownProp(p, "a port group", "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes");
+        unknownProp(p, "a port group", keys::kPortGroup);
     }
     if (!haveSpeed) {
       error(DiagCode::E0037, pd.range, "port group '{}' has no speed", pd.name);

@@ -72,6 +72,18 @@ int maxFileSize(Options &o, const std::string &, const std::string &value) {
   return Continue;
 }
 
+int parser(Options &o, const std::string &, const std::string &v) {
+  if (v == "auto")
+    o.parser = ParserEngine::Auto;
+  else if (v == "antlr")
+    o.parser = ParserEngine::AntlrOnly;
+  else if (v == "hand")
+    o.parser = ParserEngine::HandOnly;
+  else
+    return usageError("--parser takes auto (default), hand or antlr");
+  return Continue;
+}
+
 int emit(Options &o, const std::string &, const std::string &v) {
   size_t p = 0;
   while (p <= v.size()) {
@@ -133,6 +145,7 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   uint64_t n;
   if (!parseUInt(v, n))
     return usageError("limits take a number: " + a);
+  o.limitsSet = true;
   if (Which == 0) o.limits.maxDevices = n;
   else if (Which == 1) o.limits.maxLinks = n;
   else if (Which == 2) o.limits.maxSteps = n;
@@ -241,6 +254,9 @@ const std::vector<OptionSpec> &optionTable() {
        "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages)},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
        "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter},
+      {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
+       "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
+       true, parser},
       {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet)},
   };
   return table;
@@ -267,6 +283,8 @@ std::string usageText(bool hidden) {
         r += fmt::format("  {:<{}}{}\n", left, Column, s.help);
       else
         r += fmt::format("  {}\n  {:<{}}{}\n", left, "", Column, s.help);
+      if (std::string(s.spelling) == "--stop-after")
+        r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
       left.clear();
     }
   };
@@ -275,7 +293,6 @@ std::string usageText(bool hidden) {
   if (hidden) {
     r += "\ndeveloper options:\n";
     section(true);
-    r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
   }
   r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat; verify: the fabric\n"
        "does not match), 2 usage or I/O error (verify: a discovery file cannot be read whole), 3 (diff\n"
