@@ -114,11 +114,13 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
     const ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
     if (ts.worstSwitch == None) {
-      // A policy that rates no switch passes silently otherwise (W0105).
-      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc, "the oversubscription policy checks nothing: {}",
-                                    ts.switches ? fmt::format("tier '{}' is the top tier, whose switches have no "
-                                                              "uplinks to rate", tier)
-                                                : fmt::format("the design has no switch of tier '{}'", tier));
+      // A tier with switches but no uplinks (the top tier, a rail-only leaf) is W0304's
+      // (ValidateResilience.cpp, which knows which of the two it is); a tier the design
+      // lacks would pass silently otherwise (W0105).
+      if (ts.switches)
+        continue;
+      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc,
+                                    "the oversubscription policy checks nothing: the design has no switch of tier '{}'", tier);
       DiagEngine::note(dg, {}, M.topTier > ir::tierIndex(ir::Tier::Leaf)
                                    ? fmt::format("the design's tiers with uplinks are \"leaf\"{}",
                                                  M.topTier > 2 ? ", \"spine\"" : "")
