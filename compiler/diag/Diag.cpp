@@ -40,8 +40,15 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
     return &sink_;
   }
   Severity sev = diagInfo(code).severity;
-  if (sev == Severity::Warning && werror_)
-    sev = Severity::Error;
+  if (sev == Severity::Warning) {
+    if (promoted_.count(uint16_t(code)))
+      sev = Severity::Error;
+    else if (noWarnings_) {
+      sink_ = {};
+      return &sink_;
+    } else if (werror_)
+      sev = Severity::Error;
+  }
   // Bounded: a million-link design with one systematic mistake prints a page, not a book.
   bool over = sev == Severity::Error ? tooManyErrors()
                                      : (errorLimit_ && warnings_ >= errorLimit_ * 4);
