@@ -28,6 +28,10 @@ VALIDATORS+=(lldpd)
 VALIDATORS+=(netplan.io)
 # ping: GPU servers in network namespaces reach each other through the FRR fabric (tests/lit/hosts/netns.test).
 VALIDATORS+=(iputils-ping)
+# The command line's tests: zsh runs the generated completion, man-db and groff render the man
+# page, dpkg-dev (dpkg-shlibdeps) lets CPack compute the package's Depends, nodejs and npm
+# build the VS Code extension (tests/lit/driver, tests/lit/packaging, tests/lit/editors).
+VALIDATORS+=(zsh man-db groff-base dpkg-dev nodejs npm)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null
