@@ -47,6 +47,14 @@ if shutil.which("python3"):
 for tool in ["script", "man", "groff", "bash", "zsh", "cpack", "dpkg-deb", "dpkg-shlibdeps", "node", "npm"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+# The VS Code extension's locked npm tree (editors/vscode/package-lock.json) needs Node.js 20.18.
+import subprocess
+try:
+    _node = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    if tuple(int(x) for x in _node.lstrip("v").split(".")[:2]) >= (20, 18):
+        config.available_features.add("node20")
+except (OSError, ValueError, subprocess.TimeoutExpired):
+    pass
 config.substitutions.append(("%build_root", os.path.dirname(os.path.dirname(config.fabc_bin_dir))))
 
 # The IBDM library's shell (ibutils) parses InfiniBand topology files; slurmctld reads
