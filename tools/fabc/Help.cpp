@@ -132,7 +132,7 @@ std::string roffUsage(const std::string &usage) {
 std::string manCommandOptions(const CommandSpec &c) {
   std::string r;
   for (const OptionSpec &s : optionTable())
-    if (!s.hidden && s.usage && s.commands != CmdAll && s.commands != (CmdAll & ~CmdOther) && takesOption(c, s))
+    if (!s.hidden && s.usage && s.commands != CmdAll && takesOption(c, s))
       r += (r.empty() ? "" : ", ") + std::string(s.spelling);
   return r;
 }

@@ -184,7 +184,7 @@ int stopAfter(Options &o, const std::string &, const std::string &v) {
 
 const std::vector<OptionSpec> &optionTable() {
   static const std::vector<OptionSpec> table = {
-      {"-h", "--help", Arg::None, CmdAll, "-h, --help", "print the help of the command (fabc build --help)", false,
+      {"-h", "--help", Arg::None, CmdAll, "-h, --help", "print this help; after a command, its own (fabc build --help)", false,
        help, nullptr},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
        helpHidden, nullptr},
@@ -209,9 +209,9 @@ const std::vector<OptionSpec> &optionTable() {
        "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define, nullptr},
       {"--top", nullptr, Arg::Value, CmdCompile | CmdImport, "--top NAME",
        "the fabric to build when a file declares several (import: the fabric's name)", false, SET(top), nullptr},
-      {"--diagnostics-format", nullptr, Arg::Value, CmdAll & ~CmdOther, "--diagnostics-format=F",
+      {"--diagnostics-format", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--diagnostics-format=F",
        "text (default), json or sarif", false, diagnosticsFormat, "text json sarif"},
-      {"--color", nullptr, Arg::Value, CmdAll & ~CmdOther, "--color=WHEN",
+      {"--color", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--color=WHEN",
        "auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always, never", false, color,
        "auto always never"},
       {"-Werror", nullptr, Arg::None, CmdCompile, "-Werror", "treat warnings as errors", false, FLAG(werror), nullptr},
