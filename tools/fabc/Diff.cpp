@@ -1,7 +1,9 @@
 // fabc diff OLD NEW: both compiled with the same options, compared (analysis/Diff), and
 // printed as a recabling plan in working order (unplug, remove, change, install, move,
 // replace, plug), switch by switch counts, setting changes, the bill-of-materials delta
-// and the power delta. Text or JSON, streamed.
+// and the power delta: a function per section. Text or JSON, streamed through one 64 KiB
+// buffer. --time-stages times the two compilations, each section of the comparison and
+// the printing.
 #include "Commands.h"
 #include "StageTimer.h"
 
@@ -13,14 +15,27 @@ namespace {
 using namespace analysis;
 
 // ---- output ----
+// Text and JSON both go through one buffer handed to the file every JsonWriter::FlushAt
+// bytes: the plan is streamed, never held whole, and nothing is allocated per line.
 class Writer {
 public:
-  Writer(bool json, FILE *out)
-      : json_(json), out_(out), j_([out](std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); }) {}
+  Writer(bool json, FILE *out) : json_(json), out_(out), j_(buf_, 2, [out](std::string_view s) { write(out, s); }) {}
+  ~Writer() { flush(); }
   bool json() const { return json_; }
   JsonWriter &j() { return j_; }
   template <typename... Args> void print(fmt::format_string<Args...> f, Args &&...args) {
-    fmt::print(out_, f, std::forward<Args>(args)...);
+    fmt::format_to(fmt::appender(buf_), f, std::forward<Args>(args)...);
+    if (buf_.size() >= JsonWriter::FlushAt)
+      flush();
+  }
+  void text(std::string_view s) { append(buf_, s); }
+  void flush() {
+    if (json_)
+      j_.flush();
+    else if (buf_.size()) {
+      write(out_, view(buf_));
+      buf_.clear();
+    }
   }
 
   void jsonEnd(const DiffEnd &e) {
@@ -44,9 +59,17 @@ public:
     j_.key("cable_sku").string(c.sku);
     j_.endObject();
   }
-  static std::string textCable(const DiffCable &c) {
-    return fmt::format("{}/{} -- {}/{} ({}, {} m{}{})", c.a.device, c.a.port, c.b.device, c.b.port, c.media, c.length,
-                       c.sku.empty() ? "" : ", ", c.sku);
+  // "a/p -- b/q"
+  void textEnds(const DiffCable &c) {
+    text(c.a.device), text("/"), text(c.a.port), text(" -- "), text(c.b.device), text("/"), text(c.b.port);
+  }
+  // "a/p -- b/q (MMF, 5.60 m, MPO-OM4)"
+  void textCable(const DiffCable &c) {
+    textEnds(c);
+    text(" ("), text(c.media), text(", "), text(c.length), text(" m");
+    if (!c.sku.empty())
+      text(", "), text(c.sku);
+    text(")");
   }
   void jsonDevice(const DiffDevice &d) {
     j_.beginObject(JsonLayout::Inline);
@@ -58,11 +81,14 @@ public:
     j_.key("u").integer(d.u);
     j_.endObject();
   }
-  static std::string textDevice(const DiffDevice &d) {
-    std::string r = d.name + " (" + d.model;
-    if (!d.rack.empty())
-      r += ", rack " + d.rack + (d.u ? fmt::format(" U{}", d.u) : "");
-    return r + ")";
+  void textDevice(const DiffDevice &d) {
+    text(d.name), text(" ("), text(d.model);
+    if (!d.rack.empty()) {
+      text(", rack "), text(d.rack);
+      if (d.u)
+        text(" U"), appendUint(buf_, d.u);
+    }
+    text(")");
   }
   // {"what": [old, new], ...}, null for an unset side.
   void jsonChanges(const DiffChanges &c) {
@@ -75,13 +101,14 @@ public:
     }
     j_.endObject();
   }
-  static std::string textChanges(const DiffChanges &c) {
-    std::string r;
+  // "what old -> new; ...", (none) for an unset side.
+  void textChanges(const DiffChanges &c) {
+    auto v = [](const std::string &s) { return s.empty() ? std::string_view("(none)") : std::string_view(s); };
     for (size_t i = 0; i < c.size(); ++i) {
-      auto v = [](const std::string &s) { return s.empty() ? std::string("(none)") : s; };
-      r += fmt::format("{}{} {} -> {}", i ? "; " : "", std::get<0>(c[i]), v(std::get<1>(c[i])), v(std::get<2>(c[i])));
+      if (i)
+        text("; ");
+      text(std::get<0>(c[i])), text(" "), text(v(std::get<1>(c[i]))), text(" -> "), text(v(std::get<2>(c[i])));
     }
-    return r;
   }
 
   // A list: in JSON an array under `key`, in text a numbered step (skipped if empty).
@@ -97,16 +124,20 @@ public:
       return;
     print("  {}. {}\n", ++step_, heading);
     for (size_t i = 0; i < n; ++i) {
-      print("       ");
+      text("       ");
       item(i);
-      print("\n");
+      text("\n");
+      if (buf_.size() >= JsonWriter::FlushAt)
+        flush();
     }
   }
 
 private:
+  static void write(FILE *out, std::string_view s) { std::fwrite(s.data(), 1, s.size(), out); }
   bool json_;
   FILE *out_;
-  JsonWriter j_; // JSON only: streams to out_
+  TextBuffer buf_;
+  JsonWriter j_; // JSON only: writes into buf_, streamed to out_
   unsigned step_ = 0;
 };
 
@@ -117,13 +148,14 @@ struct Side {
   const std::string &file; // as given on the command line
 };
 
-// Writes the plan from `sa` (old) to `sb` (new).
-void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
-  const ir::Fabric &A = sa.F, &B = sb.F;
+// The plan's sections, one function each, in the order they are written. Each writes its
+// text or its JSON members.
+
+// Both designs and the counts. False in text when there is nothing more to write.
+bool printHeader(Writer &w, const Side &sa, const Side &sb, const FabricDiff &D) {
   const DiffStats &st = D.stats;
-  Writer w(json, out);
-  JsonWriter &j = w.j();
   if (w.json()) {
+    JsonWriter &j = w.j();
     auto side = [&](const char *key, const Side &s, double pw) {
       j.key(key).beginObject(JsonLayout::Inline);
       j.key("file").string(s.file);
@@ -134,7 +166,6 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
       j.key("it_power_w").fixed(pw, 1);
       j.endObject();
     };
-    j.beginObject();
     side("old", sa, D.powerOld);
     side("new", sb, D.powerNew);
     j.key("summary").beginObject(JsonLayout::Inline);
@@ -149,32 +180,38 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
     j.key("settings_changed").integer(st.settingsChanged);
     j.key("bom_lines_changed").integer(st.bomLines);
     j.endObject();
-  } else {
-    auto side = [&](const char *tag, const Side &s, double pw) {
-      w.print("{} {}: fabric '{}', {} GPUs, {}, {}, {} IT power{}\n", tag, s.file, s.F.name, s.F.metrics.gpus,
-              plural(s.F.numDevices(), "device", "devices"), plural(s.F.numLinks(), "cable", "cables"),
-              formatQuantity(pw, dims::Power), s.F.metrics.usesEstimates ? " (estimate)" : "");
-    };
-    side("---", sa, D.powerOld);
-    side("+++", sb, D.powerNew);
-    if (!st.any()) {
-      w.print("no differences\n");
-      return;
-    }
-    w.print("devices: {} added, {} removed, {} changed; cables: {} added, {} removed, {} moved, {} replaced, {} "
-            "unchanged\n\nrecabling plan, in working order:\n",
-            st.devicesAdded, st.devicesRemoved, st.devicesChanged, st.cablesAdded, st.cablesRemoved, st.cablesMoved,
-            st.cablesChanged, st.cablesUnchanged);
+    return true;
   }
+  auto side = [&](const char *tag, const Side &s, double pw) {
+    w.print("{} {}: fabric '{}', {} GPUs, {}, {}, {} IT power{}\n", tag, s.file, s.F.name, s.F.metrics.gpus,
+            plural(s.F.numDevices(), "device", "devices"), plural(s.F.numLinks(), "cable", "cables"),
+            formatQuantity(pw, dims::Power), s.F.metrics.usesEstimates ? " (estimate)" : "");
+  };
+  side("---", sa, D.powerOld);
+  side("+++", sb, D.powerNew);
+  if (!st.any()) {
+    w.print("no differences\n");
+    return false;
+  }
+  w.print("devices: {} added, {} removed, {} changed; cables: {} added, {} removed, {} moved, {} replaced, {} "
+          "unchanged\n\nrecabling plan, in working order:\n",
+          st.devicesAdded, st.devicesRemoved, st.devicesChanged, st.cablesAdded, st.cablesRemoved, st.cablesMoved,
+          st.cablesChanged, st.cablesUnchanged);
+  return true;
+}
 
+// The recabling plan: unplug, remove, change, install, move, replace, plug.
+void printSteps(Writer &w, const FabricDiff &D) {
+  const DiffNames &A = D.oldNames, &B = D.newNames;
+  JsonWriter &j = w.j();
   w.list("cables_removed", "unplug " + plural(D.cabRemoved.size(), "cable", "cables"), D.cabRemoved.size(), [&](size_t i) {
     DiffCable c = diffCable(A, D.cabRemoved[i]);
-    w.json() ? w.jsonCable(c) : w.print("- {}", Writer::textCable(c));
+    w.json() ? w.jsonCable(c) : (w.text("- "), w.textCable(c));
   });
   w.list("devices_removed", "remove " + plural(D.devRemoved.size(), "device", "devices"), D.devRemoved.size(),
          [&](size_t i) {
            DiffDevice d = diffDevice(A, D.devRemoved[i]);
-           w.json() ? w.jsonDevice(d) : w.print("- {}", Writer::textDevice(d));
+           w.json() ? w.jsonDevice(d) : (w.text("- "), w.textDevice(d));
          });
   w.list("devices_changed", "change " + plural(D.devChanged.size(), "device", "devices") + " in place",
          D.devChanged.size(), [&](size_t i) {
@@ -187,12 +224,14 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
              j.key("changes");
              w.jsonChanges(c);
              j.endObject();
-           } else
-             w.print("~ {}: {}", n.name, Writer::textChanges(c));
+           } else {
+             w.text("~ "), w.text(n.name), w.text(": ");
+             w.textChanges(c);
+           }
          });
   w.list("devices_added", "install " + plural(D.devAdded.size(), "device", "devices"), D.devAdded.size(), [&](size_t i) {
     DiffDevice d = diffDevice(B, D.devAdded[i]);
-    w.json() ? w.jsonDevice(d) : w.print("+ {}", Writer::textDevice(d));
+    w.json() ? w.jsonDevice(d) : (w.text("+ "), w.textDevice(d));
   });
   w.list("cables_moved", "move " + plural(D.cabMoved.size(), "cable", "cables") + " (same devices, other ports)",
          D.cabMoved.size(), [&](size_t i) {
@@ -208,8 +247,9 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
              w.jsonChanges(c);
              j.endObject();
            } else {
-             w.print("> {}/{} -- {}/{}  =>  {}/{} -- {}/{}{}{}", o.a.device, o.a.port, o.b.device, o.b.port, n.a.device,
-                     n.a.port, n.b.device, n.b.port, c.empty() ? "" : ": ", Writer::textChanges(c));
+             w.text("> "), w.textEnds(o), w.text("  =>  "), w.textEnds(n);
+             if (!c.empty())
+               w.text(": "), w.textChanges(c);
            }
          });
   w.list("cables_changed", "replace " + plural(D.cabChanged.size(), "cable", "cables") + " (same ports)",
@@ -218,25 +258,32 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
            DiffChanges c = cableChanges(o, n, true);
            if (w.json()) {
              j.beginObject(JsonLayout::Inline);
-             j.key("a").string(n.a.device + "/" + n.a.port);
-             j.key("b").string(n.b.device + "/" + n.b.port);
+             j.key("a").string(std::string(n.a.device) + "/" + n.a.port);
+             j.key("b").string(std::string(n.b.device) + "/" + n.b.port);
              j.key("changes");
              w.jsonChanges(c);
              j.endObject();
-           } else
-             w.print("~ {}/{} -- {}/{}: {}", n.a.device, n.a.port, n.b.device, n.b.port, Writer::textChanges(c));
+           } else {
+             w.text("~ "), w.textEnds(n), w.text(": ");
+             w.textChanges(c);
+           }
          });
   w.list("cables_added", "plug " + plural(D.cabAdded.size(), "cable", "cables"), D.cabAdded.size(), [&](size_t i) {
     DiffCable c = diffCable(B, D.cabAdded[i]);
-    w.json() ? w.jsonCable(c) : w.print("+ {}", Writer::textCable(c));
+    w.json() ? w.jsonCable(c) : (w.text("+ "), w.textCable(c));
   });
+}
 
+// Switches whose configuration must be pushed again.
+void printSwitches(Writer &w, const FabricDiff &D) {
+  const DiffNames &B = D.newNames;
   if (w.json()) {
+    JsonWriter &j = w.j();
     j.key("switches").beginArray();
     for (uint32_t d : D.switches) {
       const SwitchTouch &t = D.touch[d];
       j.beginObject(JsonLayout::Inline);
-      j.key("device").string(B.deviceName(d));
+      j.key("device").string(B.device(d));
       j.key("unplugged").integer(t.unplugged);
       j.key("plugged").integer(t.plugged);
       j.key("moved").integer(t.moved);
@@ -245,6 +292,21 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
       j.endObject();
     }
     j.endArray();
+    return;
+  }
+  if (D.switches.empty())
+    return;
+  w.print("\nswitches to reconfigure ({}):\n", D.switches.size());
+  for (uint32_t d : D.switches) {
+    const SwitchTouch &t = D.touch[d];
+    w.print("  {}: {} unplugged, {} plugged, {} moved, {} replaced{}\n", B.device(d), t.unplugged, t.plugged, t.moved,
+            t.replaced, D.changedDev[d] ? ", device changed (see step above)" : "");
+  }
+}
+
+void printSettings(Writer &w, const FabricDiff &D) {
+  if (w.json()) {
+    JsonWriter &j = w.j();
     j.key("settings").beginArray();
     for (auto &s : D.settings) {
       j.beginObject(JsonLayout::Inline);
@@ -254,6 +316,25 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
       j.endObject();
     }
     j.endArray();
+    return;
+  }
+  if (D.settings.empty())
+    return;
+  w.print("\nsettings:\n");
+  for (auto &s : D.settings) {
+    const std::string &o = std::get<1>(s), &n = std::get<2>(s);
+    if (o.empty())
+      w.print("  + {} = {}\n", std::get<0>(s), n);
+    else if (n.empty())
+      w.print("  - {} = {}\n", std::get<0>(s), o);
+    else
+      w.print("  ~ {}: {} -> {}\n", std::get<0>(s), o, n);
+  }
+}
+
+void printBom(Writer &w, const FabricDiff &D) {
+  if (w.json()) {
+    JsonWriter &j = w.j();
     j.key("bom").beginArray();
     for (auto &kv : D.bom) {
       const BomKey &bk = kv.first;
@@ -269,52 +350,51 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
       j.endObject();
     }
     j.endArray();
+    return;
+  }
+  if (D.bom.empty())
+    return;
+  w.print("\nbill of materials (old -> new):\n");
+  for (auto &kv : D.bom) {
+    const BomKey &bk = kv.first;
+    std::string what = bk.category + " " + bk.sku;
+    if (bk.category == "cable")
+      what += fmt::format(" {} m", bk.length);
+    w.print("  {}: {} -> {} ({:+d})\n", what, kv.second.first, kv.second.second,
+            int64_t(kv.second.second) - int64_t(kv.second.first));
+  }
+}
+
+void printPower(Writer &w, const FabricDiff &D) {
+  if (w.json()) {
+    JsonWriter &j = w.j();
     j.key("it_power_w").beginObject(JsonLayout::Inline);
     j.key("old").fixed(D.powerOld, 1);
     j.key("new").fixed(D.powerNew, 1);
     j.key("delta").fixed(D.powerNew - D.powerOld, 1);
     j.key("estimate").boolean(D.powerEstimate);
     j.endObject();
-    j.endObject();
-    j.flush();
     return;
-  }
-
-  if (!D.switches.empty()) {
-    w.print("\nswitches to reconfigure ({}):\n", D.switches.size());
-    for (uint32_t d : D.switches) {
-      const SwitchTouch &t = D.touch[d];
-      w.print("  {}: {} unplugged, {} plugged, {} moved, {} replaced{}\n", B.deviceName(d), t.unplugged, t.plugged,
-              t.moved, t.replaced, D.changedDev[d] ? ", device changed (see step above)" : "");
-    }
-  }
-  if (!D.settings.empty()) {
-    w.print("\nsettings:\n");
-    for (auto &s : D.settings) {
-      const std::string &o = std::get<1>(s), &n = std::get<2>(s);
-      if (o.empty())
-        w.print("  + {} = {}\n", std::get<0>(s), n);
-      else if (n.empty())
-        w.print("  - {} = {}\n", std::get<0>(s), o);
-      else
-        w.print("  ~ {}: {} -> {}\n", std::get<0>(s), o, n);
-    }
-  }
-  if (!D.bom.empty()) {
-    w.print("\nbill of materials (old -> new):\n");
-    for (auto &kv : D.bom) {
-      const BomKey &bk = kv.first;
-      std::string what = bk.category + " " + bk.sku;
-      if (bk.category == "cable")
-        what += fmt::format(" {} m", bk.length);
-      w.print("  {}: {} -> {} ({:+d})\n", what, kv.second.first, kv.second.second,
-              int64_t(kv.second.second) - int64_t(kv.second.first));
-    }
   }
   w.print("\nIT power: {} -> {} ({}{}){}\n", formatQuantity(D.powerOld, dims::Power), formatQuantity(D.powerNew, dims::Power),
           D.powerNew >= D.powerOld ? "+" : "-", formatQuantity(std::abs(D.powerNew - D.powerOld), dims::Power),
           D.powerEstimate ? ", estimate: rests on catalog figures marked 'estimate'" : "");
-  return;
+}
+
+// Writes the plan from `sa` (old) to `sb` (new).
+void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
+  Writer w(json, out);
+  if (json)
+    w.j().beginObject();
+  if (!printHeader(w, sa, sb, D))
+    return;
+  printSteps(w, D);
+  printSwitches(w, D);
+  printSettings(w, D);
+  printBom(w, D);
+  printPower(w, D);
+  if (json)
+    w.j().endObject();
 }
 
 } // namespace
@@ -334,14 +414,15 @@ int diffCommand(Options &o) {
   a.diags().finish();
   bool okB = b.run(CompileInput::file(o.inputs[1]));
   b.diags().finish();
-  timer.report();
-  if (a.ioError() || b.ioError())
-    return ExitUsage;
-  if (!okA || !okB)
-    return ExitErrors;
+  if (a.ioError() || b.ioError() || !okA || !okB) {
+    timer.report();
+    return a.ioError() || b.ioError() ? ExitUsage : ExitErrors;
+  }
   const ir::Fabric &A = a.fabric(), &B = b.fabric();
-  FabricDiff D = compareFabrics(a.analyses(), b.analyses());
+  FabricDiff D = compareFabrics(a.analyses(), b.analyses(), [&](const char *stage) { timer(stage); });
+  timer("diff print");
   printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout);
+  timer.report();
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     return ExitUsage;
   return o.exitCode && D.stats.any() ? ExitDiffers : ExitOk;
