@@ -55,6 +55,8 @@ template <typename Keep> std::string optionLines(Keep keep) {
       r += fmt::format("  {:<{}}{}\n", left, Column, s.help);
     else
       r += fmt::format("  {}\n  {:<{}}{}\n", left, "", Column, s.help);
+    if (s.complete && !std::strcmp(s.complete, "passes")) // --stop-after: which passes there are
+      r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
     left.clear();
   }
   return r;
@@ -325,7 +327,6 @@ std::string usageText(bool hidden) {
   if (hidden) {
     r += "\ndeveloper options:\n";
     r += optionLines([](const OptionSpec &s) { return s.hidden; });
-    r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
   }
   r += "\nenvironment:\n";
   for (const EnvVar &e : Environment)
