@@ -6,7 +6,8 @@ grammar Fabric;
   static bool fabcUnitIsKeyword(const std::string &t) {
     size_t i = t.find_last_of("0123456789 \t");
     std::string unit = i == std::string::npos ? t : t.substr(i + 1);
-    return unit == "source" || unit == "estimate";
+    // `[2 for x in xs]`, `[x for x in 1..n + 1 if ok]`: a keyword after a number is never its unit.
+    return unit == "source" || unit == "estimate" || unit == "for" || unit == "in" || unit == "if";
   }
   // The predicate also sees shorter prefixes of a word ("e" of "estimate"): only a whole word is a unit.
   static bool fabcWordGoesOn(size_t c) {
@@ -20,6 +21,7 @@ item
   : importDecl
   | modelDecl
   | templateDecl
+  | fnDecl
   | fabricDecl
   | stmt
   ;
@@ -37,6 +39,9 @@ propBlock    : '{' prop* '}' ;
 
 templateDecl : 'template' name=ID '(' (param (',' param)*)? ')' (':' kind=ID)? block ;
 param        : ID ('=' expr)? ;
+
+// A pure function: parameters in, one expression out (docs/language.md, "fn").
+fnDecl       : 'fn' name=ID '(' (ID (',' ID)*)? ')' '=' expr ';' ;
 
 fabricDecl   : 'fabric' name=ID block ;
 block        : '{' stmt* '}' ;
@@ -85,6 +90,7 @@ primary
   | ('true' | 'false')                                           # boolLit
   | ID '(' (expr (',' expr)*)? ')'                               # callExpr
   | ID ('[' expr ']')*                                           # nameExpr
+  | '[' expr 'for' ID 'in' expr ('..' expr)? ('if' expr)? ']'    # compExpr
   | '[' (expr (',' expr)*)? ']'                                  # listExpr
   | '(' expr ')'                                                 # parenExpr
   ;
@@ -93,7 +99,8 @@ primary
 // "Gb/s" never parses as a division. Unknown units are rejected in semantic checks.
 // NUMBER comes first so that "1e9" (as long as its reading "1 e9") stays a number.
 NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
-// `4 estimate "..."` is a number and an annotation: the keywords are never units.
+// `4 estimate "..."` is a number and an annotation, `[2 for x in xs if c]` a number before
+// a keyword: the keywords source, estimate, for, in and if are never units.
 QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT {!fabcUnitIsKeyword(getText()) && !fabcWordGoesOn(_input->LA(1))}? ;
 STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;

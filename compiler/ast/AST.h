@@ -11,17 +11,19 @@
 namespace fabc::ast {
 
 struct Expr {
-  enum Kind : uint8_t { Number, Quantity, String, Bool, Name, Call, List, Unary, Binary, Cond };
+  enum Kind : uint8_t { Number, Quantity, String, Bool, Name, Call, List, Unary, Binary, Cond, Comp };
   // Unary/Binary operator, decoded once by the AST builder so evaluation never compares text.
   enum Op : uint8_t { NoOp, And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Not };
   Kind kind;
   Op op = NoOp;
   SourceRange range;
-  std::string text;          // Name/Call: identifier; String: decoded text; Quantity: unit; op text
+  std::string text;          // Name/Call: identifier; Comp: loop variable; String: decoded text; Quantity: unit; op text
   double number = 0;         // Number/Quantity value; Bool: 0/1
   bool isInteger = false;    // Number literal without '.' or exponent that fits in 64 bits
   int64_t integer = 0;       // its exact value
-  std::vector<Expr *> kids;  // operands, call arguments, list items, Name: index expressions
+  // Operands, call arguments, list items, Name: index expressions. Comp (`[e for x in a..b if c]`):
+  // always 4, {e, a, b or nullptr (`in LIST`), c or nullptr (no filter)}.
+  std::vector<Expr *> kids;
   mutable uint32_t sym = UINT32_MAX; // interned `text`, filled on first evaluation
   mutable uint8_t builtin = 0;       // Call: the elaborator's builtin function, decoded on first call
 };
@@ -106,6 +108,7 @@ struct Param {
   std::string name;
   SourceRange range;
   Expr *deflt = nullptr;
+  mutable uint32_t sym = UINT32_MAX; // interned `name`, filled on first use
 };
 
 struct Template {
@@ -113,6 +116,14 @@ struct Template {
   SourceRange range, kindRange;
   std::vector<Param> params;
   Block body;
+};
+
+// `fn NAME(P1, P2) = EXPR;`: a pure function (no defaults: params[i].deflt is nullptr).
+struct Function {
+  std::string name;
+  SourceRange range; // the name
+  std::vector<Param> params;
+  Expr *body = nullptr;
 };
 
 struct Fabric {
@@ -132,6 +143,7 @@ struct File {
   std::vector<Import> imports;
   std::vector<Model *> models;
   std::vector<Template *> templates;
+  std::vector<Function *> functions;
   std::vector<Fabric *> fabrics;
   Block topLevel; // let/param/option statements outside any fabric
 };
@@ -153,6 +165,7 @@ public:
   }
   Model *model() { return &models_.emplace_back(); }
   Template *tmpl() { return &templates_.emplace_back(); }
+  Function *function() { return &functions_.emplace_back(); }
   Fabric *fabric() { return &fabrics_.emplace_back(); }
   File *file() { return &files_.emplace_back(); }
 
@@ -161,6 +174,7 @@ private:
   std::deque<Stmt> stmts_;
   std::deque<Model> models_;
   std::deque<Template> templates_;
+  std::deque<Function> functions_;
   std::deque<Fabric> fabrics_;
   std::deque<File> files_;
 };

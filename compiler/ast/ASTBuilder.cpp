@@ -155,6 +155,15 @@ public:
         out->models.push_back(model(m));
       } else if (auto *t = it->templateDecl()) {
         out->templates.push_back(tmpl(t));
+      } else if (auto *fn = it->fnDecl()) {
+        ast::Function *r = ctx_.function();
+        r->name = text(fn->name);
+        r->range = range(fn->name);
+        for (antlr4::tree::TerminalNode *p : fn->ID())
+          if (p->getSymbol() != fn->name)
+            r->params.push_back({text(p), range(p), nullptr});
+        r->body = expr(fn->expr());
+        out->functions.push_back(r);
       } else if (auto *f = it->fabricDecl()) {
         ast::Fabric *fab = ctx_.fabric();
         fab->name = text(f->name);
@@ -471,6 +480,24 @@ private:
       r->text = text(c->ID());
       for (P::ExprContext *k : c->expr())
         r->kids.push_back(expr(k));
+      return r;
+    }
+    if (auto *c = dynamic_cast<P::CompExprContext *>(p)) {
+      E *r = ctx_.expr(E::Comp, range(p));
+      r->text = text(c->ID());
+      std::vector<P::ExprContext *> es = c->expr();
+      // Which optional parts are present: '..' gives a range end, 'if' a filter.
+      bool hasEnd = false, hasIf = false;
+      for (antlr4::tree::ParseTree *ch : c->children)
+        if (auto *t = dynamic_cast<antlr4::tree::TerminalNode *>(ch)) {
+          hasEnd |= t->getText() == "..";
+          hasIf |= t->getText() == "if";
+        }
+      size_t k = 0;
+      r->kids.push_back(expr(k < es.size() ? es[k++] : nullptr));
+      r->kids.push_back(expr(k < es.size() ? es[k++] : nullptr));
+      r->kids.push_back(hasEnd ? expr(k < es.size() ? es[k++] : nullptr) : nullptr);
+      r->kids.push_back(hasIf ? expr(k < es.size() ? es[k++] : nullptr) : nullptr);
       return r;
     }
     if (auto *c = dynamic_cast<P::ListExprContext *>(p)) {

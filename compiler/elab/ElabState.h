@@ -109,6 +109,7 @@ private:
   template <typename... Args>
   Diagnostic *error(DiagCode c, SourceRange r, fmt::format_string<Args...> f, Args &&...args) {
     Diagnostic *d = diags_.report(c, r, fmt::format(f, std::forward<Args>(args)...));
+    callNotes(d);
     if (diags_.tooManyErrors())
       throw Abort{};
     return d;
@@ -162,6 +163,48 @@ private:
 
   // ---- evaluation ----
   Value eval(const ast::Expr *e);
+  Value evalComp(const ast::Expr *e); // [e for x in a..b if c]
+  // User functions (Functions.cpp): declared once before anything runs, called by evalCall.
+  void declareFunctions();
+  Value callFunction(const ast::Function *fn, const ast::Expr *call, llvm::SmallVectorImpl<Value> &args);
+  // The calls being evaluated, innermost last: an error inside a function gets one note
+  // per call ("in call to 'f' here"), innermost first, pointing at the caller's text.
+  struct Call {
+    const ast::Function *fn;
+    SourceRange at;
+  };
+  std::vector<Call> calls_;
+  uintptr_t stackBase_ = 0; // the frame address of run(): how deep the native stack is, in callFunction
+  llvm::DenseMap<uint32_t, const ast::Function *> functions_;
+  // A run of calls from one place (a recursion) is one note; past 10 notes, the 5
+  // innermost and the 5 outermost are kept, as clang does.
+  void callNotes(Diagnostic *d) {
+    if (!d || calls_.empty())
+      return;
+    std::vector<std::pair<size_t, size_t>> runs; // innermost first: (call index, calls in the run)
+    for (size_t i = calls_.size(); i-- > 0;) {
+      if (!runs.empty() && calls_[runs.back().first].fn == calls_[i].fn &&
+          calls_[runs.back().first].at.begin.offset == calls_[i].at.begin.offset &&
+          calls_[runs.back().first].at.begin.file == calls_[i].at.begin.file) {
+        ++runs.back().second;
+        continue;
+      }
+      runs.push_back({i, 1});
+    }
+    for (size_t k = 0; k < runs.size(); ++k) {
+      if (runs.size() > 10 && k == 5) {
+        DiagEngine::note(d, {}, fmt::format("(skipping {} call sites)", runs.size() - 10));
+        k = runs.size() - 6;
+        continue;
+      }
+      const Call &c = calls_[runs[k].first];
+      DiagEngine::note(d, c.at,
+                       runs[k].second == 1
+                           ? "in call to '" + c.fn->name + "' here"
+                           : fmt::format("in {} nested calls to '{}' here", runs[k].second, c.fn->name));
+    }
+  }
+  static bool isBuiltin(const std::string &name);
   Value evalBinary(const ast::Expr *e);
   Value evalCall(const ast::Expr *e);
   std::string show(const Value &v); // the text str() gives

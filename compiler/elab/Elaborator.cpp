@@ -114,8 +114,10 @@ void Elab::duplicateStmtProps(const ast::Block &b) {
 }
 
 bool Elab::run() {
+  stackBase_ = uintptr_t(__builtin_frame_address(0));
   try {
     declareModels();
+    declareFunctions();
     for (const ast::File *f : prog_.files) {
       for (const ast::Template *t : f->templates)
         duplicateStmtProps(t->body);

@@ -144,6 +144,7 @@ Value Elab::eval(const ast::Expr *e) {
     return {};
   }
   case E::Binary: return evalBinary(e);
+  case E::Comp: return evalComp(e);
   case E::Cond: {
     bool c;
     if (!toBool(eval(e->kids[0]), e->kids[0], c))
@@ -283,9 +284,10 @@ std::string Elab::show(const Value &v) {
 
 Value Elab::evalCall(const ast::Expr *e) {
   const std::string &f = e->text; // for messages
-  enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str };
+  enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
   if (e->builtin == Unresolved) {
-    static const std::pair<const char *, uint8_t> fns[] = {{"min", Min},   {"max", Max},   {"ceil", Ceil},
+    static const std::pair<const char *, uint8_t> fns[] = {{"min", Min},   {"max", Max},   {"sum", Sum},
+                                                         {"ceil", Ceil},
                                                          {"floor", Floor}, {"round", Round}, {"abs", Abs},
                                                          {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},
                                                          {"str", Str}};
@@ -314,6 +316,43 @@ Value Elab::evalCall(const ast::Expr *e) {
     error(DiagCode::E0026, e->kids[i]->range, "'{}' needs a number, not {}", f, elab::typeName(a[i]));
     return false;
   };
+  if (fn == Unknown) {
+    auto u = functions_.find(exprSym(e));
+    if (u != functions_.end())
+      return callFunction(u->second, e, a);
+  }
+  if (fn == Sum) {
+    if (a.size() == 1 && a[0].type == Value::List) {
+      std::vector<Value> items = *a[0].list;
+      a.assign(items.begin(), items.end());
+    }
+    if (a.empty())
+      return Value::integer(0); // the sum of nothing
+    Value total = a[0];
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!a[i].numeric() || a[i].dimension() != total.dimension()) {
+        Diagnostic *d = error(DiagCode::E0025, e->range, "'sum' needs numbers of one dimension, not {} and {}",
+                              a[i].numeric() ? dimName(a[i].dimension()) : elab::typeName(a[i]),
+                              dimName(total.dimension()));
+        DiagEngine::note(d, {}, "every item of the sum needs the same unit dimension");
+        return {};
+      }
+      if (i == 0)
+        continue;
+      if (total.type == Value::Int && a[i].type == Value::Int) {
+        if (__builtin_add_overflow(total.i, a[i].i, &total.i)) {
+          error(DiagCode::E0028, e->range, "integer overflow in 'sum'");
+          return {};
+        }
+      } else {
+        double v = total.asDouble() + a[i].asDouble();
+        if (!checkFinite(v, e))
+          return {};
+        total = Value::qty(v, total.dimension());
+      }
+    }
+    return total;
+  }
   if (fn == Min || fn == Max) {
     if (a.empty()) {
       error(DiagCode::E0029, e->range, "'{}' needs at least one argument", f);
@@ -393,7 +432,8 @@ Value Elab::evalCall(const ast::Expr *e) {
     return Value::str(F.strings.intern(show(a[0])));
   }
   Diagnostic *d = error(DiagCode::E0020, e->range, "unknown function '{}'", f);
-  DiagEngine::note(d, {}, "functions: min max ceil floor round abs log2 sqrt len str");
+  DiagEngine::note(d, {}, "functions: min max sum ceil floor round abs log2 sqrt len str, and the 'fn' declarations "
+                          "of the loaded files");
   return {};
 }
 

@@ -252,6 +252,8 @@ ast::File *parseDefines(const std::vector<std::pair<std::string, std::string>> &
     return reject(f->models[0]->range, lineOf(f->models[0]->range));
   if (!f->templates.empty())
     return reject(f->templates[0]->range, lineOf(f->templates[0]->range));
+  if (!f->functions.empty())
+    return reject(f->functions[0]->range, lineOf(f->functions[0]->range));
   if (!f->fabrics.empty())
     return reject(f->fabrics[0]->range, lineOf(f->fabrics[0]->range));
   std::vector<uint8_t> seen(defines.size() + 1, 0);
