@@ -124,6 +124,12 @@ private:
 
   // ---- models ----
   void declareModels();
+  void convertModels();
+  struct PendingModel {
+    const ast::Model *m;
+    uint32_t index, base; // base: None, or the model it derives from (converted before it)
+  };
+  std::vector<PendingModel> pendingModels_;
   static bool modelKind(const std::string &k, ir::ModelKind &out);
   static SourceRange propRange(const ast::Prop &p); // from the key to the end of the value
   void convertModel(const ast::Model &m, ir::Model &out);

@@ -141,6 +141,8 @@ bool Elab::run() {
         else
           exec(s);
       }
+    // Models after the global bindings: their properties may use params, lets and functions.
+    convertModels();
     const ast::Fabric *fab = nullptr;
     const ast::File *mainFile = prog_.main;
     std::vector<const ast::Fabric *> all;

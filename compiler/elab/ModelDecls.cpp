@@ -105,7 +105,8 @@ void Elab::declareModels() {
     m.catalog = d.catalog;
   }
   // Properties after all names exist, so models may refer to each other (gpu = B200);
-  // a base before the models derived from it.
+  // a base before the models derived from it. They are evaluated later, in
+  // convertModels(), once the global bindings they may use exist.
   std::vector<uint8_t> done(decls.size(), 0);
   for (size_t i = 0; i < decls.size(); ++i) {
     if (index[i] == None || done[i])
@@ -116,18 +117,27 @@ void Elab::declareModels() {
     for (size_t c = chain.size(); c-- > 0;) {
       size_t j = chain[c];
       done[j] = 1;
-      ir::Model &out = F.models[index[j]];
-      if (decls[j].base != None) {
-        ir::Model derived = F.models[index[decls[j].base]];
-        derived.name = out.name;
-        derived.loc = out.loc;
-        derived.catalog = out.catalog;
-        derived.base = index[decls[j].base];
-        out = std::move(derived);
-      }
-      convertModel(*decls[j].m, out);
+      pendingModels_.push_back({decls[j].m, index[j], decls[j].base == None ? None : index[decls[j].base]});
     }
   }
+}
+
+// Model properties see the global bindings (top-level let and param, -D overrides) and
+// the functions: run() calls this after the top-level statements.
+void Elab::convertModels() {
+  for (const PendingModel &pm : pendingModels_) {
+    ir::Model &out = F.models[pm.index];
+    if (pm.base != None) {
+      ir::Model derived = F.models[pm.base];
+      derived.name = out.name;
+      derived.loc = out.loc;
+      derived.catalog = out.catalog;
+      derived.base = pm.base;
+      out = std::move(derived);
+    }
+    convertModel(*pm.m, out);
+  }
+  pendingModels_.clear();
 }
 
 } // namespace fabc::elab
