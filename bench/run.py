@@ -28,8 +28,11 @@ GB200_SIZES = [8192, 32768, 131072, 262144, 524288, 1048576, 2097152]
 
 
 def generate(kind, size, path):
+    style = []
+    if kind == "import":  # an explicit file of the shape `fabc import` writes
+        kind, style = "flat", ["--style=import"]
     gen = os.path.join(HERE, "fabrics", f"gen_{kind}.py")
-    args = [sys.executable, gen]
+    args = [sys.executable, gen] + style
     args += ["--switches", str(size)] if kind == "ethernet" else [str(size)]
     subprocess.run(args + ["-o", path], check=True)
 
@@ -78,12 +81,15 @@ def write_baseline(root, files, scratch):
 
 
 def compile_once(fabc, command, fab, out, emit, extra):
-    args = ["/usr/bin/time", "-v", fabc, command, fab, "--time-stages", "-q", "-I", os.path.join(ROOT, "stdlib")]
+    args = ["/usr/bin/time", "-v", fabc, command, fab]
+    if command != "fmt":
+        args += ["--time-stages", "-q", "-I", os.path.join(ROOT, "stdlib")]
     if command == "build":
         args += ["-o", out, f"--emit={emit}"]
     args += extra
     t0 = time.perf_counter()
-    p = subprocess.run(args, capture_output=True, text=True)
+    p = subprocess.run(args, stdout=subprocess.DEVNULL if command == "fmt" else subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - t0
     if p.returncode != 0:
         sys.stderr.write(p.stderr[-4000:])
@@ -93,14 +99,17 @@ def compile_once(fabc, command, fab, out, emit, extra):
         m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s$", line)
         if m:
             stages[m.group(1)] = float(m.group(2))
+    if command == "fmt":  # no --time-stages: the process's wall time is its total
+        stages["total"] = wall
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
     rss = int(m.group(1)) * 1024 if m else 0
     return wall, stages, rss
 
 
-def run_case(a, name, kind, size, command, emit, work):
+def run_case(a, name, kind, size, command, emit, work, extra=()):
     fab = os.path.join(work, f"{name}.fab")
-    generate(kind, size, fab)
+    if not os.path.exists(fab):  # another command's case may have generated it
+        generate(kind, size, fab)
     counts = header_counts(fab)
     src_lines = sum(1 for _ in open(fab))
     src_bytes = os.path.getsize(fab)
@@ -108,7 +117,7 @@ def run_case(a, name, kind, size, command, emit, work):
     for _ in range(a.repeat):
         out = os.path.join(work, f"{name}.out")
         shutil.rmtree(out, ignore_errors=True)
-        r = compile_once(a.fabc, command, fab, out, emit, [])
+        r = compile_once(a.fabc, command, fab, out, emit, list(extra))
         if best is None or r[0] < best[0]:
             best = r
     wall, stages, rss = best
@@ -123,7 +132,8 @@ def run_case(a, name, kind, size, command, emit, work):
         row.update(out_files=len(files), out_bytes=nbytes, write_s=base,
                    write_ratio=stages.get("total", wall) / base if base > 0 else 0)
     if not a.keep:
-        os.remove(fab)
+        if os.path.exists(fab):
+            os.remove(fab)
         shutil.rmtree(os.path.join(work, f"{name}.out"), ignore_errors=True)
     return row
 
@@ -151,8 +161,8 @@ def print_text(rows):
 
 
 def print_markdown(rows):
-    print("| fabric | command | GPUs | switches | links | parse | elaborate | passes | backends | total | peak RSS | links/s | total / write |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| fabric | command | GPUs | switches | links | parse | elaborate | passes | backends | total | peak RSS | RSS / source byte | links/s | total / write |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     front = {"parse", "elaborate", "total"}
     for r in rows:
         s, c = r["stages"], r["counts"]
@@ -163,7 +173,13 @@ def print_markdown(rows):
         ratio = (f"{r['write_ratio']:.1f}" if r["write_ratio"] < 10 else f"{r['write_ratio']:,.0f}") if r.get("write_ratio") else "-"
         print(f"| {r['name']} | {r['command']} | {gpus:,} | {sw:,} | {c.get('links', 0):,} | {fmt_s(s.get('parse', 0))} | "
               f"{fmt_s(s.get('elaborate', 0))} | {fmt_s(passes)} | {fmt_s(backends)} | **{fmt_s(s.get('total', r['wall_s']))}** | "
-              f"{r['peak_rss'] / 2**20:.0f} MiB | {r['links_per_s'] / 1e6:.2f} M | {ratio} |")
+              f"{r['peak_rss'] / 2**20:.0f} MiB | {r['peak_rss'] / max(r['source_bytes'], 1):.1f} | "
+              f"{r['links_per_s'] / 1e6:.2f} M | {ratio} |")
+    flat = [r for r in rows if r["name"].startswith("flat-") and r["command"] == "build"]
+    for x, y in zip(flat, flat[1:]):
+        bx, by = x["source_bytes"], y["source_bytes"]
+        tx, ty = x["stages"].get("total", x["wall_s"]), y["stages"].get("total", y["wall_s"])
+        print(f"\n{y['name']} / {x['name']}: {by / bx:.2f}x the source bytes, {ty / tx:.2f}x the time", end="")
     gb = [r for r in rows if r["name"].startswith("gb200-")]
     for x, y in zip(gb, gb[1:]):
         lx, ly = x["counts"].get("links", 1), y["counts"].get("links", 1)
@@ -177,10 +193,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fabc", default=os.path.join(ROOT, "build-rel", "tools", "fabc", "fabc"),
                     help="the fabc binary (a Release build: cmake -DCMAKE_BUILD_TYPE=Release)")
-    ap.add_argument("--only", default="gb200,check,ethernet,flat", help="cases: gb200,check,ethernet,flat")
+    ap.add_argument("--only", default="gb200,check,ethernet,flat,import", help="cases: gb200,check,ethernet,flat,import")
     ap.add_argument("--sizes", default=",".join(map(str, GB200_SIZES)), help="GB200 GPU counts")
     ap.add_argument("--switches", type=int, default=5000, help="the Ethernet fabric's switch count")
-    ap.add_argument("--flat-links", type=int, default=100000)
+    ap.add_argument("--flat-links", default="100000,1000000,3000000",
+                    help="sizes of the flat explicit fabric (links), comma-separated")
+    ap.add_argument("--import-links", type=int, default=1000000,
+                    help="size of the import-shaped explicit fabric (gen_flat.py --style=import)")
     ap.add_argument("--repeat", type=int, default=1, help="runs per case; the fastest is kept")
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     ap.add_argument("--keep", action="store_true", help="keep the generated sources and outputs")
@@ -209,8 +228,18 @@ def main():
                                  "sonic,frr,nvue", work))
         else:
             print("bench: bench/fabrics/gen_ethernet.py missing, skipping the Ethernet fabric", file=sys.stderr)
+    # Explicit files past the default --max-file-size of 64 MiB (the 3M-link one is ~150 MB).
+    big = ["--max-file-size=1G"]
     if "flat" in only:
-        rows.append(run_case(a, f"flat-{a.flat_links}", "flat", a.flat_links, "build", "bom,energy", work))
+        sizes = [int(x) for x in str(a.flat_links).split(",") if x]
+        for n in sizes:
+            if n == min(sizes):  # the front end alone, on the smallest: check and fmt
+                rows.append(run_case(a, f"flat-{n}", "flat", n, "check", "", work, big))
+                rows.append(run_case(a, f"flat-{n}", "flat", n, "fmt", "", work, big))
+            rows.append(run_case(a, f"flat-{n}", "flat", n, "build", "bom,energy", work, big))
+    if "import" in only:
+        n = a.import_links
+        rows.append(run_case(a, f"import-{n}", "import", n, "build", "bom,energy", work, big))
     if a.markdown:
         print_markdown(rows)
     else:

@@ -105,6 +105,7 @@ bool Compilation::run(const CompileInput &input) {
   lo.catalogDirs = stdlibDirs();
   lo.maxFileSize = opts_.maxFileSize;
   lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
+  lo.parse.engine = opts_.parser;
   LoadedProgram prog;
   if (input.fromText) {
     parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);

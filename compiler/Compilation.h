@@ -5,6 +5,7 @@
 // "One entry point: Compilation").
 #include "analysis/Analyses.h"
 #include "ast/AST.h"
+#include "ast/Parser.h"
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "ir/Fabric.h"
@@ -26,6 +27,7 @@ struct CompileOptions {
   std::string top;                                          // --top
   ElabLimits limits;
   uint64_t maxFileSize = 64ull << 20;
+  ParserEngine parser = ParserEngine::Auto; // --parser (hidden): which parser builds the AST
   // A main file without a fabric block is a library, checked as far as it goes (check).
   bool allowLibrary = false;
   // The outputs asked for (backend names): their output rules (compiler/checks/) run for

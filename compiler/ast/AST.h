@@ -169,7 +169,30 @@ public:
   Fabric *fabric() { return &fabrics_.emplace_back(); }
   File *file() { return &files_.emplace_back(); }
 
+  // Everything allocated after mark() is freed by rollback(mark): a parse that gives up
+  // (the hand-written parser, on a file the grammar rejects) leaves nothing behind.
+  struct Mark {
+    size_t exprs, stmts, models, templates, functions, fabrics, files;
+  };
+  Mark mark() const {
+    return {exprs_.size(),  stmts_.size(),   models_.size(), templates_.size(),
+            functions_.size(), fabrics_.size(), files_.size()};
+  }
+  void rollback(const Mark &m) {
+    shrink(exprs_, m.exprs);
+    shrink(stmts_, m.stmts);
+    shrink(models_, m.models);
+    shrink(templates_, m.templates);
+    shrink(functions_, m.functions);
+    shrink(fabrics_, m.fabrics);
+    shrink(files_, m.files);
+  }
+
 private:
+  template <typename T> static void shrink(std::deque<T> &d, size_t n) {
+    while (d.size() > n)
+      d.pop_back();
+  }
   std::deque<Expr> exprs_;
   std::deque<Stmt> stmts_;
   std::deque<Model> models_;

@@ -6,6 +6,7 @@
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
 #include "ast/Input.h"
+#include "ast/Literals.h"
 #include "ast/TwoStage.h"
 
 #include <cerrno>
@@ -111,18 +112,7 @@ private:
   unsigned count_ = 0;
 };
 
-std::string unquote(const std::string &s) {
-  std::string r;
-  for (size_t i = 1; i + 1 < s.size(); ++i) {
-    if (s[i] == '\\' && i + 2 < s.size()) {
-      char c = s[++i];
-      r += c == 'n' ? '\n' : c == 't' ? '\t' : c;
-    } else {
-      r += s[i];
-    }
-  }
-  return r;
-}
+using lit::unquote;
 
 class Builder {
 public:
@@ -424,11 +414,7 @@ private:
     return expr(nullptr);
   }
 
-  static double number(std::string s, bool *isInt) {
-    s.erase(std::remove(s.begin(), s.end(), '_'), s.end());
-    *isInt = s.find_first_of(".eE") == std::string::npos;
-    return std::strtod(s.c_str(), nullptr);
-  }
+  static double number(const std::string &s, bool *isInt) { return lit::number(s, isInt); }
 
   ast::Expr *primary(P::PrimaryContext *p) {
     using E = ast::Expr;
@@ -437,14 +423,8 @@ private:
     if (auto *c = dynamic_cast<P::NumberLitContext *>(p)) {
       E *r = ctx_.expr(E::Number, range(p));
       r->number = number(text(c->NUMBER()), &r->isInteger);
-      if (r->isInteger) {
-        std::string digits = text(c->NUMBER());
-        digits.erase(std::remove(digits.begin(), digits.end(), '_'), digits.end());
-        errno = 0;
-        unsigned long long v = std::strtoull(digits.c_str(), nullptr, 10);
-        r->isInteger = errno == 0 && v <= uint64_t(INT64_MAX);
-        r->integer = int64_t(v);
-      }
+      if (r->isInteger)
+        r->isInteger = lit::integer(text(c->NUMBER()), &r->integer);
       r->text = text(c->NUMBER());
       return r;
     }
@@ -614,6 +594,9 @@ ast::Expr::Op ast::opFromText(const std::string &t) {
   return Expr::NoOp;
 }
 
+// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject.
+ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits);
+
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
                      const ParseLimits &limits) {
   std::string_view text = sm.text(fileId);
@@ -622,6 +605,12 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     diags.report(DiagCode::E0004, {{fileId, uint32_t(bad)}, 1},
                  text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
     return nullptr;
+  }
+  if (limits.engine != ParserEngine::AntlrOnly) {
+    if (ast::File *f = parseHand(fileId, text, ctx, limits))
+      return f;
+    if (limits.engine == ParserEngine::HandOnly)
+      return nullptr;
   }
   OffsetMap map(text);
   Utf8Input input(text);

@@ -2,19 +2,33 @@
 // Parses one source buffer into the AST. The only entry point into ANTLR.
 #include "ast/AST.h"
 
+#include <string>
+
 namespace fabc {
 class DiagEngine;
 class SourceManager;
 
+// Which parser builds the AST. Both build the same AST from a file the grammar accepts
+// (`fabc parse-diff` and the fuzz target prove it); only ANTLR's reports syntax errors.
+enum class ParserEngine : uint8_t {
+  Auto,      // the hand-written parser; a file it rejects goes to ANTLR for the diagnostics
+  HandOnly,  // the hand-written parser only: nullptr, without a diagnostic, on a file it rejects
+  AntlrOnly, // the ANTLR parser generated from grammar/Fabric.g4 (--parser=antlr)
+};
+
 struct ParseLimits {
   uint32_t maxDepth = 200; // nesting of expressions and blocks
-  uint64_t maxTokens = (64ull << 20) / 16; // per file: the parser needs ~0.5 KB a token (FAB-E0005)
+  uint64_t maxTokens = (64ull << 20) / 16; // per file: ANTLR's parser needs ~0.5 KB a token (FAB-E0005)
+  ParserEngine engine = ParserEngine::Auto;
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are
 // reported and yield a partial file (callers stop on errors).
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags,
                      ast::Context &ctx, const ParseLimits &limits = {});
+
+// The AST as text, every field and range of every node: what `fabc parse-diff` compares.
+std::string dumpAST(const ast::File &file);
 
 // The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
 // -> 6): where the AST builder and the formatter split the value from its unit.

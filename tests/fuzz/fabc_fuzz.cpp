@@ -8,6 +8,9 @@
 //   - fmt failing its own self-check (FAB-E0160) on a file that parses, not being
 //     idempotent (formatting the output again changes it), or taking longer than its
 //     per-input budget (linear in the input: fmt runs in pre-commit);
+//   - the two parsers disagreeing: the hand-written one of the compile path must build the
+//     same AST (dumpAST) as the ANTLR parser generated from grammar/Fabric.g4 where that
+//     one accepts the file, and reject the file where it reports an error;
 //   - in semantic mode, a design that compiles clean with a figure that is not finite
 //     and physical (a negative or infinite length, power, latency or energy).
 // An input is one of three kinds, by its first byte:
@@ -83,8 +86,32 @@ void formatTimed(uint32_t id, fabc::SourceManager &sm, fabc::DiagEngine &diags, 
                                                " bytes (budget " + std::to_string(budget) + " s)");
 }
 
+// The differential test of the parsers (as `fabc parse-diff`): ANTLR's is the reference.
+void parsersAgree(const std::string &text) {
+  using namespace fabc;
+  SourceManager sm;
+  DiagEngine diags(sm);
+  diags.setOutput(devNull());
+  uint32_t id = sm.add("fuzz.fab", text);
+  ParseLimits limits;
+  limits.maxTokens = kMaxFile / 16;
+  ast::Context antlrCtx, handCtx;
+  limits.engine = ParserEngine::AntlrOnly;
+  ast::File *ref = parseFile(id, sm, diags, antlrCtx, limits);
+  bool refOk = ref && !diags.hasErrors();
+  limits.engine = ParserEngine::HandOnly;
+  ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
+  if (refOk && !hand)
+    bug("the hand-written parser rejects a file the grammar accepts", text);
+  if (!refOk && hand)
+    bug("the hand-written parser accepts a file the grammar rejects", text);
+  if (refOk && dumpAST(*ref) != dumpAST(*hand))
+    bug("the two parsers build different ASTs", "--- antlr:\n" + dumpAST(*ref) + "\n--- hand:\n" + dumpAST(*hand));
+}
+
 void compileOne(const std::string &text) {
   using namespace fabc;
+  parsersAgree(text);
   CompileOptions co;
   co.standardSearchPath = false;
   co.includes = {FABC_SOURCE_STDLIB};

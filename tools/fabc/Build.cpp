@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <unistd.h>
 
 namespace fabc::cli {
@@ -46,6 +47,7 @@ CompileOptions compileOptions(const Options &o, bool allowLibrary) {
   c.top = o.top;
   c.limits = o.limits;
   c.maxFileSize = o.maxFileSize;
+  c.parser = o.parser;
   c.allowLibrary = allowLibrary;
   c.stopAfter = o.stopAfter;
   c.guidsFrom = o.guidsFrom;
@@ -72,12 +74,37 @@ std::vector<std::string> outputsOf(const Options &o, bool build) {
   return r;
 }
 
+// A build whose leaks are checked (ASan's LeakSanitizer) frees everything.
+#if defined(__SANITIZE_ADDRESS__)
+#define FABC_LEAK_CHECKED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FABC_LEAK_CHECKED 1
+#endif
+#endif
+#ifndef FABC_LEAK_CHECKED
+#define FABC_LEAK_CHECKED 0
+#endif
+
 // One compilation: load, elaborate, run the passes, and (for build) the backends.
 int compile(const Options &o, const std::string &input, bool build) {
   CompileOptions co = compileOptions(o, /*allowLibrary=*/!build);
   co.outputs = outputsOf(o, build);
   co.checkOutputsInRun = !build;
-  Compilation c(std::move(co));
+  // The last compilation of the process is not freed (as clang's -disable-free): tearing
+  // down the AST and the IR of a million links, node by node, costs a second for nothing.
+  auto owner = std::make_unique<Compilation>(std::move(co));
+  Compilation &c = *owner;
+  struct DisableFree {
+    std::unique_ptr<Compilation> &owner;
+    bool last;
+    ~DisableFree() {
+#if !FABC_LEAK_CHECKED
+      if (last)
+        (void)owner.release();
+#endif
+    }
+  } disableFree{owner, build || o.inputs.size() == 1};
   DiagEngine &diags = c.diags();
   setupDiags(o, diags);
   StageTimer timer(o.timeStages);

@@ -17,6 +17,7 @@ int explainCommand(Options &o);  // Explain.cpp
 int backendsCommand(Options &o); // Info.cpp
 int versionCommand(Options &o);  // Info.cpp
 int completionCommand(Options &o); // Info.cpp
+int parseDiffCommand(Options &o); // ParseDiff.cpp (hidden: the differential test of the parsers)
 
 // Diagnostics in colour: --color, else on a terminal unless NO_COLOR or TERM=dumb says not.
 bool useColor(const Options &o);

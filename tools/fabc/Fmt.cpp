@@ -100,6 +100,7 @@ int fmtCommand(Options &r) {
     FormatOptions fo;
     fo.width = r.width;
     fo.parse.maxTokens = std::max<uint64_t>(r.maxFileSize / 16, 1024);
+    fo.parse.engine = r.parser;
     std::string out;
     bool ok = formatSource(id, sm, diags, out, fo);
     diags.finish();

@@ -91,6 +91,18 @@ int maxFileSize(Options &o, const std::string &, const std::string &value) {
   return Continue;
 }
 
+int parser(Options &o, const std::string &, const std::string &v) {
+  if (v == "auto")
+    o.parser = ParserEngine::Auto;
+  else if (v == "antlr")
+    o.parser = ParserEngine::AntlrOnly;
+  else if (v == "hand")
+    o.parser = ParserEngine::HandOnly;
+  else
+    return usageError("--parser takes auto (default), hand or antlr");
+  return Continue;
+}
+
 int emit(Options &o, const std::string &, const std::string &v) {
   size_t p = 0;
   while (p <= v.size()) {
@@ -270,6 +282,9 @@ const std::vector<OptionSpec> &optionTable() {
        "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages), nullptr},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
        "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter, "passes"},
+      {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
+       "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
+       true, parser, "auto hand antlr"},
       {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet), nullptr},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},

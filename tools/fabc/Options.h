@@ -31,6 +31,7 @@ struct Options {
   bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
   uint64_t maxFileSize = 64ull << 20;
+  ParserEngine parser = ParserEngine::Auto; // --parser (hidden)
   DiagReport *report = nullptr; // JSON/SARIF: one document for all inputs
   std::vector<std::string> disabled;
   unsigned errorLimit = 50;

@@ -40,6 +40,7 @@ const std::vector<CommandSpec> &commandTable() {
       {"completion", "completion SHELL", "print the bash or zsh completion script (source <(fabc completion bash))",
        completionCommand, CmdOther},
       {"version", "version", "print the version and where the stdlib is", versionCommand, CmdOther},
+      {"parse-diff", nullptr, nullptr, parseDiffCommand, CmdCompile},
       {"--version", nullptr, nullptr, versionCommand, CmdOther},
       // "fabc help build" is build's help (Options.cpp, the -h option).
       {"help", nullptr, nullptr,

@@ -1,0 +1,124 @@
+// dumpAST: every node, field and range of a file's AST as text, one node a line, so that
+// two parsers' ASTs compare with ==, and a difference shows as the first differing line.
+#include "ast/Parser.h"
+
+#include <fmt/format.h>
+
+namespace fabc {
+namespace {
+
+class Dumper {
+public:
+  std::string out;
+
+  void line(int depth, const std::string &s) {
+    out.append(size_t(depth) * 2, ' ');
+    out += s;
+    out += '\n';
+  }
+  static std::string r(SourceRange x) { return fmt::format("@{}:{}+{}", x.begin.file, x.begin.offset, x.length); }
+  static std::string q(const std::string &s) {
+    std::string o = "\"";
+    for (unsigned char c : s)
+      o += c == '\n' ? std::string("\\n") : c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : std::string(1, char(c));
+    return o + "\"";
+  }
+
+  void expr(int d, const ast::Expr *e, const char *role) {
+    if (!e) {
+      line(d, fmt::format("{}: null", role));
+      return;
+    }
+    static const char *kinds[] = {"Number", "Quantity", "String", "Bool", "Name", "Call", "List", "Unary", "Binary", "Cond", "Comp"};
+    line(d, fmt::format("{}: {} {} op={} text={} number={} int={}:{}", role, kinds[e->kind], r(e->range), int(e->op),
+                        q(e->text), e->number, e->isInteger, e->integer));
+    for (const ast::Expr *k : e->kids)
+      expr(d + 1, k, "kid");
+  }
+  void props(int d, const std::vector<ast::Prop> &ps) {
+    for (const ast::Prop &p : ps) {
+      line(d, fmt::format("prop {} {} annot={} {}", q(p.key), r(p.keyRange), int(p.annot), q(p.annotText)));
+      expr(d + 1, p.value, "value");
+    }
+  }
+  void path(int d, const ast::Path &p) {
+    line(d, fmt::format("path {}", r(p.range)));
+    for (const ast::Segment &s : p.segs) {
+      line(d + 1, fmt::format("seg {} {} star={}", q(s.name), r(s.range), s.star));
+      expr(d + 2, s.index, "index");
+    }
+  }
+  void block(int d, const ast::Block &b, const char *role) {
+    line(d, fmt::format("{} ({})", role, b.size()));
+    for (const ast::Stmt *s : b)
+      stmt(d + 1, s);
+  }
+  void stmt(int d, const ast::Stmt *s) {
+    if (!s) {
+      line(d, "stmt null");
+      return;
+    }
+    line(d, fmt::format("stmt {} {} name={} {} name2={} {} name3={} {} args={} msg={}", int(s->kind), r(s->range),
+                        q(s->name), r(s->nameRange), q(s->name2), r(s->name2Range), q(s->name3), r(s->name3Range),
+                        s->hasArgs, q(s->message)));
+    expr(d + 1, s->e1, "e1");
+    expr(d + 1, s->e2, "e2");
+    for (const ast::Arg &a : s->args) {
+      line(d + 1, fmt::format("arg {} {}", q(a.name), r(a.range)));
+      expr(d + 2, a.value, "value");
+    }
+    props(d + 1, s->props);
+    for (const ast::Path &p : s->paths)
+      path(d + 1, p);
+    for (const ast::Stmt::Hall &h : s->halls) {
+      line(d + 1, fmt::format("hall {} {}", q(h.name), r(h.range)));
+      props(d + 2, h.props);
+    }
+    block(d + 1, s->body, "body");
+    block(d + 1, s->elseBody, "else");
+  }
+};
+
+} // namespace
+
+std::string dumpAST(const ast::File &f) {
+  Dumper du;
+  du.line(0, fmt::format("file {} catalog={}", f.fileId, f.catalog));
+  for (const ast::Import &i : f.imports)
+    du.line(1, fmt::format("import {} {}", Dumper::q(i.path), Dumper::r(i.range)));
+  for (const ast::Model *m : f.models) {
+    du.line(1, fmt::format("model {} {} kind={} {}", Dumper::q(m->name), Dumper::r(m->range), Dumper::q(m->kind),
+                           Dumper::r(m->kindRange)));
+    du.props(2, m->props);
+    for (const ast::PortDecl &p : m->ports) {
+      du.line(2, fmt::format("port {} {}", Dumper::q(p.name), Dumper::r(p.range)));
+      du.expr(3, p.count, "count");
+      du.props(3, p.props);
+    }
+  }
+  for (const ast::Template *t : f.templates) {
+    du.line(1, fmt::format("template {} {} kind={} {}", Dumper::q(t->name), Dumper::r(t->range), Dumper::q(t->kind),
+                           Dumper::r(t->kindRange)));
+    for (const ast::Param &p : t->params) {
+      du.line(2, fmt::format("param {} {}", Dumper::q(p.name), Dumper::r(p.range)));
+      du.expr(3, p.deflt, "default");
+    }
+    du.block(2, t->body, "body");
+  }
+  for (const ast::Function *fn : f.functions) {
+    du.line(1, fmt::format("fn {} {}", Dumper::q(fn->name), Dumper::r(fn->range)));
+    for (const ast::Param &p : fn->params) {
+      du.line(2, fmt::format("param {} {}", Dumper::q(p.name), Dumper::r(p.range)));
+      du.expr(3, p.deflt, "default");
+    }
+    du.expr(2, fn->body, "body");
+  }
+  for (const ast::Fabric *fb : f.fabrics) {
+    du.line(1, fmt::format("fabric {} {}", Dumper::q(fb->name), Dumper::r(fb->range)));
+    du.block(2, fb->body, "body");
+  }
+  du.block(1, f.topLevel, "top");
+  return du.out;
+}
+
+} // namespace fabc

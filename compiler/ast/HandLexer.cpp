@@ -1,0 +1,206 @@
+// The hand-written lexer: grammar/Fabric.g4's lexer rules (see HandLexer.h).
+#include "ast/HandLexer.h"
+
+#include <cstring>
+
+namespace fabc::hand {
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool alnum(char c) { return alpha(c) || digit(c); }
+bool idChar(char c) { return alnum(c) || c == '_'; }
+
+struct Keyword {
+  const char *text;
+  Tok tok;
+};
+const Keyword kKeywords[] = {
+    {"import", KwImport}, {"fn", KwFn},       {"model", KwModel},     {"port", KwPort},       {"source", KwSource},
+    {"estimate", KwEstimate}, {"template", KwTemplate}, {"fabric", KwFabric}, {"let", KwLet},
+    {"param", KwParam},   {"option", KwOption},   {"for", KwFor},         {"in", KwIn},
+    {"if", KwIf},         {"else", KwElse},       {"link", KwLink},       {"group", KwGroup},
+    {"place", KwPlace},   {"building", KwBuilding}, {"span", KwSpan},     {"policy", KwPolicy},
+    {"assert", KwAssert}, {"hall", KwHall},       {"true", KwTrue},       {"false", KwFalse},
+};
+
+Tok keyword(std::string_view w) {
+  if (w.size() < 2 || w.size() > 8)
+    return Id;
+  for (const Keyword &k : kKeywords)
+    if (w.size() == std::strlen(k.text) && std::memcmp(w.data(), k.text, w.size()) == 0)
+      return k.tok;
+  return Id;
+}
+
+// The grammar's predicates on QUANTITY (@lexer::members in Fabric.g4).
+bool unitIsKeyword(std::string_view t) {
+  size_t i = t.find_last_of("0123456789 \t");
+  std::string_view unit = i == std::string_view::npos ? t : t.substr(i + 1);
+  return unit == "source" || unit == "estimate" || unit == "for" || unit == "in" || unit == "if";
+}
+
+} // namespace
+
+// The end of the longest QUANTITY whose number part ends at `numberEnd` (0: none): the
+// predicate holds only where the unit's word ends, so the candidates are the end of the
+// letters-and-digits run and the end of its "/letters" tail.
+uint32_t Lexer::quantityEnd(uint32_t begin, uint32_t numberEnd) const {
+  size_t n = s_.size(), k = numberEnd;
+  while (k < n && (s_[k] == ' ' || s_[k] == '\t'))
+    ++k;
+  if (k >= n || !alpha(s_[k]))
+    return 0;
+  ++k;
+  while (k < n && alnum(s_[k]))
+    ++k;
+  auto ok = [&](size_t end) {
+    return !unitIsKeyword(s_.substr(begin, end - begin)) && !(end < n && idChar(s_[end]));
+  };
+  if (k + 1 < n && s_[k] == '/' && alpha(s_[k + 1])) {
+    size_t m = k + 1;
+    while (m < n && alpha(s_[m]))
+      ++m;
+    if (ok(m))
+      return uint32_t(m);
+  }
+  return ok(k) ? uint32_t(k) : 0;
+}
+
+Token Lexer::lex() {
+  const size_t n = s_.size();
+  const char *s = s_.data();
+  for (;;) {
+    // White space (and U+FEFF, the byte-order mark) is skipped; comments are tokens of
+    // the hidden channel: counted, not returned.
+    while (pos_ < n) {
+      char c = s[pos_];
+      if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+        ++pos_;
+      else if (c == '\xEF' && pos_ + 2 < n && s[pos_ + 1] == '\xBB' && s[pos_ + 2] == '\xBF')
+        pos_ += 3;
+      else
+        break;
+    }
+    if (pos_ >= n)
+      return {End, uint32_t(n), uint32_t(n)};
+    if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '/') {
+      while (pos_ < n && s[pos_] != '\r' && s[pos_] != '\n')
+        ++pos_;
+      ++tokens_;
+      continue;
+    }
+    if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '*') {
+      size_t close = s_.find("*/", pos_ + 2);
+      if (close != std::string_view::npos) {
+        pos_ = uint32_t(close + 2);
+        ++tokens_;
+        continue;
+      }
+      // Unterminated: the longest match is '/' alone.
+    }
+    break;
+  }
+  ++tokens_;
+  const uint32_t b = pos_;
+  const char c = s[b];
+  auto tok = [&](Tok k, uint32_t len) {
+    pos_ = b + len;
+    return Token{k, b, b + len};
+  };
+  auto next = [&](size_t i) { return b + i < n ? s[b + i] : '\0'; };
+  if (alpha(c) || c == '_') {
+    uint32_t e = b + 1;
+    while (e < n && idChar(s[e]))
+      ++e;
+    return tok(keyword(s_.substr(b, e - b)), e - b);
+  }
+  if (digit(c)) {
+    auto digits = [&](size_t i) { // DIGITS from i (a digit): [0-9] ('_'? [0-9])*
+      ++i;
+      while (i < n && (digit(s[i]) || (s[i] == '_' && i + 1 < n && digit(s[i + 1]))))
+        i += s[i] == '_' ? 2 : 1;
+      return uint32_t(i);
+    };
+    uint32_t ends[3] = {digits(b), 0, 0}; // the number part may end after DIGITS, '.' DIGITS, the exponent
+    uint32_t last = ends[0];
+    if (last + 1 < n && s[last] == '.' && digit(s[last + 1]))
+      last = ends[1] = digits(last + 1);
+    if (last < n && (s[last] == 'e' || s[last] == 'E')) {
+      size_t k = last + 1;
+      if (k < n && (s[k] == '+' || s[k] == '-'))
+        ++k;
+      if (k < n && digit(s[k]))
+        last = ends[2] = digits(k);
+    }
+    uint32_t q = 0;
+    for (uint32_t e : ends)
+      if (e)
+        q = std::max(q, quantityEnd(b, e));
+    // The longest match; on a tie NUMBER, the rule written first.
+    return q > last ? tok(Quantity, q - b) : tok(Number, last - b);
+  }
+  switch (c) {
+  case '"': {
+    size_t i = b + 1;
+    while (i < n) {
+      char d = s[i];
+      if (d == '"')
+        return tok(String, uint32_t(i + 1 - b));
+      if (d == '\r' || d == '\n')
+        break;
+      // '\\' . : any character after a backslash (a multi-byte one's other bytes are
+      // never a quote, a backslash or a line end).
+      i += d == '\\' ? 2 : 1;
+    }
+    return tok(Bad, 1); // no closing quote: the grammar's BAD_CHAR
+  }
+  case ';': return tok(Semi, 1);
+  case ':': return tok(Colon, 1);
+  case '{': return tok(LBrace, 1);
+  case '}': return tok(RBrace, 1);
+  case '[': return tok(LBrack, 1);
+  case ']': return tok(RBrack, 1);
+  case '(': return tok(LParen, 1);
+  case ')': return tok(RParen, 1);
+  case ',': return tok(Comma, 1);
+  case '?': return tok(Question, 1);
+  case '%': return tok(Percent, 1);
+  case '*': return tok(Star, 1);
+  case '+': return tok(Plus, 1);
+  case '/': return tok(Slash, 1);
+  case '=': return next(1) == '=' ? tok(EqEq, 2) : tok(Assign, 1);
+  case '.': return next(1) == '.' ? tok(DotDot, 2) : tok(Dot, 1);
+  case '-': return next(1) == '-' ? tok(DashDash, 2) : tok(Minus, 1);
+  case '!': return next(1) == '=' ? tok(Ne, 2) : tok(Bang, 1);
+  case '<': return next(1) == '=' ? tok(Le, 2) : tok(Lt, 1);
+  case '>': return next(1) == '=' ? tok(Ge, 2) : tok(Gt, 1);
+  case '&': return next(1) == '&' ? tok(AndAnd, 2) : tok(Bad, 1);
+  case '|': return next(1) == '|' ? tok(OrOr, 2) : tok(Bad, 1);
+  default: return tok(Bad, 1);
+  }
+}
+
+Token Lexer::next() {
+  Token t = lex();
+  // ASTBuilder's limits, counted the same way: the ANTLR path reports them.
+  if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens)
+    return {Bad, t.begin, t.end};
+  if (t.kind == End)
+    return t;
+  switch (t.kind) {
+  case LParen: case LBrack: case LBrace: ++depth_; break;
+  case RParen: case RBrack: case RBrace: if (depth_) --depth_; break;
+  default: break;
+  }
+  if (t.kind == Semi || t.kind == LBrace || t.kind == RBrace)
+    ops_ = 0;
+  else if (t.kind == Minus || t.kind == Bang || t.kind == Question || t.kind == Plus || t.kind == Star ||
+           t.kind == Slash || t.kind == AndAnd || t.kind == OrOr)
+    ++ops_;
+  if (depth_ > limits_.maxDepth || ops_ > limits_.maxDepth * 20)
+    return {Bad, t.begin, t.end};
+  return t;
+}
+
+} // namespace fabc::hand

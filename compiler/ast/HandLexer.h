@@ -1,0 +1,50 @@
+#pragma once
+// The hand-written lexer of the compile path: grammar/Fabric.g4's lexer rules, by hand,
+// over the source text in place (no copy, no token objects: a token is a kind and two
+// offsets, and only the current one and one of lookahead exist). compiler/ast/ only.
+// It follows ANTLR's rules exactly (longest match, the first rule on a tie, keywords
+// before ID, QUANTITY's predicate at every candidate end): the differential test
+// (`fabc parse-diff`, tests/lit/parse/differential.test) holds it to that.
+#include "ast/Parser.h"
+
+#include <cstdint>
+#include <string_view>
+
+namespace fabc::hand {
+
+enum Tok : uint8_t {
+  End, Id, Number, Quantity, String, Bad,
+  // Keywords (the grammar's literal tokens spelt like an ID).
+  KwImport, KwFn, KwModel, KwPort, KwSource, KwEstimate, KwTemplate, KwFabric, KwLet, KwParam, KwOption, KwFor,
+  KwIn, KwIf, KwElse, KwLink, KwGroup, KwPlace, KwBuilding, KwSpan, KwPolicy, KwAssert, KwHall, KwTrue,
+  KwFalse,
+  // Punctuation and operators.
+  Semi, Colon, LBrace, RBrace, LBrack, RBrack, LParen, RParen, Comma, Assign, DotDot, Dot, DashDash,
+  Minus, Bang, Star, Slash, Percent, Plus, Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Question,
+};
+
+struct Token {
+  Tok kind = End;
+  uint32_t begin = 0, end = 0; // byte offsets, [begin, end)
+};
+
+class Lexer {
+public:
+  Lexer(std::string_view text, const ParseLimits &limits) : s_(text), limits_(limits) {}
+  // The next token on the default channel (comments and white space skipped). A token the
+  // grammar would report (a bad character, too many tokens, too deep a nesting) comes
+  // back as Bad: the caller leaves such a file to the ANTLR parser's diagnostics.
+  Token next();
+
+private:
+  Token lex();
+  uint32_t quantityEnd(uint32_t begin, uint32_t numberEnd) const;
+
+  std::string_view s_;
+  uint32_t pos_ = 0;
+  const ParseLimits &limits_;
+  uint64_t tokens_ = 0;         // every token, comments too (FAB-E0005 counts them)
+  uint32_t depth_ = 0, ops_ = 0; // as ASTBuilder's checkNesting counts (FAB-E0006)
+};
+
+} // namespace fabc::hand

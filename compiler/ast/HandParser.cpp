@@ -1,0 +1,633 @@
+// The hand-written recursive-descent parser of the compile path: grammar/Fabric.g4's
+// parser rules, by hand, building the same AST (node for node, range for range) as the
+// ANTLR tree's builder (ASTBuilder.cpp). It accepts exactly the files the grammar
+// accepts; on anything else it gives up without a word and parseFile hands the file to
+// the ANTLR parser, whose diagnostics stay the reference (docs/design-decisions.md,
+// "The hand-written front end"). Held equal by `fabc parse-diff` and the fuzz target.
+#include "ast/HandLexer.h"
+#include "ast/Literals.h"
+#include "ast/Parser.h"
+
+namespace fabc {
+namespace hand {
+namespace {
+
+struct Reject {}; // not the grammar's: the ANTLR parser reports it
+
+// An expression and the tokens its parse-tree context spans (with any parentheses
+// around it, which the AST drops but the enclosing ranges include).
+struct PE {
+  ast::Expr *e;
+  uint32_t begin, end;
+};
+
+class Parser {
+public:
+  Parser(uint32_t file, std::string_view text, ast::Context &ctx, const ParseLimits &limits)
+      : file_(file), s_(text), lex_(text, limits), ctx_(ctx) {
+    tok_ = lex_.next();
+  }
+
+  void run(ast::File *out) {
+    if (tok_.kind == Bad)
+      throw Reject{};
+    while (tok_.kind != End) {
+      switch (tok_.kind) {
+      case KwImport: {
+        next();
+        Token str = expect(String);
+        expect(Semi);
+        out->imports.push_back({lit::unquote(text(str)), range(str)});
+        break;
+      }
+      case KwModel: out->models.push_back(model()); break;
+      case KwTemplate: out->templates.push_back(tmpl()); break;
+      case KwFn: out->functions.push_back(function()); break;
+      case KwFabric: {
+        next();
+        Token name = expect(Id);
+        ast::Fabric *f = ctx_.fabric();
+        f->name = std::string(text(name));
+        f->range = range(name);
+        f->body = block();
+        out->fabrics.push_back(f);
+        break;
+      }
+      default: out->topLevel.push_back(stmt()); break;
+      }
+    }
+  }
+
+private:
+  // --- tokens
+  void next() {
+    prevEnd_ = tok_.end;
+    if (hasPeek_) {
+      tok_ = peek_;
+      hasPeek_ = false;
+    } else {
+      tok_ = lex_.next();
+    }
+    if (tok_.kind == Bad)
+      throw Reject{};
+  }
+  const Token &peek() {
+    if (!hasPeek_) {
+      peek_ = lex_.next();
+      hasPeek_ = true;
+    }
+    return peek_;
+  }
+  Token expect(Tok k) {
+    if (tok_.kind != k)
+      throw Reject{};
+    Token t = tok_;
+    next();
+    return t;
+  }
+  bool accept(Tok k) {
+    if (tok_.kind != k)
+      return false;
+    next();
+    return true;
+  }
+  std::string_view text(const Token &t) const { return s_.substr(t.begin, t.end - t.begin); }
+  SourceRange range(uint32_t b, uint32_t e) const { return {{file_, b}, e > b ? e - b : 1}; }
+  SourceRange range(const Token &t) const { return range(t.begin, t.end); }
+
+  // --- declarations
+  ast::Model *model() {
+    next();
+    ast::Model *m = ctx_.model();
+    Token name = expect(Id);
+    expect(Colon);
+    Token kind = expect(Id);
+    m->name = std::string(text(name));
+    m->range = range(name);
+    m->kind = std::string(text(kind));
+    m->kindRange = range(kind);
+    expect(LBrace);
+    while (tok_.kind != RBrace) {
+      if (tok_.kind == KwPort) {
+        next();
+        ast::PortDecl d;
+        Token pn = expect(Id);
+        d.name = std::string(text(pn));
+        d.range = range(pn);
+        expect(LBrack);
+        d.count = expr().e;
+        expect(RBrack);
+        d.props = propBlock();
+        m->ports.push_back(std::move(d));
+      } else {
+        m->props.push_back(prop());
+      }
+    }
+    next();
+    return m;
+  }
+
+  ast::Template *tmpl() {
+    next();
+    ast::Template *t = ctx_.tmpl();
+    Token name = expect(Id);
+    t->name = std::string(text(name));
+    t->range = range(name);
+    expect(LParen);
+    if (tok_.kind != RParen) {
+      do {
+        Token p = expect(Id);
+        ast::Expr *deflt = accept(Assign) ? expr().e : nullptr;
+        t->params.push_back({std::string(text(p)), range(p), deflt});
+      } while (accept(Comma));
+    }
+    expect(RParen);
+    if (accept(Colon)) {
+      Token kind = expect(Id);
+      t->kind = std::string(text(kind));
+      t->kindRange = range(kind);
+    }
+    t->body = block();
+    return t;
+  }
+
+  // fnDecl: 'fn' name=ID '(' (ID (',' ID)*)? ')' '=' expr ';'
+  ast::Function *function() {
+    next();
+    ast::Function *f = ctx_.function();
+    Token name = expect(Id);
+    f->name = std::string(text(name));
+    f->range = range(name);
+    expect(LParen);
+    if (tok_.kind != RParen) {
+      do {
+        Token p = expect(Id);
+        f->params.push_back({std::string(text(p)), range(p), nullptr});
+      } while (accept(Comma));
+    }
+    expect(RParen);
+    expect(Assign);
+    f->body = expr().e;
+    expect(Semi);
+    return f;
+  }
+
+  ast::Prop prop() {
+    ast::Prop p;
+    Token key = expect(Id);
+    p.key = std::string(text(key));
+    p.keyRange = range(key);
+    expect(Assign);
+    p.value = expr().e;
+    if (tok_.kind == KwSource || tok_.kind == KwEstimate) {
+      p.annot = tok_.kind == KwSource ? ast::Prop::Source : ast::Prop::Estimate;
+      next();
+      p.annotText = lit::unquote(text(expect(String)));
+    }
+    expect(Semi);
+    return p;
+  }
+
+  std::vector<ast::Prop> propBlock() {
+    std::vector<ast::Prop> r;
+    expect(LBrace);
+    while (tok_.kind != RBrace)
+      r.push_back(prop());
+    next();
+    return r;
+  }
+
+  // `(propBlock ';'? | ';')`, the end of an instance, a link or a placement.
+  void propsOrSemi(ast::Stmt *s) {
+    if (tok_.kind == LBrace) {
+      s->props = propBlock();
+      accept(Semi);
+    } else {
+      expect(Semi);
+    }
+  }
+
+  ast::Block block() {
+    ast::Block b;
+    expect(LBrace);
+    while (tok_.kind != RBrace)
+      b.push_back(stmt());
+    next();
+    return b;
+  }
+
+  ast::Path path() {
+    ast::Path p;
+    uint32_t b = tok_.begin;
+    segs_.clear(); // collected here, then moved into a vector of the exact size (no regrowth)
+    do {
+      ast::Segment seg;
+      Token id = expect(Id);
+      seg.name = std::string(text(id));
+      if (accept(LBrack)) {
+        if (accept(Star))
+          seg.star = true;
+        else
+          seg.index = expr().e;
+        expect(RBrack);
+      }
+      seg.range = range(id.begin, prevEnd_);
+      segs_.push_back(std::move(seg));
+    } while (accept(Dot));
+    p.segs.assign(std::make_move_iterator(segs_.begin()), std::make_move_iterator(segs_.end()));
+    p.range = range(b, prevEnd_);
+    return p;
+  }
+
+  // --- statements
+  ast::Stmt *stmt() {
+    using K = ast::Stmt;
+    const uint32_t b = tok_.begin;
+    auto finish = [&](ast::Stmt *s) {
+      s->range = range(b, prevEnd_);
+      return s;
+    };
+    switch (tok_.kind) {
+    case KwLet:
+    case KwParam:
+    case KwOption: {
+      K *s = ctx_.stmt(tok_.kind == KwLet ? K::Let : tok_.kind == KwParam ? K::Param : K::Option, {});
+      next();
+      Token id = expect(Id);
+      s->name = std::string(text(id));
+      s->nameRange = range(id);
+      expect(Assign);
+      s->e1 = expr().e;
+      expect(Semi);
+      return finish(s);
+    }
+    case Id: {
+      K *s = ctx_.stmt(K::Inst, {});
+      Token name = tok_;
+      next();
+      s->name = std::string(text(name));
+      s->nameRange = range(name);
+      if (accept(LBrack)) {
+        if (tok_.kind == Id && peek().kind == KwIn) {
+          s->name3 = std::string(text(tok_));
+          s->name3Range = range(tok_);
+          next();
+          next();
+          s->e2 = expr().e;
+          expect(DotDot);
+        }
+        s->e1 = expr().e;
+        expect(RBrack);
+      }
+      expect(Colon);
+      Token model = expect(Id);
+      s->name2 = std::string(text(model));
+      s->name2Range = range(model);
+      if (accept(LParen)) {
+        s->hasArgs = true;
+        if (tok_.kind != RParen) {
+          do {
+            ast::Arg a;
+            uint32_t ab = tok_.begin;
+            if (tok_.kind == Id && peek().kind == Assign) {
+              a.name = std::string(text(tok_));
+              next();
+              next();
+            }
+            PE v = expr();
+            a.value = v.e;
+            a.range = range(ab, v.end);
+            s->args.push_back(std::move(a));
+          } while (accept(Comma));
+        }
+        expect(RParen);
+      }
+      propsOrSemi(s);
+      return finish(s);
+    }
+    case KwFor: {
+      K *s = ctx_.stmt(K::For, {});
+      next();
+      Token id = expect(Id);
+      s->name = std::string(text(id));
+      s->nameRange = range(id);
+      expect(KwIn);
+      s->e1 = expr().e;
+      expect(DotDot);
+      s->e2 = expr().e;
+      s->body = block();
+      return finish(s);
+    }
+    case KwIf: {
+      // An else-if chain is parsed in a loop (it nests in the AST, not on the stack); every
+      // `if` of it spans to the chain's end, as its parse-tree context does.
+      std::vector<std::pair<K *, uint32_t>> chain;
+      K *s = ctx_.stmt(K::If, {});
+      chain.push_back({s, b});
+      for (K *cur = s;;) {
+        next(); // 'if'
+        cur->e1 = expr().e;
+        cur->body = block();
+        if (!accept(KwElse))
+          break;
+        if (tok_.kind != KwIf) {
+          cur->elseBody = block();
+          break;
+        }
+        K *elif = ctx_.stmt(K::If, {});
+        chain.push_back({elif, tok_.begin});
+        cur->elseBody = {elif};
+        cur = elif;
+      }
+      for (auto &[st, sb] : chain)
+        st->range = range(sb, prevEnd_);
+      return s;
+    }
+    case KwLink: {
+      K *s = ctx_.stmt(K::Link, {});
+      next();
+      s->paths.reserve(2);
+      s->paths.push_back(path());
+      expect(DashDash);
+      s->paths.push_back(path());
+      propsOrSemi(s);
+      return finish(s);
+    }
+    case KwGroup: {
+      K *s = ctx_.stmt(K::Group, {});
+      next();
+      Token kind = expect(Id);
+      Token name = expect(Id);
+      s->name2 = std::string(text(kind));
+      s->name2Range = range(kind);
+      s->name = std::string(text(name));
+      s->nameRange = range(name);
+      if (accept(LBrack)) {
+        s->e1 = expr().e;
+        expect(RBrack);
+      }
+      expect(LBrace);
+      while (tok_.kind != RBrace) {
+        s->paths.push_back(path());
+        expect(Semi);
+      }
+      next();
+      return finish(s);
+    }
+    case KwPlace: {
+      K *s = ctx_.stmt(K::Place, {});
+      next();
+      s->paths.push_back(path());
+      expect(KwIn);
+      Token bld = expect(Id);
+      s->name2 = std::string(text(bld));
+      s->name2Range = range(bld);
+      if (accept(Dot)) {
+        Token hall = expect(Id);
+        s->name3 = std::string(text(hall));
+        s->name3Range = range(hall);
+      }
+      propsOrSemi(s);
+      return finish(s);
+    }
+    case KwBuilding: {
+      K *s = ctx_.stmt(K::Building, {});
+      next();
+      Token name = expect(Id);
+      s->name = std::string(text(name));
+      s->nameRange = range(name);
+      expect(LBrace);
+      while (tok_.kind != RBrace) {
+        if (accept(KwHall)) {
+          Token h = expect(Id);
+          s->halls.push_back({std::string(text(h)), range(h), propBlock()});
+        } else {
+          s->props.push_back(prop());
+        }
+      }
+      next();
+      return finish(s);
+    }
+    case KwSpan: {
+      K *s = ctx_.stmt(K::Span, {});
+      next();
+      Token a = expect(Id);
+      expect(DashDash);
+      Token z = expect(Id);
+      s->name = std::string(text(a));
+      s->nameRange = range(a);
+      s->name2 = std::string(text(z));
+      s->name2Range = range(z);
+      s->props = propBlock();
+      accept(Semi);
+      return finish(s);
+    }
+    case KwPolicy: {
+      K *s = ctx_.stmt(K::Policy, {});
+      next();
+      Token kind = expect(Id);
+      s->name = std::string(text(kind));
+      s->nameRange = range(kind);
+      s->props = propBlock();
+      return finish(s);
+    }
+    case KwAssert: {
+      K *s = ctx_.stmt(K::Assert, {});
+      next();
+      s->e1 = expr().e;
+      if (accept(Comma))
+        s->message = lit::unquote(text(expect(String)));
+      expect(Semi);
+      return finish(s);
+    }
+    default: throw Reject{};
+    }
+  }
+
+  // --- expressions: precedence climbing over the grammar's left-recursive `expr`, whose
+  // alternatives ANTLR numbers from the tightest: unary 8, * / % 7, + - 6, < <= > >= 5,
+  // == != 4, && 3, || 2, ?: 1 (right-associative).
+  static int binaryPrec(Tok k) {
+    switch (k) {
+    case Star: case Slash: case Percent: return 7;
+    case Plus: case Minus: return 6;
+    case Lt: case Le: case Gt: case Ge: return 5;
+    case EqEq: case Ne: return 4;
+    case AndAnd: return 3;
+    case OrOr: return 2;
+    default: return 0;
+    }
+  }
+
+  PE expr(int minPrec = 0) {
+    using E = ast::Expr;
+    PE l;
+    if (tok_.kind == Minus || tok_.kind == Bang) {
+      Token op = tok_;
+      next();
+      PE v = expr(8);
+      E *u = ctx_.expr(E::Unary, range(op.begin, v.end));
+      u->text = std::string(text(op));
+      u->op = ast::opFromText(u->text);
+      u->kids.push_back(v.e);
+      l = {u, op.begin, v.end};
+    } else {
+      l = primary();
+    }
+    for (;;) {
+      int p = binaryPrec(tok_.kind);
+      if (p && p >= minPrec) {
+        Token op = tok_;
+        next();
+        PE r = expr(p + 1);
+        E *bin = ctx_.expr(E::Binary, range(l.begin, r.end));
+        bin->text = std::string(text(op));
+        bin->op = ast::opFromText(bin->text);
+        bin->kids.reserve(2);
+        bin->kids.push_back(l.e);
+        bin->kids.push_back(r.e);
+        l = {bin, l.begin, r.end};
+      } else if (tok_.kind == Question && minPrec <= 1) {
+        next();
+        PE mid = expr(0);
+        expect(Colon);
+        PE r = expr(1);
+        E *c = ctx_.expr(E::Cond, range(l.begin, r.end));
+        c->kids = {l.e, mid.e, r.e};
+        l = {c, l.begin, r.end};
+      } else {
+        return l;
+      }
+    }
+  }
+
+  void exprList(ast::Expr *e, Tok close) {
+    if (tok_.kind != close) {
+      do
+        e->kids.push_back(expr().e);
+      while (accept(Comma));
+    }
+    expect(close);
+  }
+
+  PE primary() {
+    using E = ast::Expr;
+    Token t = tok_;
+    switch (t.kind) {
+    case Number: {
+      next();
+      E *e = ctx_.expr(E::Number, range(t));
+      e->text = std::string(text(t));
+      e->number = lit::number(e->text, &e->isInteger);
+      if (e->isInteger)
+        e->isInteger = lit::integer(e->text, &e->integer);
+      return {e, t.begin, t.end};
+    }
+    case Quantity: {
+      next();
+      E *e = ctx_.expr(E::Quantity, range(t));
+      std::string q(text(t));
+      size_t i = quantityNumberLength(q);
+      bool isInt;
+      e->number = lit::number(std::string_view(q).substr(0, i), &isInt);
+      size_t u = q.find_first_not_of(" \t", i);
+      if (u != std::string::npos)
+        e->text = q.substr(u);
+      return {e, t.begin, t.end};
+    }
+    case String: {
+      next();
+      E *e = ctx_.expr(E::String, range(t));
+      e->text = lit::unquote(text(t));
+      return {e, t.begin, t.end};
+    }
+    case KwTrue:
+    case KwFalse: {
+      next();
+      E *e = ctx_.expr(E::Bool, range(t));
+      e->number = t.kind == KwTrue;
+      return {e, t.begin, t.end};
+    }
+    case Id: {
+      next();
+      if (accept(LParen)) {
+        E *e = ctx_.expr(E::Call, range(t));
+        e->text = std::string(text(t));
+        exprList(e, RParen);
+        return {e, t.begin, prevEnd_};
+      }
+      E *e = ctx_.expr(E::Name, range(t));
+      e->text = std::string(text(t));
+      while (accept(LBrack)) {
+        e->kids.push_back(expr().e);
+        expect(RBrack);
+      }
+      return {e, t.begin, prevEnd_};
+    }
+    case LBrack: {
+      next();
+      if (tok_.kind != RBrack) {
+        ast::Expr *first = expr().e;
+        if (accept(KwFor)) { // compExpr: '[' expr 'for' ID 'in' expr ('..' expr)? ('if' expr)? ']'
+          E *c = ctx_.expr(E::Comp, {});
+          Token var = expect(Id);
+          c->text = std::string(text(var));
+          expect(KwIn);
+          c->kids.reserve(4);
+          c->kids.push_back(first);
+          c->kids.push_back(expr().e);
+          c->kids.push_back(accept(DotDot) ? expr().e : nullptr);
+          c->kids.push_back(accept(KwIf) ? expr().e : nullptr);
+          expect(RBrack);
+          c->range = range(t.begin, prevEnd_);
+          return {c, t.begin, prevEnd_};
+        }
+        E *e = ctx_.expr(E::List, {});
+        e->kids.push_back(first);
+        while (accept(Comma))
+          e->kids.push_back(expr().e);
+        expect(RBrack);
+        e->range = range(t.begin, prevEnd_);
+        return {e, t.begin, prevEnd_};
+      }
+      next();
+      E *e = ctx_.expr(E::List, range(t.begin, prevEnd_));
+      return {e, t.begin, prevEnd_};
+    }
+    case LParen: {
+      next();
+      PE inner = expr();
+      expect(RParen);
+      return {inner.e, t.begin, prevEnd_};
+    }
+    default: throw Reject{};
+    }
+  }
+
+  uint32_t file_;
+  std::string_view s_;
+  Lexer lex_;
+  ast::Context &ctx_;
+  Token tok_, peek_;
+  bool hasPeek_ = false;
+  uint32_t prevEnd_ = 0;
+  std::vector<ast::Segment> segs_; // path()'s scratch (a segment's index parses no path)
+};
+
+} // namespace
+} // namespace hand
+
+ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits) {
+  ast::Context::Mark mark = ctx.mark();
+  ast::File *file = ctx.file();
+  file->fileId = fileId;
+  try {
+    hand::Parser(fileId, text, ctx, limits).run(file);
+  } catch (const hand::Reject &) {
+    ctx.rollback(mark); // the nodes built so far: the ANTLR parse that follows does not pay for them
+    return nullptr;
+  }
+  return file;
+}
+
+} // namespace fabc
