@@ -28,6 +28,8 @@ VALIDATORS+=(lldpd)
 VALIDATORS+=(netplan.io)
 # ping: GPU servers in network namespaces reach each other through the FRR fabric (tests/lit/hosts/netns.test).
 VALIDATORS+=(iputils-ping)
+# Neovim's built-in LSP client, headless, attached to `fabc lsp` (tests/lit/lsp/neovim.test).
+VALIDATORS+=(neovim)
 # The command line's tests: zsh runs the generated completion, man-db and groff render the man
 # page, dpkg-dev (dpkg-shlibdeps) lets CPack compute the package's Depends
 # (tests/lit/driver, tests/lit/packaging).

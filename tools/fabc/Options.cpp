@@ -164,6 +164,7 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   uint64_t n;
   if (!parseUInt(v, n))
     return usageError("limits take a number: " + a);
+  o.limitsSet = true;
   if (Which == 0) o.limits.maxDevices = n;
   else if (Which == 1) o.limits.maxLinks = n;
   else if (Which == 2) o.limits.maxSteps = n;
@@ -208,7 +209,7 @@ const std::vector<OptionSpec> &optionTable() {
          return Continue;
        },
        "file"},
-      {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck, "--emit=LIST",
+      {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck | CmdLsp, "--emit=LIST",
        "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit, "backends"},
       {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
        "add DIR to the import search path (also FABC_PATH, colon-separated)", false,
@@ -246,7 +247,7 @@ const std::vector<OptionSpec> &optionTable() {
        false, FLAG(inPlace), nullptr},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
        false, FLAG(fmtCheck), nullptr},
-      {"--width", nullptr, Arg::Value, CmdFmt, "--width=N",
+      {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},
       {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify, "--format=F", "diff, verify: text (default) or json", false,
        format, "text json"},

@@ -36,6 +36,7 @@ const std::vector<CommandSpec> &commandTable() {
        CmdFmt},
       {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",
        explainCommand, CmdExplain},
+      {"lsp", "lsp", "the language server (LSP 3.17 on stdin/stdout) for editors (docs/lsp.md)", lspCommand, CmdLsp},
       {"backends", "backends", "list the output backends for --emit", backendsCommand, CmdOther},
       {"completion", "completion SHELL", "print the bash or zsh completion script (source <(fabc completion bash))",
        completionCommand, CmdOther},
