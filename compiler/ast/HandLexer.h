@@ -13,7 +13,7 @@
 namespace fabc::hand {
 
 enum Tok : uint8_t {
-  End, Id, Number, Quantity, String, Bad,
+  End, Id, Number, Quantity, PercentLit, String, Bad,
   // Keywords (the grammar's literal tokens spelt like an ID).
   KwImport, KwFn, KwModel, KwPort, KwSource, KwEstimate, KwTemplate, KwFabric, KwLet, KwParam, KwOption, KwFor,
   KwIn, KwIf, KwElse, KwLink, KwGroup, KwPlace, KwBuilding, KwSpan, KwPolicy, KwAssert, KwHall, KwTrue,

@@ -535,6 +535,14 @@ private:
         e->text = q.substr(u);
       return {e, t.begin, t.end};
     }
+    case PercentLit: { // "90%": the Quantity 90 in the unit "%" (Expr scales it to 0.9)
+      next();
+      E *e = ctx_.expr(E::Quantity, range(t));
+      bool isInt;
+      e->number = lit::number(text(t).substr(0, t.end - t.begin - 1), &isInt);
+      e->text = "%";
+      return {e, t.begin, t.end};
+    }
     case String: {
       next();
       E *e = ctx_.expr(E::String, range(t));
