@@ -49,8 +49,15 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
     return &sink_;
   }
   Severity sev = diagInfo(code).severity;
-  if (sev == Severity::Warning && werror_)
-    sev = Severity::Error;
+  if (sev == Severity::Warning) {
+    if (promoted_.count(uint16_t(code)))
+      sev = Severity::Error;
+    else if (noWarnings_) {
+      sink_ = {};
+      return &sink_;
+    } else if (werror_)
+      sev = Severity::Error;
+  }
   if (sev == Severity::Error)
     ++errors_;
   else if (sev == Severity::Warning)

@@ -102,6 +102,10 @@ public:
   void setColor(bool on) { color_ = on; }
   void setWarningsAsErrors(bool on) { werror_ = on; }
   void disable(DiagCode c) { disabled_.insert(uint16_t(c)); }
+  // -Werror=CODE: this warning is an error (whatever -w says).
+  void promote(DiagCode c) { promoted_.insert(uint16_t(c)); }
+  // -w: no warnings (but those promoted to errors).
+  void setIgnoreWarnings(bool on) { noWarnings_ = on; }
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
   void setOutput(FILE *f) { out_ = f; }
   // JSON/SARIF: finish() hands the diagnostics to `r` instead of printing a document.
@@ -147,10 +151,10 @@ private:
 
   const SourceManager &sm_;
   DiagFormat format_ = DiagFormat::Text;
-  bool color_ = false, werror_ = false;
+  bool color_ = false, werror_ = false, noWarnings_ = false;
   unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
   unsigned shownErrors_ = 0, shownWarnings_ = 0; // not counting folded ones: the limits
-  std::unordered_set<uint16_t> disabled_;
+  std::unordered_set<uint16_t> disabled_, promoted_;
   FILE *out_ = stderr;
   DiagReport *report_ = nullptr;
   struct {
