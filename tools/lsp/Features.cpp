@@ -230,7 +230,7 @@ json::Value hover(Server &s, const json::Object *params) {
   json::Object r{{"contents", json::Object{{"kind", "markdown"}, {"value", safeText(md)}}}};
   if (range.kind() != json::Value::Null)
     r["range"] = std::move(range);
-  return std::move(r);
+  return r;
 }
 
 json::Value definition(Server &s, const json::Object *params) {
@@ -256,7 +256,7 @@ json::Value references(Server &s, const json::Object *params) {
   for (Found &f : occurrences(s, d, sym))
     if (withDecl || !f.declaration)
       out.push_back(json::Object{{"uri", f.uri}, {"range", std::move(f.range)}});
-  return std::move(out);
+  return out;
 }
 
 json::Value completion(Server &s, const json::Object *params) {
@@ -293,7 +293,7 @@ json::Value outlineJson(Server &s, Document &d, const std::vector<OutlineItem> &
       o["children"] = outlineJson(s, d, i.children);
     out.push_back(std::move(o));
   }
-  return std::move(out);
+  return out;
 }
 
 json::Value formatting(Server &s, const json::Object *params) {
