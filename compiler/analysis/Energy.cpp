@@ -8,6 +8,20 @@ namespace fabc {
 using ir::None;
 
 // The CPO optical engine for a port speed, None if the catalog has none.
+CageUse cageUse(const ir::Fabric &F, uint32_t first, uint32_t portsPerCage) {
+  CageUse u;
+  for (uint32_t k = 0; k < portsPerCage; ++k) {
+    uint32_t port = first + k, l = F.portLink[port];
+    if (l == ir::None)
+      continue;
+    ++u.used;
+    bool isA = F.linkA[l] == port;
+    if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && u.optic == ir::None)
+      u.optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
+  }
+  return u;
+}
+
 uint32_t cpoEngine(const ir::Fabric &F, double speed) {
   for (uint32_t i = 0; i < F.models.size(); ++i)
     if (F.models[i].kind == ir::ModelKind::Optic && F.models[i].cpoEngine && F.models[i].speed == speed)
@@ -133,16 +147,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       continue;
     F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
       bool cpo = m.ports[g].cpo;
-      uint32_t used = 0, optic = None;
-      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-        uint32_t port = first + k, l = F.portLink[port];
-        if (l == None)
-          continue;
-        ++used;
-        bool isA = F.linkA[l] == port;
-        if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
-          optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
-      }
+      auto [used, optic] = cageUse(F, first, gl.portsPerCage);
       if (!used)
         return;
       uint32_t engine = engineFor(gl.speed);

@@ -89,6 +89,14 @@ EnergyModel computeEnergy(const ir::Fabric &F);
 uint32_t cpoEngine(const ir::Fabric &F, double speed);
 uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uint32_t engine);
 
+// A switch cage's use, for the what-ifs: how many of its ports are linked, and the
+// transceiver of the first linked port that has one (None: copper, CPO or unused).
+struct CageUse {
+  uint32_t used = 0;
+  uint32_t optic = UINT32_MAX;
+};
+CageUse cageUse(const ir::Fabric &F, uint32_t firstPort, uint32_t portsPerCage);
+
 // The estimate behind an entry of EnergyModel::estimates.
 const ir::Figure &estimatedFigure(const ir::Fabric &F, const std::pair<uint32_t, std::string> &e);
 

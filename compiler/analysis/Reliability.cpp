@@ -141,16 +141,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       continue;
     F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
       bool cpo = m.ports[g].cpo;
-      uint32_t used = 0, optic = None;
-      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-        uint32_t port = first + k, l = F.portLink[port];
-        if (l == None)
-          continue;
-        ++used;
-        bool isA = F.linkA[l] == port;
-        if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
-          optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
-      }
+      auto [used, optic] = cageUse(F, first, gl.portsPerCage);
       if (!used || (!cpo && optic == None))
         return; // unused, or copper: no optics either way
       w.applies = true;
