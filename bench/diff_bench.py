@@ -49,6 +49,7 @@ def diff_once(fabc, old, new, fmt, out):
     wall = (int(m.group(1) or 0) * 3600 + int(m.group(2)) * 60 + float(m.group(3))) if m else 0.0
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
     rss = int(m.group(1)) / 1024 if m else 0.0
+    cpu = sum(float(x) for x in re.findall(r"(?:User|System) time \(seconds\): ([\d.]+)", p.stderr))
     names = [n for n, _ in stages]
     first = next((i for i, n in enumerate(names) if n.startswith("diff ")), None)
     if first is None:  # a fabc from before the diff had stages of its own
@@ -57,7 +58,7 @@ def diff_once(fabc, old, new, fmt, out):
     else:
         compile_s = sum(t for n, t in stages[:first])
         diff = {n: t for n, t in stages[first:] if n != "total"}
-    return dict(wall=wall, rss=rss, compile=compile_s, diff=diff, bytes=os.path.getsize(out))
+    return dict(wall=wall, cpu=cpu, rss=rss, compile=compile_s, diff=diff, bytes=os.path.getsize(out))
 
 
 def best_of(repeat, fn):
@@ -98,10 +99,10 @@ def main():
         for label in ("before", "after", ""):
             if os.path.exists(out + label):
                 os.remove(out + label)
-    name = f"diff-{old_n // 1024}k-{new_n // 1024}k"
+    name = f"gb200-{old_n} -> {new_n}"
     if a.markdown:
-        print("| pair | format | build | compile both | join | sections | print | total (s) | total / compile | peak RSS | plan |")
-        print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("| pair | format | build | compile both | join | sections | print | total (s) | total / compile | CPU (s) | peak RSS | plan |")
+        print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         d = r["diff"]
         join = sum(d.get(k, 0) for k in ("diff names", "diff devices", "diff cables", "diff moved"))
@@ -111,9 +112,9 @@ def main():
         if a.markdown:
             dash = lambda x: f"{x:.2f}" if d else "-"  # noqa: E731
             print(f"| {name} | {r['fmt']} | {r['label'] or 'this'} | {r['compile']:.2f} | {dash(join)} | {dash(sections)} | "
-                  f"{dash(print_s)} | **{r['wall']:.2f}** | {ratio:.1f} | {r['rss']:.0f} MiB | {r['bytes'] / 1e6:,.0f} MB |")
+                  f"{dash(print_s)} | **{r['wall']:.2f}** | {ratio:.1f} | {r['cpu']:.2f} | {r['rss']:.0f} MiB | {r['bytes'] / 1e6:,.0f} MB |")
         else:
-            print(f"{name} {r['fmt']} {r['label']}: total {r['wall']:.2f} s, compiling both {r['compile']:.2f} s "
+            print(f"{name} {r['fmt']} {r['label']}: total {r['wall']:.2f} s (CPU {r['cpu']:.2f} s), compiling both {r['compile']:.2f} s "
                   f"(total / compile {ratio:.2f}), peak RSS {r['rss']:.0f} MiB, plan {r['bytes']:,} bytes")
             for k, t in d.items():
                 print(f"   {k:<16} {t:8.3f} s")

@@ -101,7 +101,8 @@ bool Compilation::run(const CompileInput &input) {
   lo.maxFileSize = opts_.maxFileSize;
   lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
   lo.parse.engine = opts_.parser;
-  LoadedProgram prog;
+  lo.overlay = opts_.overlay;
+  LoadedProgram &prog = prog_;
   if (input.fromText) {
     parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);
   } else if (input.name == "-") {
@@ -125,12 +126,15 @@ bool Compilation::run(const CompileInput &input) {
   if (!opts_.defines.empty() && !diags.hasErrors())
     prog.defines = parseDefines(opts_.defines, sm, diags, ctx_);
   bool ok = !diags.hasErrors();
+  if (opts_.parseOnly)
+    return ok;
   if (ok) {
     stage("elaborate");
     ElabOptions eo;
     eo.limits = opts_.limits;
     eo.top = opts_.top;
     eo.allowLibrary = opts_.allowLibrary;
+    eo.values = opts_.values;
     ok = elaborate(prog, eo, diags, F_);
 #ifdef FABC_VERIFY_IR
     if (ok)

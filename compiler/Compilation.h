@@ -9,6 +9,7 @@
 #include "diag/Diag.h"
 #include "elab/Elaborator.h"
 #include "ir/Fabric.h"
+#include "loader/Imports.h"
 
 #include <functional>
 #include <memory>
@@ -42,6 +43,12 @@ struct CompileOptions {
   // --guids-from: discovery files whose GUIDs are pinned onto the design's devices
   // before the passes (compiler/verify/PinGuids.h).
   std::vector<std::string> guidsFrom;
+  // The language server: imported files' unsaved text (LoadOptions::overlay), and where
+  // to record the values of let/param statements (ElabOptions::values).
+  std::function<bool(const std::string &realPath, std::string &text)> overlay;
+  BindingValues *values = nullptr;
+  // Stop after loading (parse and imports): the language server's workspace index.
+  bool parseOnly = false;
 };
 
 // What to compile: a file ("-" is stdin), or text with the name diagnostics show.
@@ -87,6 +94,9 @@ public:
   const CompileOptions &options() const { return opts_; }
   SourceManager &sources() { return *sm_; }
   DiagEngine &diags() { return *diags_; }
+  // The main file and its imports as parsed (the language server's index), valid for
+  // the Compilation's lifetime; empty if the input could not be read.
+  const LoadedProgram &program() const { return prog_; }
   const ir::Fabric &fabric() const { return F_; }
   ir::Fabric &fabric() { return F_; }
   // The analyses of the checked IR (compiler/analysis/), computed on first use, once;
@@ -108,6 +118,7 @@ private:
   SourceManager *sm_;
   DiagEngine *diags_;
   ast::Context ctx_;
+  LoadedProgram prog_;
   ir::Fabric F_;
   std::unique_ptr<Analyses> an_;
   std::function<void(const char *)> onStage_;

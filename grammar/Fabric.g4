@@ -85,6 +85,7 @@ expr
 
 primary
   : QUANTITY                                                     # quantityLit
+  | PERCENT                                                      # percentLit
   | NUMBER                                                       # numberLit
   | STRING                                                       # stringLit
   | ('true' | 'false')                                           # boolLit
@@ -102,6 +103,9 @@ NUMBER       : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? ;
 // `4 estimate "..."` is a number and an annotation, `[2 for x in xs if c]` a number before
 // a keyword: the keywords source, estimate, for, in and if are never units.
 QUANTITY     : DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)? [ \t]* UNIT {!fabcUnitIsKeyword(getText()) && !fabcWordGoesOn(_input->LA(1))}? ;
+// A percent is a quantity too ("90%", a plain 0.9), written against its number: "90 % 4"
+// and "90%4" stay the remainder.
+PERCENT      : DIGITS ('.' DIGITS)? '%' {!fabcWordGoesOn(_input->LA(1)) && _input->LA(1) != '('}? ;
 STRING       : '"' (~["\\\r\n] | '\\' .)* '"' ;
 ID           : [a-zA-Z_] [a-zA-Z_0-9]* ;
 

@@ -63,6 +63,24 @@ for mode in (1, 2):
         with open(os.path.join(sys.argv[1], f"mode{mode}_{k}"), "wb") as f:
             f.write(bytes([mode]) + bytes(rng.randrange(256) for _ in range(n)))
 EOF2
+# Seeds of the LSP session modes (0x04: message bodies one a line, 0x03: framed), from
+# the lit sessions of tests/lit/lsp/ (their files become the fuzzer's one open document).
+python3 - "$RUN/seeds" tests/lit/lsp <<'EOF3'
+import glob, os, re, sys
+out, root = sys.argv[1], sys.argv[2]
+for k, test in enumerate(sorted(glob.glob(os.path.join(root, "*.test")))):
+    bodies = []
+    for line in open(test, encoding="utf-8"):
+        if line.startswith("SEND "):
+            b = re.sub(r"\$\{(uri:[^}]*|root)\}", "file:///fuzz/a.fab", line[5:].strip())
+            bodies.append(re.sub(r"\$\{text:[^}]*\}", "fabric f { x : QM9700; }\\n", b))
+    if not bodies:
+        continue
+    with open(os.path.join(out, "lsp4_%d" % k), "wb") as f:
+        f.write(b"\x04" + "\n".join(bodies).encode())
+    with open(os.path.join(out, "lsp3_%d" % k), "wb") as f:
+        f.write(b"\x03" + b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(x.encode()), x.encode()) for x in bodies))
+EOF3
 echo "fuzz: $(ls "$RUN/seeds" | wc -l) seeds, $(ls "$RUN/corpus" | wc -l) inputs kept from earlier runs, ${SECONDS_TO_RUN} s"
 
 # -timeout: one input; -rss_limit_mb: the whole process; -max_len: inputs, seeds included

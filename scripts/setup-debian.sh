@@ -28,6 +28,8 @@ VALIDATORS+=(lldpd)
 VALIDATORS+=(netplan.io)
 # ping: GPU servers in network namespaces reach each other through the FRR fabric (tests/lit/hosts/netns.test).
 VALIDATORS+=(iputils-ping)
+# Neovim's built-in LSP client, headless, attached to `fabc lsp` (tests/lit/lsp/neovim.test).
+VALIDATORS+=(neovim)
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null

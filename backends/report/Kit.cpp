@@ -70,6 +70,7 @@ std::string formatUnit(double v, Unit u) {
   case Unit::Power: return power(v);
   case Unit::Time: return duration(v);
   case Unit::Count: break;
+  case Unit::Rate: return number(v, 2);
   }
   return count(uint64_t(std::llround(v)));
 }

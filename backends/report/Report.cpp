@@ -174,7 +174,7 @@ void Page::header() {
            "estimates, not on a confirmed vendor figure: see <a href=\"#estimates\">estimated figures</a>. Counts, "
            "bandwidths and lengths are exact for the design as written.</div>";
   buf += "</div></header>\n<nav class=\"toc\"><ul><li><a href=\"#summary\">Summary</a></li><li><a "
-         "href=\"#latency\">Latency</a></li><li><a href=\"#energy\">Energy</a></li><li><a href=\"#bom\">Bill of "
+         "href=\"#latency\">Latency</a></li><li><a href=\"#energy\">Energy</a></li><li><a href=\"#reliability\">Reliability</a></li><li><a href=\"#bom\">Bill of "
          "materials</a></li><li><a href=\"#topology\">Topology</a></li><li><a href=\"#diagnostics\">Diagnostics</a></li>"
          "</ul></nav>\n<main>\n";
 }
@@ -448,6 +448,8 @@ bool runReport(BackendContext &ctx) {
   p.latency();
   p.flush();
   p.energy();
+  p.flush();
+  p.reliability();
   p.flush();
   p.bomSection();
   p.flush();

@@ -43,7 +43,7 @@ struct Bar {
   std::string totalKey, totalText; // data attributes of the total label
   bool estimate = false;
 };
-enum class Unit { Power, Count, Time };
+enum class Unit { Power, Count, Time, Rate }; // Rate: a plain figure with two decimals (failures per year)
 std::string formatUnit(double v, Unit u);
 
 // A horizontal stacked bar chart with a legend, axis and a total at each bar's end.

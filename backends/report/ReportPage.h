@@ -1,6 +1,6 @@
 #pragma once
 // The report page being written (Report.cpp: header, summary, latency, topology,
-// diagnostics; ReportCards.cpp: the energy and BOM sections) and the small helpers the
+// diagnostics; ReportCards.cpp: the energy and BOM sections; ReportReliability.cpp: reliability) and the small helpers the
 // sections share.
 #include "backends/Common.h"
 #include "analysis/Energy.h"
@@ -55,6 +55,7 @@ struct Page {
   void summary();
   void latency();
   void energy();
+  void reliability(); // ReportReliability.cpp
   void bomSection();
   void topologySection();
   void diagnostics();

@@ -4,6 +4,152 @@
 
 namespace fabc {
 
+namespace {
+// The `reliability` section (issue 18): expected failures per year from the catalog's
+// failure rates (Analyses::reliability()), the failure what-if and reachability measured on
+// the topology (metrics.resilience). docs/backends.md lists the keys.
+void writeBucket(JsonWriter &j, const FailureBucket &b) {
+  j.key("failures_per_year").fixed(b.total(), 3);
+  j.key("touches_per_year").fixed(b.touches, 3);
+  j.key("links_down_per_year").fixed(b.linksDown, 3);
+}
+
+void writeReliability(JsonWriter &j, const BackendContext &ctx) {
+  const ir::Fabric &F = ctx.F;
+  const ReliabilityModel &R = ctx.an.reliability();
+  const ir::ResilienceStats &S = F.metrics.resilience;
+  j.key("reliability").beginObject();
+  writeBucket(j, R.all);
+  j.key("failures_per_day").fixed(R.all.total() / 365, 4);
+  j.key("by_category").beginObject();
+  for (size_t c = 0; c < size_t(FailCategory::Count); ++c) {
+    j.key(failCategoryKey(FailCategory(c))).beginObject(JsonLayout::Inline);
+    j.key("parts").integer(R.all.parts[c]);
+    j.key("failures_per_year").fixed(R.all.failures[c], 3);
+    j.key("unrated_parts").integer(R.all.unrated[c]);
+    j.endObject();
+  }
+  j.endObject();
+  j.key("by_tier").beginArray();
+  for (unsigned t = 0; t <= ReliabilityModel::Untiered; ++t) {
+    const FailureBucket &b = R.tiers[t];
+    if (b.total() <= 0)
+      continue;
+    j.beginObject(JsonLayout::Inline);
+    j.key("tier").string(t == ReliabilityModel::Untiered ? "untiered" : ir::tierName(t));
+    writeBucket(j, b);
+    j.endObject();
+  }
+  j.endArray();
+  if (!F.buildings.empty()) {
+    j.key("by_building").beginArray();
+    for (size_t b = 0; b < F.buildings.size(); ++b) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("building").string(F.strings.str(F.buildings[b].name));
+      writeBucket(j, R.buildings[b]);
+      j.endObject();
+    }
+    j.endArray();
+  }
+  const FailureWhatIf &w = R.cpo;
+  j.key("cpo_what_if").beginObject();
+  j.key("applies").boolean(w.applies);
+  j.key("pluggable_failures_per_year").fixed(w.pluggable, 3);
+  j.key("cpo_failures_per_year").fixed(w.cpo, 3);
+  j.key("pluggable_failures_per_day").fixed(w.pluggable / 365, 4);
+  j.key("cpo_failures_per_day").fixed(w.cpo / 365, 4);
+  j.key("pluggable_touches_per_year").fixed(w.pluggableTouches, 3);
+  j.key("cpo_touches_per_year").fixed(w.cpoTouches, 3);
+  j.key("pluggable_links_down_per_year").fixed(w.pluggableLinksDown, 3);
+  j.key("cpo_links_down_per_year").fixed(w.cpoLinksDown, 3);
+  j.key("design_pluggable_failures_per_year").fixed(w.pluggableTotal, 3);
+  j.key("design_cpo_failures_per_year").fixed(w.cpoTotal, 3);
+  j.key("estimate").boolean(w.estimate);
+  j.key("missing").beginArray(JsonLayout::Inline);
+  for (const std::string &m : w.missing)
+    j.string(m);
+  j.endArray();
+  j.endObject();
+  double intact = F.metrics.bisection;
+  auto share = [&](double v) { return intact > 0 ? v / intact : 0.0; };
+  j.key("failure_what_if").beginObject();
+  j.key("bisection_gbps").fixed(intact / 1e9, 0);
+  j.key("lose_one").beginArray();
+  for (unsigned t = 1; t < ir::NumTiers; ++t) {
+    const ir::TierLoss &r = S.tiers[t];
+    if (!F.metrics.tiers[t].switches)
+      continue;
+    j.beginObject(JsonLayout::Inline);
+    j.key("tier").string(ir::tierName(t));
+    j.key("bisection_gbps").fixed(r.bisection / 1e9, 0);
+    j.key("bisection_share").fixed(share(r.bisection), 4);
+    j.key("worst_pod_uplink_share").fixed(r.podUplinkShare, 4);
+    j.key("worst_switch");
+    r.worstSwitch == ir::None ? j.null() : j.string(F.deviceName(r.worstSwitch));
+    j.key("oversubscription_rating").string(F.metrics.tiers[t].upBandwidth > 0 ? "rated"
+                                            : S.reach.railOnly && t == 1 ? "rail-only leaf: no uplinks"
+                                                                         : "top tier: no uplinks");
+    j.endObject();
+  }
+  j.endArray();
+  if (!S.asked.empty()) {
+    j.key("policies").beginArray();
+    for (const ir::TierLoss &r : S.asked) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("tier").string(ir::tierName(unsigned(r.tier)));
+      j.key("lose").integer(r.lose);
+      j.key("bisection_gbps").fixed(r.bisection / 1e9, 0);
+      j.key("bisection_share").fixed(share(r.bisection), 4);
+      j.key("worst_pod_uplink_share").fixed(r.podUplinkShare, 4);
+      j.endObject();
+    }
+    j.endArray();
+  }
+  j.key("costliest_switch");
+  S.worstSwitch == ir::None ? j.null() : j.string(F.deviceName(S.worstSwitch));
+  j.key("costliest_switch_bisection_share").fixed(share(S.worstSwitchBisection), 4);
+  j.key("spans").beginArray();
+  for (const ir::SpanLoss &sp : S.spans) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("a").string(F.strings.str(F.buildings[sp.a].name));
+    j.key("b").string(F.strings.str(F.buildings[sp.b].name));
+    j.key("links").integer(sp.links);
+    j.key("gbps").fixed(sp.bandwidth / 1e9, 0);
+    j.key("bisection_share_left").fixed(share(sp.bisection), 4);
+    j.endObject();
+  }
+  j.endArray();
+  j.key("single_points_of_failure").integer(S.singlePointCount);
+  j.key("gpus_behind_single_points").integer(S.gpusBehindSinglePoints);
+  j.key("single_point_examples").beginArray();
+  for (size_t i = 0; i < S.singlePoints.size() && i < 10; ++i) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("device").string(F.deviceName(S.singlePoints[i].device));
+    j.key("gpus_cut_off").integer(S.singlePoints[i].gpus);
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+  const ir::Reachability &r = S.reach;
+  j.key("reachability").beginObject();
+  j.key("gpu_endpoints").integer(r.endpoints);
+  j.key("network_islands").integer(r.islands);
+  j.key("separate_parts").integer(r.joined);
+  auto pairShare = [&](double v) { return r.pairs > 0 ? v / r.pairs : 0.0; };
+  j.key("pairs_over_network").fixed(pairShare(r.networkPairs), 4);
+  j.key("pairs_through_nvlink_only").fixed(pairShare(r.nvlinkOnlyPairs), 4);
+  j.key("pairs_unreachable").fixed(pairShare(r.unreachablePairs), 4);
+  j.key("rail_only").boolean(r.railOnly);
+  bool intended = false;
+  for (const ir::Policy &p : F.policies)
+    intended |= p.kind == ir::PolicyKind::RailOptimized && p.railOnly;
+  j.key("rail_only_intended").boolean(intended);
+  j.endObject();
+  j.key("uses_estimates").boolean(R.usesEstimates());
+  j.endObject();
+}
+} // namespace
+
 bool runSummary(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
   const ir::Metrics &M = F.metrics;
@@ -44,6 +190,7 @@ bool runSummary(BackendContext &ctx) {
   j.key("transceivers").integer(M.transceivers);
   j.key("cpo_ports").integer(M.cpoPorts);
   j.key("uses_estimates").boolean(M.usesEstimates);
+  writeReliability(j, ctx);
   j.endObject();
   return true;
 }

@@ -50,6 +50,7 @@ import "nvidia/optics.fab";
 option default_cable_length = 30 m; // no placement: every cable is one in-hall run
 
 fabric flat_bench {{
+  policy rail_optimized {{ rail_only = true; }} // eight planes, joined only through NVLink
 """)
     for n in range(systems):
         w(f"  dgx{n:05d} : DGX_B300;\n")

@@ -137,7 +137,7 @@ fabric gb200_bench {{
   policy nvlink {{ max = 72; }}
   policy oversubscription {{ tier = "leaf"; max = 1.0; }}
   policy oversubscription {{ tier = "spine"; max = 1.0; }}
-  policy rail_optimized {{ }}
+  policy rail_optimized {{ rail_only = true; }}  // the four planes are joined only through NVLink
   policy power {{ max = 130 kW; }}
   // Up to 81,920 switches: the default loopback /16 holds 65,534.
   policy addressing {{ loopback_pool = "10.0.0.0/12"; }}

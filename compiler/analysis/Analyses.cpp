@@ -16,6 +16,12 @@ const EnergyModel &Analyses::energy() const {
   return *energy_;
 }
 
+const ReliabilityModel &Analyses::reliability() const {
+  if (!reliability_)
+    reliability_ = std::make_unique<ReliabilityModel>(computeReliability(F_));
+  return *reliability_;
+}
+
 const std::string &Analyses::hostName(uint32_t dev) const {
   if (hostNames_.empty())
     hostNames_.resize(F_.numDevices());

@@ -15,6 +15,7 @@
 #include "analysis/Bom.h"
 #include "analysis/Energy.h"
 #include "analysis/OutputPlans.h"
+#include "analysis/Reliability.h"
 #include "ir/Fabric.h"
 
 #include <memory>
@@ -30,6 +31,7 @@ public:
   const ir::Fabric &fabric() const { return F_; }
   const BomSummary &bom() const;
   const EnergyModel &energy() const;
+  const ReliabilityModel &reliability() const;
 
   // Host names (passes::hostName) by device, composed on first use and kept.
   const std::string &hostName(uint32_t dev) const;
@@ -51,6 +53,7 @@ private:
   const ir::Fabric &F_;
   mutable std::unique_ptr<BomSummary> bom_;
   mutable std::unique_ptr<EnergyModel> energy_;
+  mutable std::unique_ptr<ReliabilityModel> reliability_;
   mutable std::vector<std::string> hostNames_; // sized on first use: names only for outputs that ask
 };
 

@@ -52,6 +52,8 @@ std::map<std::string, std::string> settingsOf(const ir::Fabric &F) {
       key += " " + std::string(F.strings.str(p.scope));
     Dim d = p.kind == ir::PolicyKind::Power ? dims::Power : p.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
     r[key + " max"] = d.none() ? fmt::format("{:g}", p.max) : formatQuantity(p.max, d);
+    if (p.railOnly)
+      r[key + " rail_only"] = "true";
   }
   for (const ir::PolicyBlock &b : F.extraPolicies)
     for (const ir::Setting &s : b.props)

@@ -11,7 +11,10 @@
 //
 // The comparison is a sequence of sections, one per analysis (devices, cables, moved
 // cables, settings, bill of materials, switches, power), each a function of its own that
-// fills its part of FabricDiff; the printer has one function per section too.
+// fills its part of FabricDiff; the printer has one function per section too. Adding an
+// analysis to the diff: its fields in FabricDiff, a diffX(FabricDiff &, ...) called from
+// compareFabrics under a stage name of its own ("diff X"), and a printX (text and JSON)
+// called from printDiff in tools/fabc/Diff.cpp.
 #include "ir/Fabric.h"
 
 #include <functional>

@@ -215,8 +215,8 @@ void diffMoved(FabricDiff &D) {
     uint32_t d = A.portDevice[port];
     return D.devOldToNew[d] != None ? D.devOldToNew[d] : nB + d;
   };
-  size_t nOld = A.numLinks() - std::count_if(D.linkOldToNew.begin(), D.linkOldToNew.end(), [](uint32_t x) { return x != None; });
-  size_t nNew = B.numLinks() - std::count_if(D.linkNewToOld.begin(), D.linkNewToOld.end(), [](uint32_t x) { return x != None; });
+  auto unmatched = [](const std::vector<uint32_t> &join) { return size_t(std::count(join.begin(), join.end(), None)); };
+  size_t nOld = unmatched(D.linkOldToNew), nNew = unmatched(D.linkNewToOld);
   std::vector<std::pair<uint64_t, uint32_t>> olds;
   olds.reserve(nOld);
   for (uint32_t l = 0; l < A.numLinks(); ++l)

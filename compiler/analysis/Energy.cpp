@@ -5,7 +5,6 @@
 #include <map>
 
 namespace fabc {
-namespace {
 using ir::None;
 
 // The CPO optical engine for a port speed, None if the catalog has none.
@@ -38,6 +37,7 @@ uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uin
   return best;
 }
 
+namespace {
 void collectEstimate(const ir::Fabric &F, uint32_t m, const char *what, std::set<std::pair<uint32_t, std::string>> &out) {
   if (m == None)
     return;

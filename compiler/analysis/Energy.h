@@ -83,6 +83,12 @@ struct EnergyModel {
 
 EnergyModel computeEnergy(const ir::Fabric &F);
 
+// The catalog's CPO engine for a port speed, and the single-mode transceiver a pluggable
+// build would put in a cage of `cagePorts` such ports (the engine's interface preferred,
+// then the shortest reach); None when the catalog has none. Both what-ifs use them.
+uint32_t cpoEngine(const ir::Fabric &F, double speed);
+uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uint32_t engine);
+
 // The estimate behind an entry of EnergyModel::estimates.
 const ir::Figure &estimatedFigure(const ir::Fabric &F, const std::pair<uint32_t, std::string> &e);
 

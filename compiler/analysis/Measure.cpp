@@ -2,6 +2,8 @@
 // latency model, oversubscription and bisection.
 #include "analysis/Measure.h"
 
+#include "analysis/Resilience.h"
+
 #include <algorithm>
 
 namespace fabc::analysis {
@@ -225,6 +227,8 @@ void measure(ir::Fabric &F) {
   measureNvLink(F);
   measureTiers(F);
   measureLatency(F);
+  measureResilience(F);
+  measureReachability(F);
 }
 
 } // namespace fabc::analysis

@@ -135,6 +135,7 @@ struct Fabric {
 struct Import {
   std::string path;
   SourceRange range;
+  uint32_t file = UINT32_MAX; // the file it loaded (SourceManager id), set by the loader
 };
 
 struct File {

@@ -438,6 +438,15 @@ private:
       r->text = u == std::string::npos ? "" : t.substr(u);
       return r;
     }
+    if (auto *c = dynamic_cast<P::PercentLitContext *>(p)) {
+      // "90%": the plain number 0.9 (a Quantity in the unit "%", which Expr scales).
+      E *r = ctx_.expr(E::Quantity, range(p));
+      std::string t = text(c->PERCENT());
+      bool isInt;
+      r->number = number(t.substr(0, t.size() - 1), &isInt);
+      r->text = "%";
+      return r;
+    }
     if (auto *c = dynamic_cast<P::StringLitContext *>(p)) {
       E *r = ctx_.expr(E::String, range(p));
       r->text = unquote(text(c->STRING()));

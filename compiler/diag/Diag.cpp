@@ -15,6 +15,15 @@ static const DiagInfo kInfos[] = {
 const DiagInfo &diagInfo(DiagCode c) { return kInfos[size_t(c)]; }
 size_t diagCount() { return size_t(DiagCode::Count); }
 
+std::string explainText(const DiagInfo &d) {
+  // docs/diagnostics.md puts <a id="fab-e0042"></a> before each code's section.
+  std::string anchor = std::string("fab-") + d.code;
+  for (char &c : anchor)
+    c = char(std::tolower((unsigned char)c));
+  return fmt::format("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#{} for examples.\n", d.code,
+                     d.severity == Severity::Error ? "error" : "warning", d.summary, d.help, anchor);
+}
+
 const DiagInfo *findDiag(std::string_view text, DiagCode *out) {
   if (text.size() > 4 && (text.substr(0, 4) == "FAB-" || text.substr(0, 4) == "fab-"))
     text.remove_prefix(4);

@@ -31,6 +31,8 @@ const DiagInfo &diagInfo(DiagCode c);
 // Looks a code up by its text ("E0042", "FAB-E0042", "e0042"); nullptr if unknown.
 const DiagInfo *findDiag(std::string_view text, DiagCode *out = nullptr);
 size_t diagCount();
+// What `fabc explain CODE` prints: code, severity, summary, help and the docs' anchor.
+std::string explainText(const DiagInfo &d);
 
 struct DiagNote {
   SourceRange range; // may be invalid: a note without location

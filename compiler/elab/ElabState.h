@@ -158,6 +158,7 @@ private:
   // The same, then the property's range from Ranges.def (FAB-E0034 outside it).
   bool propQty(const char *where, const ast::Prop &p, const Dim &want, double &out);
   bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);
+  bool failureRate(const ast::Prop &p, ir::Figure &out); // `afr` or `mtbf`, as failures per unit-year
   bool inRange(const char *where, const ast::Prop &p, double v, const Dim &d);
   bool optionValue(const ast::Prop &p, const ir::Setting &st);
   bool policyValue(const char *where, const ast::Prop &p, const ir::Setting &st);
@@ -224,6 +225,20 @@ private:
     return false;
   }
   void bind(uint32_t s, Value v) { env_.push_back({s, std::move(v), false}); }
+  void record(const ast::Stmt *s, const Value &v) { // ElabOptions::values
+    if (!opts_.values || !v.ok())
+      return;
+    BindingValues::Seen &seen = opts_.values->values[s];
+    if (++seen.times > BindingValues::kMaxSeen)
+      return;
+    std::string text = show(v);
+    if (seen.times == 1) {
+      seen.text = std::move(text);
+      seen.type = v.type == Value::Qty || v.type == Value::Real ? dimName(v.dimension()) : typeName(v);
+    } else if (text != seen.text) {
+      seen.varies = true;
+    }
+  }
 
   // ---- statements ----
   void execBlock(const ast::Block &b);

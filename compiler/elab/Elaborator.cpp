@@ -19,6 +19,7 @@ void Elab::exec(const ast::Stmt *s) {
   switch (s->kind) {
   case K::Let: {
     Value v = eval(s->e1);
+    record(s, v);
     bind(sym(s->name, s->sym), v);
     break;
   }
@@ -86,6 +87,7 @@ void Elab::execParam(const ast::Stmt *s) {
   } else {
     v = eval(s->e1);
   }
+  record(s, v);
   if (env_.size() == barrier_ && !inFabric_)
     globals_[name] = v;
   else
@@ -136,9 +138,11 @@ bool Elab::run() {
           error(DiagCode::E0002, s->range, "only let, param and option statements may stand outside a fabric");
           continue;
         }
-        if (s->kind == ast::Stmt::Let)
-          globals_[sym(s->name, s->sym)] = eval(s->e1);
-        else
+        if (s->kind == ast::Stmt::Let) {
+          Value v = eval(s->e1);
+          record(s, v);
+          globals_[sym(s->name, s->sym)] = std::move(v);
+        } else
           exec(s);
       }
     // Models after the global bindings: their properties may use params, lets and functions.

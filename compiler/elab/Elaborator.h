@@ -6,6 +6,7 @@
 #include "ir/Fabric.h"
 
 #include <string>
+#include <unordered_map>
 
 namespace fabc {
 class DiagEngine;
@@ -18,6 +19,20 @@ struct ElabLimits {
   uint32_t maxDepth = 64;          // template nesting
 };
 
+// The values the `let` and `param` statements took, for the language server's hover: the
+// first few evaluations of each are recorded (a statement in a loop or a template runs
+// many times; after kMaxSeen only the count grows).
+struct BindingValues {
+  struct Seen {
+    std::string text;    // the first value, as str() prints it ("400 Gb/s", "[1, 2]")
+    std::string type;    // "int", "bandwidth", "string", ...
+    uint64_t times = 0;  // evaluations
+    bool varies = false; // a later evaluation printed differently
+  };
+  static constexpr uint64_t kMaxSeen = 8;
+  std::unordered_map<const ast::Stmt *, Seen> values;
+};
+
 struct ElabOptions {
   ElabLimits limits;
   std::string top;                          // fabric to build; empty: the only one
@@ -25,6 +40,7 @@ struct ElabOptions {
   // far as it can be (syntax, imports, models, top-level bindings), not an error. The IR
   // is then empty. For `fabc check` (pre-commit lints every .fab file).
   bool allowLibrary = false;
+  BindingValues *values = nullptr; // record let/param values (the language server)
 };
 
 // Returns false if errors were reported; the IR is then incomplete.

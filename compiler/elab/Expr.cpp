@@ -74,6 +74,12 @@ Value Elab::eval(const ast::Expr *e) {
       return {};
     return Value::real(e->number);
   case E::Quantity: {
+    if (e->text == "%") { // a percent is a plain number: 90% is 0.9
+      double v = e->number / 100;
+      if (!checkFinite(v, e))
+        return {};
+      return Value::real(v);
+    }
     const UnitInfo *u = findUnit(e->text);
     if (!u) {
       Diagnostic *d = error(DiagCode::E0024, e->range, "unknown unit '{}'", e->text);

@@ -1,6 +1,7 @@
 // The instance tree: declaring names, creating devices (with their instance
 // properties and port layout), instance statements and template instantiation.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 #include "ir/Address.h"
 
 namespace fabc::elab {
@@ -170,8 +171,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
           error(DiagCode::E0034, p.value->range, "guid '{}' is not a non-zero 64-bit hex number such as \"0x0002c90300a1b2c3\"", t);
       }
     } else {
-      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? "tier breakout_<group> optic cable optic_<group> cable_<group> asn loopback guid"
-                                                                    : "role breakout_<group> optic cable optic_<group> cable_<group> guid");
+      unknownProp(p, "an instance", m.kind == ir::ModelKind::Switch ? keys::kSwitchInstance : keys::kInstance);
     }
   }
   uint32_t choices = deviceChoices(m, parts);

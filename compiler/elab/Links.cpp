@@ -1,6 +1,7 @@
 // Paths to instances and ports, and the statements that use them to join devices:
 // links (with the next-free-port cursors) and explicit groups.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 #include <algorithm>
 
@@ -263,7 +264,7 @@ void Elab::execLink(const ast::Stmt *s) {
       if (!partProp(p, p.key == "optic", parts))
         return;
     } else {
-      unknownProp(p, "a link", "count length media pattern optic cable");
+      unknownProp(p, "a link", keys::kLink);
     }
   }
   // A named port can carry one link: an end used by several (count, or a mesh to many

@@ -1,5 +1,6 @@
 // Catalog models into ir::Model: properties, figures with their provenance, port groups.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 #include <algorithm>
 #include <cstring>
@@ -14,6 +15,19 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   out.known = true;
   out.estimate = p.annot == ast::Prop::Estimate;
   out.source = p.annot == ast::Prop::None ? 0 : F.strings.intern(p.annotText);
+  return true;
+}
+
+// A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
+// failures per unit-year = 8,760 h / MTBF), with its provenance.
+bool Elab::failureRate(const ast::Prop &p, ir::Figure &out) {
+  bool mtbf = p.key.size() >= 4 && p.key.compare(p.key.size() - 4, 4, "mtbf") == 0;
+  ir::Figure f;
+  if (!figure("model", p, mtbf ? dims::Time : dims::None, f))
+    return false;
+  if (mtbf)
+    f.value = 8760.0 * 3600 / f.value;
+  out = f;
   return true;
 }
 
@@ -320,6 +334,9 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
     else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
+    else if ((k == "mtbf" || k == "afr") && out.kind != K::Gpu) failureRate(p, out.afr);
+    else if ((k == "nic_mtbf" || k == "nic_afr") && out.kind == K::System) failureRate(p, out.nicAfr);
+    else if ((k == "laser_mtbf" || k == "laser_afr") && out.kind == K::Optic) failureRate(p, out.laserAfr);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);
@@ -348,9 +365,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
-                  device ? "vendor sku description power price rack_units latency; switches and NICs: protocol; switches: sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts"
-                  : media ? "vendor sku description power price media speed form reach ports lanes lane_rate order_lengths; optics: lasers interface host_lanes host_lane_rate connectors; cables: legs"
-                          : "vendor sku description power price latency memory nvlink_bandwidth");
+                  device ? keys::kDeviceModel : media ? keys::kMediaModel : keys::kGpuModel);
   }
   if (out.connectors && out.portsPerUnit % out.connectors) {
     Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,
@@ -415,7 +430,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         for (const Value &x : *v.list)
           g.sonicBreakoutModes.push_back(x.s);
       } else
-        unknownProp(p, "a port group", "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes");
+        unknownProp(p, "a port group", keys::kPortGroup);
     }
     if (!haveSpeed) {
       error(DiagCode::E0037, pd.range, "port group '{}' has no speed", pd.name);

@@ -3,6 +3,7 @@
 // cable; }`. The elaborator checks that the name is a part of the right kind and records
 // where it was chosen; the media pass checks that it fits (FAB-E0058).
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 namespace fabc::elab {
 
@@ -127,7 +128,7 @@ void Elab::partsPolicy(const ast::Stmt *s) {
         DiagEngine::note(d, {}, "tiers: \"system\", \"leaf\", \"spine\", \"core\", \"super\"");
       }
     } else {
-      unknownProp(p, "the parts policy", "tier optic cable");
+      unknownProp(p, "the parts policy", keys::kPartsPolicy);
     }
   }
   if (tier == ir::Tier::Unknown) {

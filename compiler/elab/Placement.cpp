@@ -1,5 +1,6 @@
 // Buildings, halls, spans between buildings, and placing devices in racks.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 namespace fabc::elab {
 
@@ -19,7 +20,7 @@ void Elab::execBuilding(const ast::Stmt *s) {
     if (p.key == "hall_distance")
       propQty("building", p, dims::Length, b.hallDistance);
     else
-      unknownProp(p, "a building", "hall_distance");
+      unknownProp(p, "a building", keys::kBuilding);
   }
   F.buildings.push_back(b);
   for (const ast::Stmt::Hall &h : s->halls) {
@@ -38,7 +39,7 @@ void Elab::execBuilding(const ast::Stmt *s) {
       else if (p.key == "rack_width") propQty("hall", p, dims::Length, hall.rackWidth);
       else if (p.key == "tray_drop") propQty("hall", p, dims::Length, hall.trayDrop);
       else if (p.key == "rack_units") { if (propInt(p, 1, 100, iv)) hall.rackUnits = uint32_t(iv); }
-      else unknownProp(p, "a hall", "row_pitch rack_width tray_drop rack_units");
+      else unknownProp(p, "a hall", keys::kHall);
     }
     hallIndex_[EntryKey{bi, hn}] = uint32_t(F.halls.size());
     F.halls.push_back(hall);
@@ -61,7 +62,7 @@ void Elab::execSpan(const ast::Stmt *s) {
     if (p.key == "length")
       haveLength = propQty("span", p, dims::Length, sp.length);
     else
-      unknownProp(p, "a span", "length");
+      unknownProp(p, "a span", keys::kSpan);
   }
   if (!haveLength) {
     error(DiagCode::E0037, s->range, "span needs a length");
@@ -99,7 +100,7 @@ void Elab::execPlace(const ast::Stmt *s) {
     if (p.key == "row") { if (!propInt(p, 0, 1 << 20, row)) return; }
     else if (p.key == "rack") { if (!propInt(p, 0, 1 << 20, pos)) return; }
     else if (p.key == "u") { if (!propInt(p, 1, 100, u)) return; }
-    else unknownProp(p, "a place statement", "row rack u");
+    else unknownProp(p, "a place statement", keys::kPlace);
   }
   auto ins = rackIndex_.try_emplace(RackKey{hall, row, pos}, uint32_t(F.racks.size()));
   if (ins.second) {

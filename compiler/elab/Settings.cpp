@@ -1,17 +1,12 @@
 // Options and policies: the core ones into ir::Options / ir::Policy, the Settings.def
 // ones as written into ir::Setting for the passes that read them.
 #include "elab/ElabState.h"
+#include "elab/PropertyKeys.h"
 
 namespace fabc::elab {
 
 namespace {
-const char *const kOptionNames = "default_cable_length cable_slack pue nic_latency"
-#define OPTION(N, HELP) " " #N
-#define POLICY(K, PROPS, HELP)
-#include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
-    ;
+const std::string kOptionNames = keys::optionNames();
 const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized, parts"
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) ", " #K
@@ -41,7 +36,7 @@ void Elab::execOption(const ast::Stmt *s) {
     if (setting(p, st) && optionValue(p, st))
       F.extraOptions.push_back(std::move(st));
   } else
-    unknownProp(p, "an option", kOptionNames);
+    unknownProp(p, "an option", kOptionNames.c_str());
 }
 
 bool Elab::isExtraOption(const std::string &name) {
@@ -92,11 +87,11 @@ void Elab::execPolicy(const ast::Stmt *s) {
   pol.loc = s->nameRange;
   const std::string &k = s->name;
   const char *accepted = "";
-  if (k == "power") { pol.kind = ir::PolicyKind::Power; pol.scope = F.strings.intern("rack"); accepted = "per max"; }
-  else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = "tier max"; }
-  else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = "max"; }
-  else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = "max"; }
-  else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; }
+  if (k == "power") { pol.kind = ir::PolicyKind::Power; pol.scope = F.strings.intern("rack"); accepted = keys::policyKeys(k); }
+  else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = keys::policyKeys(k); }
+  else if (k == "latency") { pol.kind = ir::PolicyKind::Latency; accepted = keys::policyKeys(k); }
+  else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = keys::policyKeys(k); }
+  else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; accepted = keys::policyKeys(k); }
   else if (k == "parts") { partsPolicy(s); return; }
 #define OPTION(N, HELP)
 #define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
@@ -123,6 +118,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
         }
         pol.scope = v;
       }
+    } else if (p.key == "rail_only" && pol.kind == ir::PolicyKind::RailOptimized) {
+      propBool(p, pol.railOnly);
     } else if (p.key == "tier" && pol.kind == ir::PolicyKind::Oversubscription) {
       uint32_t v;
       if (propStr(p, v)) {

@@ -88,6 +88,12 @@ struct Model {
   Figure reach;          // optic/cable maximum length
   Figure price;          // optional, USD per unit
   Figure lasers;         // optic: lasers per transceiver (CPO what-if)
+  // Reliability (analysis/Reliability.h): failures per unit-year (an annualized failure
+  // rate, 0.01 = 1%), from `afr` or `mtbf` (8,760 h / MTBF). afr: the part itself (a
+  // switch, NIC, transceiver, cable or CPO engine per port); nicAfr: a system's NIC, one
+  // per port of its first port group; laserAfr: a CPO engine's external laser source,
+  // per laser (`lasers`).
+  Figure afr, nicAfr, laserAfr;
   uint32_t gpus = 0;     // system: GPUs in the box
   uint32_t gpuModel = None;
   uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
@@ -254,6 +260,7 @@ struct Policy {
   PolicyKind kind;
   uint32_t scope = 0;     // power: "rack", "hall" or "building"; oversubscription: tier name
   double max = 0;         // SI value (W, ratio, s, GPUs)
+  bool railOnly = false;  // rail_optimized: `rail_only = true`, rails are meant to be isolated
   SourceRange loc;
 };
 
@@ -347,6 +354,55 @@ struct PathStats {
   double fibre = 0;    // m of cable
   uint32_t via = None; // the switch where the path turns
 };
+// What the fabric keeps when switches of one tier fail (analysis::measureResilience):
+// the bisection after losing the worst `lose` of them at once (the two kinds of term of
+// the bisection estimate each lose their k largest contributions), and the worst pod's
+// share of its intact uplink capacity.
+struct TierLoss {
+  uint8_t tier = 0;                // tierIndex
+  uint32_t lose = 0;               // switches lost at once (capped at the tier's count)
+  double bisection = 0;            // b/s left, worst case
+  double podUplinkShare = 1;       // worst pod: uplink capacity left / intact (1: no pod uplinks)
+  uint32_t worstPod = None;        // its index among the pods (Metrics::pods order)
+  uint32_t worstSwitch = None;     // the switch of the tier whose loss alone costs most bisection
+  double worstSwitchBisection = 0; // b/s left without it
+};
+// Losing every link between two buildings (a span cut).
+struct SpanLoss {
+  uint32_t a = 0, b = 0;  // buildings, a < b
+  uint32_t links = 0;
+  double bandwidth = 0;   // b/s across
+  double bisection = 0;   // b/s left without them
+};
+// A switch whose loss cuts GPUs off from the rest (an articulation point of the device
+// graph, systems forwarding over NVLink).
+struct SinglePoint {
+  uint32_t device = None;
+  uint64_t gpus = 0;      // GPUs outside the largest piece left
+};
+// Which GPU endpoints (the ports of a compute system's first port group, one per rail)
+// reach each other over the switches alone (a network island), only by forwarding
+// through a system's NVLink domain, or not at all.
+struct Reachability {
+  uint64_t endpoints = 0;
+  uint32_t islands = 0;        // network islands holding endpoints
+  uint32_t joined = 0;         // groups of islands joined through NVLink (components of the whole)
+  double pairs = 0, networkPairs = 0, nvlinkOnlyPairs = 0, unreachablePairs = 0;
+  bool railOnly = false;       // several islands, all joined through NVLink domains
+  uint32_t island0 = None, island1 = None; // an endpoint port of two different islands (example)
+};
+struct ResilienceStats {
+  TierLoss tiers[NumTiers];    // by tierIndex, lose = 1
+  std::vector<TierLoss> asked; // one per `policy resilience`, in declaration order
+  uint32_t worstSwitch = None; // the switch whose loss costs most bisection, any tier
+  double worstSwitchBisection = 0;
+  std::vector<SpanLoss> spans;
+  std::vector<SinglePoint> singlePoints; // by GPUs cut off, most first; at most 100 kept
+  uint32_t singlePointCount = 0;
+  uint64_t gpusBehindSinglePoints = 0;   // sum over every single point
+  Reachability reach;
+};
+
 // What the design measures, filled by the measuring steps of compiler/analysis/Measure.h
 // (tiers, counts, latency paths) and by the transceiver and power passes; the validation
 // checks compare it with the policies, and every output reads it.
@@ -370,6 +426,7 @@ struct Metrics {
   double bisection = 0;          // b/s
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
+  ResilienceStats resilience;    // analysis::measureResilience, measureReachability
 };
 
 class Fabric {

@@ -129,7 +129,8 @@ public:
       return nullptr;
     f->catalog = catalog;
     state_[key] = 1;
-    for (const ast::Import &imp : f->imports)
+    ids_[key] = id;
+    for (ast::Import &imp : f->imports)
       import(imp);
     state_[key] = 2;
     out_.files.push_back(f);
@@ -137,7 +138,7 @@ public:
   }
 
 private:
-  void import(const ast::Import &imp) {
+  void import(ast::Import &imp) {
     const std::string &p = imp.path;
     bool dotdot = p == ".." || p.rfind("../", 0) == 0 || p.find("/../") != std::string::npos ||
                   (p.size() >= 3 && p.compare(p.size() - 3, 3, "/..") == 0);
@@ -177,6 +178,7 @@ private:
     }
     auto it = state_.find(real);
     if (it != state_.end()) {
+      imp.file = ids_[real];
       if (it->second == 1) {
         Diagnostic *d = diags_.report(DiagCode::E0011, imp.range, "import cycle: '{}' imports itself", found);
         DiagEngine::note(d, {}, "move the shared declarations into a file that both import");
@@ -184,8 +186,9 @@ private:
       return; // already loaded (or a cycle, reported)
     }
     std::string text, err;
-    Fd f(openBelow(root, real.substr(root == "/" ? 1 : root.size() + 1)));
-    if (f.fd < 0 || !readFd(f.fd, opts_.maxFileSize, text, err)) {
+    bool overlaid = opts_.overlay && opts_.overlay(real, text);
+    Fd f(overlaid ? -1 : openBelow(root, real.substr(root == "/" ? 1 : root.size() + 1)));
+    if (!overlaid && (f.fd < 0 || !readFd(f.fd, opts_.maxFileSize, text, err))) {
       if (f.fd < 0)
         err = errno == ELOOP ? "a symbolic link changed while it was read" : std::strerror(errno);
       diags_.report(err.rfind("too large", 0) == 0 ? DiagCode::E0005 : DiagCode::E0001, imp.range,
@@ -196,7 +199,10 @@ private:
     catalog_ = false;
     for (const std::string &c : opts_.catalogDirs)
       catalog_ |= !c.empty() && realPath(c) == root;
+    uint32_t id = uint32_t(sm_.size()); // the id loadText gives it, if it gets that far
     loadText(found, std::move(text), imp.range);
+    if (sm_.size() > id)
+      imp.file = id;
   }
 
   const LoadOptions &opts_;
@@ -206,6 +212,7 @@ private:
   LoadedProgram &out_;
   bool catalog_ = false; // the file import() is about to load is in a catalog directory
   std::map<std::string, int> state_; // by real path: 1 loading, 2 done
+  std::map<std::string, uint32_t> ids_; // by real path: the file's SourceManager id
   std::string key_;                   // the real path of the file import() hands to loadText
 };
 } // namespace

@@ -5,6 +5,7 @@
 #include "ast/AST.h"
 #include "ast/Parser.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@ struct LoadOptions {
   std::vector<std::string> catalogDirs;
   uint64_t maxFileSize = 64ull << 20;
   ParseLimits parse;
+  // The text of an imported file that an editor holds unsaved (the language server),
+  // by the file's real path: true and `text` set to use it instead of the file on disk.
+  // The file must still exist on the search path; the path rules are the same.
+  std::function<bool(const std::string &realPath, std::string &text)> overlay;
 };
 
 struct LoadedProgram {

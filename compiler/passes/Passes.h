@@ -32,6 +32,11 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags);
 void checkLatency(ir::Fabric &F, DiagEngine &diags);
 void checkRails(ir::Fabric &F, DiagEngine &diags);
 void checkRedundancy(ir::Fabric &F, DiagEngine &diags);
+// Issue 18 (passes/ValidateResilience.cpp): policy resilience against the failure
+// what-if, rail isolation and reachability, oversubscription of a tier without uplinks.
+void checkResilience(ir::Fabric &F, DiagEngine &diags);
+void checkReachability(ir::Fabric &F, DiagEngine &diags);
+void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags);
 
 // The pipeline as a table of named passes, in the order they run (MLIR / p4c style). A
 // name is the --time-stages label and the --stop-after argument. `needs` and `produces`

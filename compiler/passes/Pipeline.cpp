@@ -26,7 +26,7 @@ const std::vector<Pass> &pipeline() {
       {"power", "power of every device and of the optics in its cages", Transceivers, Power,
        [](ir::Fabric &F, DiagEngine &) { computePower(F); }},
       {"validate",
-       "ports, NVLink domains, power budgets, oversubscription, latency, rails, redundancy; records the metrics",
+       "ports, NVLink domains, power budgets, oversubscription, latency, rails, redundancy, resilience, reachability; records the metrics",
        Tiers | Lengths | Media | Power, Measurements,
        [](ir::Fabric &F, DiagEngine &diags) {
          analysis::measure(F); // the figures the checks below compare with the policies
@@ -37,6 +37,9 @@ const std::vector<Pass> &pipeline() {
          checkLatency(F, diags);
          checkRails(F, diags);
          checkRedundancy(F, diags);
+         checkResilience(F, diags);
+         checkReachability(F, diags);
+         checkUnratedOversubscription(F, diags);
        }},
       {"guids", "InfiniBand node GUIDs from the addressing policy's prefix", Elaborated, Guids, assignGuids},
       // Logical passes: cheap (switches and their links only), so they always run and

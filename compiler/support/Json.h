@@ -61,9 +61,7 @@ public:
   JsonWriter &key(std::string_view k) {
     assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
     separator();
-    append(b_, '"');
-    appendJsonEscaped(b_, k);
-    append(b_, "\": ");
+    quoted(k, ": ");
     keyed_ = true;
     return *this;
   }
@@ -84,9 +82,7 @@ public:
 
   void string(std::string_view s) {
     prefix();
-    append(b_, '"');
-    appendJsonEscaped(b_, s);
-    append(b_, '"');
+    quoted(s, "");
   }
   // The string, or null when it is empty (an unset SKU, rack or transceiver).
   void stringOrNull(std::string_view s) { s.empty() ? null() : string(s); }
@@ -148,6 +144,36 @@ private:
   };
   static bool isBlock(JsonLayout l) { return l != JsonLayout::Inline; }
 
+  // '"' s '"' tail, s escaped. A short string with nothing to escape (every key, almost
+  // every name) is checked while it is copied, in one pass into space resized once: a
+  // cabling plan or a diff is millions of short strings, and a call per piece (the
+  // escape check, then copies of a few bytes each) cost more than the bytes.
+  void quoted(std::string_view s, std::string_view tail) {
+    size_t n = b_.size(), len = s.size();
+    if (len <= 64) {
+      b_.resize(n + len + 2 + tail.size());
+      char *d = b_.data() + n;
+      *d++ = '"';
+      unsigned special = 0;
+      for (size_t i = 0; i < len; ++i) {
+        unsigned char c = (unsigned char)s[i];
+        d[i] = char(c);
+        special |= unsigned(c < 0x20) | unsigned(c == '"') | unsigned(c == '\\');
+      }
+      if (!special) {
+        d += len;
+        *d++ = '"';
+        for (char c : tail)
+          *d++ = c;
+        return;
+      }
+      b_.resize(n);
+    }
+    append(b_, '"');
+    appendJsonEscaped(b_, s);
+    append(b_, '"');
+    append(b_, tail);
+  }
   // Before a value: the comma and line break in an array; nothing after a key.
   void prefix() {
     if (sink_ && b_.size() >= FlushAt)

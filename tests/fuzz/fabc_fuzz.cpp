@@ -13,15 +13,21 @@
 //     one accepts the file, and reject the file where it reports an error;
 //   - in semantic mode, a design that compiles clean with a figure that is not finite
 //     and physical (a negative or infinite length, power, latency or energy).
-// An input is one of three kinds, by its first byte:
+// An input is one of these kinds, by its first byte:
 //   0x01  semantic mode: the rest picks (slot, value) pairs in tests/fuzz/semantic.json's
 //         design, valid designs with boundary values in every property, pool and option;
 //   0x02  nesting mode: the rest drives a generator of deep and long structures (else-if
 //         chains, nested blocks, brace lists, parentheses) for the parser and fmt;
+//   0x03  LSP session mode, raw: after an initialize and a didOpen of a small design,
+//         the rest is the byte stream a client sends `fabc lsp` (framing included);
+//   0x04  LSP session mode, framed: the same, the rest being message bodies one a line
+//         (framed here, so that the fuzzer spends its time on JSON-RPC, not on headers);
+//         every answer must be a framed JSON object, and the server must never crash;
 //   else  the text of a .fab file.
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
 #include "Compilation.h"
 #include "ast/Format.h"
+#include "tools/lsp/Server.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 
@@ -295,6 +301,77 @@ std::string nestingDesign(const uint8_t *data, size_t size) {
   return out + "\n}\n";
 }
 
+// ---- LSP session mode ----
+// The server's answers: each a framed JSON object (a bug otherwise).
+void checkAnswer(const std::string &framed) {
+  size_t end = framed.find("\r\n\r\n");
+  if (framed.rfind("Content-Length: ", 0) != 0 || end == std::string::npos)
+    bug("the language server sent a message without its header", framed.substr(0, 200));
+  size_t len = std::strtoull(framed.c_str() + 16, nullptr, 10);
+  if (framed.size() != end + 4 + len)
+    bug("the language server's Content-Length is not its body's length", framed.substr(0, 200));
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse(llvm::StringRef(framed).substr(end + 4));
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    bug("the language server sent a body that is not JSON", framed.substr(0, 400));
+  }
+  if (!v->getAsObject())
+    bug("the language server sent a JSON value that is not an object", framed.substr(0, 400));
+}
+
+void lspSession(const uint8_t *data, size_t size, bool framed) {
+  using namespace fabc;
+  lsp::ServerOptions so;
+  so.compile.standardSearchPath = false;
+  so.compile.includes = {FABC_SOURCE_STDLIB};
+  so.compile.maxFileSize = kMaxFile;
+  so.compile.limits.maxDevices = 2000;
+  so.compile.limits.maxLinks = 20000;
+  so.compile.limits.maxSteps = 200000;
+  so.compile.limits.maxDepth = 16;
+  so.debounceMs = 0;
+  so.maxWorkspaceFiles = 0; // no workspace folder is read
+  lsp::Server server(so, checkAnswer);
+  lsp::MessageReader reader(2 * kMaxFile);
+  auto feed = [&](std::string_view bytes) {
+    reader.feed(bytes.data(), bytes.size());
+    std::string body, err;
+    for (;;) {
+      lsp::MessageReader::Result r = reader.next(body, err);
+      if (r == lsp::MessageReader::NeedMore)
+        break;
+      if (r == lsp::MessageReader::BadFraming)
+        server.framingError(err);
+      else
+        server.handleMessage(body);
+      if (server.exited())
+        return;
+      server.tick();
+    }
+  };
+  feed(lsp::frame(R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"capabilities":{}}})"));
+  feed(lsp::frame(R"({"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///fuzz/a.fab","languageId":"fabric","version":1,"text":"import "nvidia/switches.fab";
+model S : system { port n[2] { speed = 400 Gb/s; } }
+template t(k) { s[k] : S; l : QM9700; link s[0].n[0] -- l.p[0]; }
+fabric f {
+  let x = 2;
+  u[x] : t(2);
+}
+"}}})"));
+  std::string_view rest(reinterpret_cast<const char *>(data), size);
+  if (!framed) {
+    feed(rest);
+  } else {
+    while (!rest.empty() && !server.exited()) {
+      size_t nl = rest.find('\n');
+      feed(lsp::frame(rest.substr(0, nl)));
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    }
+  }
+  if (!server.exited())
+    server.flush();
+}
+
 struct Job {
   const uint8_t *data;
   size_t size;
@@ -306,6 +383,8 @@ void *threadMain(void *p) {
     semanticOne(j->data + 1, j->size - 1);
   else if (j->size > 0 && j->data[0] == 2)
     compileOne(nestingDesign(j->data + 1, j->size - 1));
+  else if (j->size > 0 && (j->data[0] == 3 || j->data[0] == 4))
+    lspSession(j->data + 1, j->size - 1, j->data[0] == 4);
   else
     compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
   return nullptr;

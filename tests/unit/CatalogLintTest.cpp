@@ -57,6 +57,18 @@ TEST(CatalogLint, EveryPartHasASkuAndEveryFigureItsProvenance) {
     figure("price", m.price);
     figure("lasers", m.lasers);
     figure("order_lengths", m.orderLengthsNote);
+    figure("afr/mtbf", m.afr);
+    figure("nic_afr/nic_mtbf", m.nicAfr);
+    figure("laser_afr/laser_mtbf", m.laserAfr);
+    // Reliability coverage (issue 18): every network part states its failure rate, a
+    // CPO engine its external lasers' too, and a GPU system its NICs'.
+    using K = ir::ModelKind;
+    if ((m.kind == K::Switch || m.kind == K::Nic || m.kind == K::Optic || m.kind == K::Cable) && !m.afr.known)
+      faults.push_back(name + ": no failure rate (afr or mtbf)");
+    if (m.cpoEngine && !m.laserAfr.known)
+      faults.push_back(name + ": a CPO engine without its lasers' failure rate (laser_afr or laser_mtbf)");
+    if (m.kind == K::System && m.gpus && !m.nicAfr.known)
+      faults.push_back(name + ": a GPU system without its NICs' failure rate (nic_afr or nic_mtbf)");
   }
   std::string all;
   for (const std::string &f : faults)
@@ -78,6 +90,22 @@ TEST(CatalogLint, CatchesWhatItChecks) {
   EXPECT_NE(y.skuNoneReason, 0u);
   EXPECT_EQ(F.strings.str(y.skuNoneReason), "generic");
   EXPECT_TRUE(y.power.source != 0 && y.power.estimate);
+}
+
+// Failure rates: an MTBF becomes failures per unit-year (8,760 h / MTBF), an AFR is read
+// as written (a percent or a fraction), each with its provenance.
+TEST(CatalogLint, FailureRates) {
+  auto b = test::compileText("model X : optic { media = \"SMF\"; mtbf = 876000 h source \"s\"; laser_afr = 0.5% estimate \"e\"; }\n"
+                             "model Y : cable { media = \"DAC\"; afr = 0.002; }\n"
+                             "fabric f { }\n");
+  ASSERT_TRUE(b->ok);
+  const ir::Fabric &F = b->F;
+  EXPECT_NEAR(F.models[0].afr.value, 0.01, 1e-12);
+  EXPECT_TRUE(F.models[0].afr.source && !F.models[0].afr.estimate);
+  EXPECT_NEAR(F.models[0].laserAfr.value, 0.005, 1e-12);
+  EXPECT_TRUE(F.models[0].laserAfr.estimate);
+  EXPECT_NEAR(F.models[1].afr.value, 0.002, 1e-12);
+  EXPECT_TRUE(F.models[1].afr.known && !F.models[1].afr.source);
 }
 
 } // namespace

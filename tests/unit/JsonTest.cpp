@@ -68,6 +68,29 @@ TEST(Json, EscapesControlCharactersAndKeepsUtf8) {
   EXPECT_EQ(str(b), "caf\xc3\xa9 \xe2\x86\x92"); // UTF-8 as is, not \u escapes
 }
 
+// Keys and strings of up to 64 bytes are checked while copied, longer ones by
+// appendJsonEscaped: the same bytes at every length around the limit, with a byte to
+// escape at every position.
+TEST(Json, KeysAndStringsEscapedAtEveryLength) {
+  for (size_t n = 0; n <= 70; ++n) {
+    std::string plain(n, 'x');
+    std::vector<std::string> cases = {plain};
+    for (size_t at = 0; at < n; ++at)
+      for (char c : {'"', '\\', '\n', '\x1f', '\0', '\x7f'}) {
+        cases.push_back(plain);
+        cases.back()[at] = c;
+      }
+    for (const std::string &s : cases) {
+      TextBuffer doc;
+      JsonWriter j(doc);
+      j.beginObject(JsonLayout::Inline);
+      j.key(s).string(s);
+      j.endObject();
+      EXPECT_EQ(str(doc), "{\"" + reference(s) + "\": \"" + reference(s) + "\"}\n") << n;
+    }
+  }
+}
+
 TEST(Json, StringsReadBackAsKeysAndValues) {
   for (const std::string &s : tricky()) {
     TextBuffer doc;

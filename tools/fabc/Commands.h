@@ -17,6 +17,7 @@ int explainCommand(Options &o);  // Explain.cpp
 int backendsCommand(Options &o); // Info.cpp
 int versionCommand(Options &o);  // Info.cpp
 int parseDiffCommand(Options &o); // ParseDiff.cpp (hidden: the differential test of the parsers)
+int lspCommand(Options &o);      // Lsp.cpp
 
 // The diagnostic engine as the options ask (format, colour, -Werror, -Wno-, limit).
 void setupDiags(const Options &o, DiagEngine &diags);

@@ -148,6 +148,59 @@ struct Side {
   const std::string &file; // as given on the command line
 };
 
+// The revision's reliability (issue 18), old and new: expected failures, touches and links
+// down per year, the bisection left after losing the costliest switch, single points of
+// failure, network islands. Its own function, beside the recabling plan.
+void printReliability(Writer &w, const ReliabilityFigures &a, const ReliabilityFigures &b) {
+  struct Row {
+    const char *key, *label;
+    double o, n;
+    int decimals;
+  };
+  const Row rows[] = {
+      {"failures_per_year", "failures per year", a.failuresPerYear, b.failuresPerYear, 3},
+      {"touches_per_year", "field replacements per year", a.touchesPerYear, b.touchesPerYear, 3},
+      {"links_down_per_year", "links down per year", a.linksDownPerYear, b.linksDownPerYear, 3},
+      {"costliest_switch_bisection_share", "bisection after losing the costliest switch", a.costliestShare,
+       b.costliestShare, 4},
+      {"single_points_of_failure", "single points of failure", double(a.singlePoints), double(b.singlePoints), 0},
+      {"network_islands", "network islands", double(a.islands), double(b.islands), 0},
+  };
+  if (w.json()) {
+    JsonWriter &j = w.j();
+    j.key("reliability").beginObject();
+    for (const Row &r : rows) {
+      j.key(r.key).beginObject(JsonLayout::Inline);
+      j.key("old").fixed(r.o, r.decimals);
+      j.key("new").fixed(r.n, r.decimals);
+      j.key("delta").fixed(r.n - r.o, r.decimals);
+      j.endObject();
+    }
+    j.key("rail_only").beginObject(JsonLayout::Inline);
+    j.key("old").boolean(a.railOnly);
+    j.key("new").boolean(b.railOnly);
+    j.endObject();
+    j.key("unrated_parts").beginObject(JsonLayout::Inline);
+    j.key("old").integer(a.unrated);
+    j.key("new").integer(b.unrated);
+    j.endObject();
+    j.key("estimate").boolean(a.estimate || b.estimate);
+    j.endObject();
+    return;
+  }
+  w.print("\nreliability (old -> new){}:\n",
+          a.unrated || b.unrated ? fmt::format(", {} -> {} parts state no failure rate (counted as none)", a.unrated, b.unrated)
+          : a.estimate || b.estimate ? ", estimate: rests on catalog failure rates marked 'estimate'" : "");
+  for (const Row &r : rows) {
+    if (r.decimals == 4)
+      w.print("  {}: {:.1f}% -> {:.1f}%\n", r.label, 100 * r.o, 100 * r.n);
+    else
+      w.print("  {}: {:.{}f} -> {:.{}f} ({:+.{}f})\n", r.label, r.o, r.decimals, r.n, r.decimals, r.n - r.o, r.decimals);
+  }
+  if (a.railOnly != b.railOnly)
+    w.print("  rail-only: {} -> {}\n", a.railOnly ? "yes" : "no", b.railOnly ? "yes" : "no");
+}
+
 // The plan's sections, one function each, in the order they are written. Each writes its
 // text or its JSON members.
 
@@ -382,7 +435,8 @@ void printPower(Writer &w, const FabricDiff &D) {
 }
 
 // Writes the plan from `sa` (old) to `sb` (new).
-void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
+void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out,
+               const ReliabilityFigures &ra, const ReliabilityFigures &rb) {
   Writer w(json, out);
   if (json)
     w.j().beginObject();
@@ -393,6 +447,7 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
   printSettings(w, D);
   printBom(w, D);
   printPower(w, D);
+  printReliability(w, ra, rb);
   if (json)
     w.j().endObject();
 }
@@ -421,7 +476,8 @@ int diffCommand(Options &o) {
   const ir::Fabric &A = a.fabric(), &B = b.fabric();
   FabricDiff D = compareFabrics(a.analyses(), b.analyses(), [&](const char *stage) { timer(stage); });
   timer("diff print");
-  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout);
+  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout,
+            reliabilityFigures(A, a.analyses().reliability()), reliabilityFigures(B, b.analyses().reliability()));
   timer.report();
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     return ExitUsage;

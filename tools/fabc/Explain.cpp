@@ -4,15 +4,6 @@
 #include <cctype>
 
 namespace fabc::cli {
-namespace {
-// docs/diagnostics.md puts <a id="fab-e0042"></a> before each code's section.
-std::string docAnchor(const DiagInfo &d) {
-  std::string r = std::string("fab-") + d.code;
-  for (char &c : r)
-    c = char(std::tolower((unsigned char)c));
-  return r;
-}
-} // namespace
 
 int explainCommand(Options &o) {
   if (o.list) {
@@ -30,8 +21,7 @@ int explainCommand(Options &o) {
   const DiagInfo *d = findDiag(o.inputs[0]);
   if (!d)
     return usageError("unknown diagnostic code '" + o.inputs[0] + "' (fabc explain --list shows them all)");
-  fmt::print("FAB-{} ({}): {}\n\n{}\n\nSee docs/diagnostics.md#{} for examples.\n", d->code,
-             d->severity == Severity::Error ? "error" : "warning", d->summary, d->help, docAnchor(*d));
+  fmt::print("{}", explainText(*d));
   return ExitOk;
 }
 

@@ -145,6 +145,7 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   uint64_t n;
   if (!parseUInt(v, n))
     return usageError("limits take a number: " + a);
+  o.limitsSet = true;
   if (Which == 0) o.limits.maxDevices = n;
   else if (Which == 1) o.limits.maxLinks = n;
   else if (Which == 2) o.limits.maxSteps = n;

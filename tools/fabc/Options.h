@@ -26,6 +26,7 @@ struct Options {
   DiagFormat format = DiagFormat::Text;
   int color = -1; // -1 auto
   bool werror = false, timeStages = false, quiet = false;
+  bool limitsSet = false; // a --max-devices/links/steps/depth option was given
   bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
   uint64_t maxFileSize = 64ull << 20;
@@ -44,8 +45,8 @@ struct Options {
 // Which commands an option applies to (informational: the parser accepts every option
 // with every command, as it always has; the usage text, man page and completions use it).
 enum Cmd : uint32_t {
-  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdAll = 127,
-  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify, // every command that compiles a design
+  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128, CmdAll = 255,
+  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp, // every command that compiles a design
 };
 
 enum class Arg : uint8_t {

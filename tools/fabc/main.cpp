@@ -28,6 +28,7 @@ const std::vector<CommandSpec> &commandTable() {
        "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand},
       {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",
        explainCommand},
+      {"lsp", "lsp", "the language server (LSP 3.17 on stdin/stdout) for editors (docs/lsp.md)", lspCommand},
       {"backends", "backends", "list the output backends for --emit", backendsCommand},
       {"version", "version", "print the version", versionCommand},
       {"parse-diff", nullptr, nullptr, parseDiffCommand},

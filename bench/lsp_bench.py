@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Language server bench: `fabc lsp` on a 10k-GPU design, driven like an editor.
+
+Measures (docs/lsp.md, README "Benchmarks"):
+  - open: didOpen to the first publishDiagnostics;
+  - edit latency: an edit (didChange, incremental) to the publishDiagnostics of that
+    version, for edits that recompile a clean design (a comment typed) and edits that
+    break and fix it (a unit error); the server's quiet period (debounce) is included;
+  - memory over a long session: 10,000 edits (one character each, typed into a comment,
+    in bursts of 100, each burst then waiting for its diagnostics), the server's
+    resident memory (VmRSS) after every burst: bounded means the last is the first.
+
+usage: bench/lsp_bench.py [--fabc build-rel/tools/fabc/fabc] [--gpus 10080] [--edits 10000]
+"""
+import argparse
+import json
+import os
+import re
+import select
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+class Client:
+    def __init__(self, argv):
+        self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        self.buf = b""
+        self.next_id = 1
+
+    def send(self, obj):
+        body = json.dumps(obj).encode()
+        self.p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.p.stdin.flush()
+
+    def request(self, method, params):
+        i = self.next_id
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": i, "method": method, "params": params})
+        return self.wait(lambda m: m.get("id") == i and "method" not in m)
+
+    def notify(self, method, params):
+        self.send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def read(self, timeout=120):
+        deadline = time.time() + timeout
+        fd = self.p.stdout.fileno()
+        while True:
+            end = self.buf.find(b"\r\n\r\n")
+            if end >= 0:
+                n = int(re.search(rb"Content-Length: *(\d+)", self.buf[:end]).group(1))
+                if len(self.buf) >= end + 4 + n:
+                    body, self.buf = self.buf[end + 4:end + 4 + n], self.buf[end + 4 + n:]
+                    return json.loads(body)
+            r, _, _ = select.select([fd], [], [], max(0.0, deadline - time.time()))
+            if not r:
+                raise SystemExit("lsp_bench: timed out")
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                raise SystemExit("lsp_bench: the server exited")
+            self.buf += chunk
+
+    def wait(self, pred):
+        while True:
+            m = self.read()
+            if pred(m):
+                return m
+
+    def diagnostics(self, version):
+        return self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                         and m["params"].get("version") == version)
+
+    def rss_kib(self):
+        with open(f"/proc/{self.p.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fabc", default=os.path.join(ROOT, "build-rel", "tools", "fabc", "fabc"))
+    ap.add_argument("--gpus", type=int, default=10080)
+    ap.add_argument("--edits", type=int, default=10000, help="edits of the memory session")
+    ap.add_argument("--samples", type=int, default=40, help="timed edits of each kind")
+    ap.add_argument("--debounce", type=int, help="the server's quiet period in ms (default: the server's, 25)")
+    ap.add_argument("--work", help="scratch directory (default: a temporary one)")
+    a = ap.parse_args()
+    if not os.access(a.fabc, os.X_OK):
+        raise SystemExit(f"lsp_bench: no fabc at {a.fabc}")
+    work = a.work or tempfile.mkdtemp(prefix="fabc-lsp-bench-")
+    path = os.path.join(work, "design.fab")
+    subprocess.run([sys.executable, os.path.join(HERE, "fabrics", "gen_gb200.py"), str(a.gpus), "-o", path],
+                   check=True)
+    text = open(path).read()
+    lines = text.split("\n")
+    uri = "file://" + path
+
+    c = Client([a.fabc, "lsp"])
+    init = {"rootUri": None, "capabilities": {}}
+    if a.debounce is not None:
+        init["initializationOptions"] = {"debounceMs": a.debounce}
+    c.request("initialize", init)
+    c.notify("initialized", {})
+    t0 = time.perf_counter()
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "fabric", "version": 1,
+                                                       "text": text}})
+    first = c.diagnostics(1)
+    open_s = time.perf_counter() - t0
+    if first["params"]["diagnostics"]:
+        raise SystemExit("lsp_bench: the design has diagnostics: %s" % first["params"]["diagnostics"][0])
+    version = 1
+    # Two lines at the end: a `let` whose unit is broken and fixed, and a comment typed into.
+    end_line = text.count("\n") if text.endswith("\n") else text.count("\n") + 1
+    prefix = "" if text.endswith("\n") else "\n"
+    ok_let, bad_let = "let bench_len = 2 km;", "let bench_len = 2 km + 5 W;"
+    version += 1
+    c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+        {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line, "character": 0}},
+         "text": prefix + ok_let + "\n// "}]})
+    c.diagnostics(version)
+    let_line = end_line + (1 if prefix else 0)
+    comment_line, col = let_line + 1, 3
+
+    def type_char(ch="x"):
+        nonlocal version, col
+        version += 1
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
+            {"range": {"start": {"line": comment_line, "character": col},
+                       "end": {"line": comment_line, "character": col}}, "text": ch}]})
+        col += 1
+        return version
+
+    clean = []
+    for _ in range(a.samples):
+        t = time.perf_counter()
+        d = c.diagnostics(type_char())
+        clean.append(time.perf_counter() - t)
+        assert not d["params"]["diagnostics"]
+    # Break and fix: the let's unit error (2 km + 5 W), then back.
+    broken = []
+    for k in range(a.samples):
+        version += 1
+        bad = k % 2 == 0
+        old, new = (ok_let, bad_let) if bad else (bad_let, ok_let)
+        change = {"range": {"start": {"line": let_line, "character": 0},
+                            "end": {"line": let_line, "character": len(old)}}, "text": new}
+        t = time.perf_counter()
+        c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                            "contentChanges": [change]})
+        d = c.diagnostics(version)
+        broken.append(time.perf_counter() - t)
+        codes = [x["code"] for x in d["params"]["diagnostics"]]
+        if bad != ("FAB-E0025" in codes):
+            raise SystemExit(f"lsp_bench: unexpected diagnostics after edit {k}: {codes}")
+    if broken and a.samples % 2:
+        raise SystemExit("lsp_bench: --samples must be even")
+    # Memory: bursts of 100 one-character edits, then that burst's diagnostics.
+    rss = [c.rss_kib()]
+    burst = 100
+    t = time.perf_counter()
+    done = 0
+    while done < a.edits:
+        for _ in range(min(burst, a.edits - done)):
+            v = type_char("y" if done % 2 else "z")
+            done += 1
+        c.diagnostics(v)
+        rss.append(c.rss_kib())
+    session_s = time.perf_counter() - t
+    c.request("shutdown", None)
+    c.notify("exit", None)
+    c.p.wait(timeout=30)
+
+    def ms(xs, q):
+        xs = sorted(xs)
+        return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
+    print(f"design: {a.gpus} GPUs, {len(text):,} bytes ({path})")
+    print(f"open: {1000 * open_s:.0f} ms to the first diagnostics")
+    for name, xs in (("edit, clean design", clean), ("edit, break/fix (FAB-E0025)", broken)):
+        print(f"{name}: median {ms(xs, 0.5):.0f} ms, p90 {ms(xs, 0.9):.0f} ms, max {ms(xs, 1.0):.0f} ms "
+              f"({len(xs)} edits, debounce included)")
+    print(f"memory: {a.edits:,} edits in {session_s:.1f} s; VmRSS after open {rss[0] / 1024:.0f} MiB, "
+          f"after the first burst {rss[1] / 1024:.0f} MiB, max {max(rss) / 1024:.0f} MiB, "
+          f"last {rss[-1] / 1024:.0f} MiB")
+    print(f"| lsp-10k | {a.gpus:,} | {1000 * open_s:.0f} ms | {ms(clean, 0.5):.0f} / {ms(clean, 0.9):.0f} ms | "
+          f"{ms(broken, 0.5):.0f} / {ms(broken, 0.9):.0f} ms | {a.edits:,} | {rss[1] / 1024:.0f} MiB | "
+          f"{max(rss) / 1024:.0f} MiB | {rss[-1] / 1024:.0f} MiB |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+// Expected failures per year (analysis/Reliability.h). One pass over the devices, one
+// over the links, one over the switch cages for the what-if: linear in links.
+#include "analysis/Reliability.h"
+
+#include "analysis/Energy.h"
+
+#include <algorithm>
+#include <map>
+
+namespace fabc {
+using ir::None;
+
+const char *failCategoryKey(FailCategory c) {
+  static const char *keys[] = {"switches", "nics", "transceivers", "cables", "cpo_engines", "lasers"};
+  return keys[size_t(c)];
+}
+const char *failCategoryLabel(FailCategory c) {
+  static const char *labels[] = {"Switches", "NICs", "Transceivers", "Cables", "CPO engines", "CPO lasers"};
+  return labels[size_t(c)];
+}
+
+namespace {
+
+// One failing kind of part, `units` of it on a device: its rate, and what each failure
+// costs (a touch; `links` links down while it is out).
+struct Charge {
+  FailCategory cat;
+  double afr;   // per unit-year
+  bool known;
+  double units;
+  double links; // links down per failure
+};
+
+class Counter {
+public:
+  Counter(const ir::Fabric &F, ReliabilityModel &R) : F_(F), R_(R) {}
+  void charge(uint32_t dev, const Charge &c) {
+    double f = c.known ? c.afr * c.units : 0;
+    unsigned t = ir::tierIndex(F_.devTier[dev]);
+    add(R_.all, c, f);
+    add(R_.tiers[t < ReliabilityModel::Untiered ? t : ReliabilityModel::Untiered], c, f);
+    uint32_t b = F_.buildingOf(dev);
+    add(b == None ? R_.unplaced : R_.buildings[b], c, f);
+  }
+  // A model's rate, noted when it is an estimate or missing.
+  const ir::Figure &rate(uint32_t model, const ir::Figure &f, const char *what) {
+    if (f.estimate || !f.known)
+      R_.estimates.insert({model, what});
+    return f;
+  }
+
+private:
+  static void add(FailureBucket &b, const Charge &c, double f) {
+    size_t i = size_t(c.cat);
+    b.failures[i] += f;
+    b.parts[i] += uint64_t(c.units + 0.5);
+    if (!c.known)
+      b.unrated[i] += uint64_t(c.units + 0.5);
+    b.touches += f;
+    b.linksDown += f * c.links;
+  }
+  const ir::Fabric &F_;
+  ReliabilityModel &R_;
+};
+
+// Links down while a CPO engine is replaced: the engine is inside the switch, so the
+// whole switch is swapped (docs/design-decisions.md). While a laser is out: the ports it
+// feeds.
+double portsPerLaser(const ir::Model &e) { return e.lasers.known && e.lasers.value > 0 ? std::max(1.0, 1 / e.lasers.value) : 1; }
+
+} // namespace
+
+ReliabilityModel computeReliability(const ir::Fabric &F) {
+  ReliabilityModel R;
+  R.buildings.resize(F.buildings.size());
+  Counter C(F, R);
+  size_t nd = F.numDevices();
+  std::vector<uint32_t> linked(nd, 0);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    ++linked[F.portDevice[F.linkA[l]]];
+    ++linked[F.portDevice[F.linkB[l]]];
+  }
+  for (uint32_t d = 0; d < nd; ++d) {
+    const ir::Model &m = F.modelOf(d);
+    uint32_t mi = F.devModel[d];
+    if (m.kind == ir::ModelKind::Switch || m.kind == ir::ModelKind::NvSwitch) {
+      const ir::Figure &f = C.rate(mi, m.afr, "afr");
+      C.charge(d, {FailCategory::Switches, f.value, f.known, 1, double(linked[d])});
+    } else if (m.kind == ir::ModelKind::Nic) {
+      const ir::Figure &f = C.rate(mi, m.afr, "afr");
+      C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d])});
+    } else if (m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !m.ports.empty()) {
+      const ir::Figure &f = C.rate(mi, m.nicAfr, "nic_afr");
+      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count), 1});
+    }
+  }
+  std::map<double, uint32_t> engines;
+  auto engineFor = [&](double speed) {
+    auto it = engines.find(speed);
+    return it != engines.end() ? it->second : engines[speed] = cpoEngine(F, speed);
+  };
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    for (int side = 0; side < 2; ++side) {
+      uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
+      if (F.modelOf(dev).ports[F.portGroup(port)].cpo) {
+        uint32_t e = engineFor(F.portSpeed(port));
+        if (e == None)
+          continue;
+        const ir::Model &em = F.models[e];
+        const ir::Figure &f = C.rate(e, em.afr, "afr");
+        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, double(linked[dev])});
+        const ir::Figure &lf = C.rate(e, em.laserAfr, "laser_afr");
+        C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em)});
+        continue;
+      }
+      uint8_t n = side ? F.linkXcvrB[l] : F.linkXcvrA[l];
+      uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
+      if (!n || o == None)
+        continue;
+      const ir::Model &om = F.models[o];
+      const ir::Figure &f = C.rate(o, om.afr, "afr");
+      C.charge(dev, {FailCategory::Transceivers, f.value, f.known, double(n), double(om.portsPerUnit)});
+    }
+    uint32_t c = F.linkCable[l];
+    if (c != None && F.linkCableUnits[l]) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      uint32_t upper = F.devTier[b] > F.devTier[a] && F.devTier[b] != ir::Tier::Unknown ? b : a;
+      const ir::Model &cm = F.models[c];
+      const ir::Figure &f = C.rate(c, cm.afr, "afr");
+      C.charge(upper, {FailCategory::Cables, f.value, f.known, double(F.linkCableUnits[l]),
+                       double(std::max(cm.portsPerUnit, cm.legs))});
+    }
+  }
+
+  // The what-if: every switch cage with optics, pluggable one way and CPO the other.
+  FailureWhatIf &w = R.cpo;
+  double current = 0; // failures per year of the switch-side optics as designed
+  for (uint32_t d = 0; d < nd; ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::Switch)
+      continue;
+    F.forEachCage(d, [&](uint32_t g, const ir::GroupLayout &gl, uint32_t first) {
+      bool cpo = m.ports[g].cpo;
+      uint32_t used = 0, optic = None;
+      for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+        uint32_t port = first + k, l = F.portLink[port];
+        if (l == None)
+          continue;
+        ++used;
+        bool isA = F.linkA[l] == port;
+        if ((isA ? F.linkXcvrA[l] : F.linkXcvrB[l]) && optic == None)
+          optic = isA ? F.linkOpticA[l] : F.linkOpticB[l];
+      }
+      if (!used || (!cpo && optic == None))
+        return; // unused, or copper: no optics either way
+      w.applies = true;
+      uint32_t engine = engineFor(gl.speed);
+      uint32_t plug = cpo ? pluggableFor(F, gl.speed, gl.portsPerCage, engine) : optic;
+      if (engine == None || plug == None) {
+        w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + (engine == None ? " CPO engine" : " single-mode transceiver"));
+        return;
+      }
+      const ir::Model &e = F.models[engine], &p = F.models[plug];
+      if (!e.afr.known || !e.laserAfr.known || !p.afr.known) {
+        w.missing.insert(std::string(F.strings.str(!p.afr.known ? p.name : e.name)) + " failure rate");
+        return;
+      }
+      w.estimate |= e.afr.estimate || e.laserAfr.estimate || p.afr.estimate;
+      double pf = p.afr.value, ef = e.afr.value * used, lf = e.laserAfr.value * e.lasers.value * used;
+      current += cpo ? ef + lf : pf;
+      w.pluggable += pf;
+      w.pluggableTouches += pf;
+      w.pluggableLinksDown += pf * used;
+      w.cpo += ef + lf;
+      w.cpoTouches += ef + lf;
+      w.cpoLinksDown += ef * linked[d] + lf * portsPerLaser(e);
+    });
+  }
+  w.estimate |= !w.missing.empty();
+  w.pluggableTotal = R.all.total() - current + w.pluggable;
+  w.cpoTotal = R.all.total() - current + w.cpo;
+  return R;
+}
+
+ReliabilityFigures reliabilityFigures(const ir::Fabric &F, const ReliabilityModel &R) {
+  ReliabilityFigures r;
+  const ir::ResilienceStats &S = F.metrics.resilience;
+  r.failuresPerYear = R.all.total();
+  r.touchesPerYear = R.all.touches;
+  r.linksDownPerYear = R.all.linksDown;
+  r.costliestShare = F.metrics.bisection > 0 && S.worstSwitch != None ? S.worstSwitchBisection / F.metrics.bisection : 1;
+  r.singlePoints = S.singlePointCount;
+  r.islands = S.reach.islands;
+  r.railOnly = S.reach.railOnly;
+  r.estimate = R.usesEstimates();
+  for (uint64_t u : R.all.unrated)
+    r.unrated += u;
+  return r;
+}
+
+} // namespace fabc

@@ -1,0 +1,72 @@
+#pragma once
+// Expected failures per year (issue 18), an analysis computed once from the IR
+// (Analyses::reliability()): failed parts, field replacements ("touches") and links taken
+// down, per category, tier and building, from the catalog's failure rates; and the
+// pluggable-vs-CPO what-if with the same figures. summary.json and the report read this
+// one result. The model and its assumptions: docs/design-decisions.md, "Expected failures
+// per year".
+#include "ir/Fabric.h"
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fabc {
+
+enum class FailCategory : uint8_t { Switches, Nics, Transceivers, Cables, CpoEngines, Lasers, Count };
+const char *failCategoryKey(FailCategory c);   // "switches", "nics", ...
+const char *failCategoryLabel(FailCategory c); // "Switches", "NICs", ...
+
+struct FailureBucket {
+  double failures[size_t(FailCategory::Count)] = {}; // expected failures per year
+  uint64_t parts[size_t(FailCategory::Count)] = {};  // units counted
+  uint64_t unrated[size_t(FailCategory::Count)] = {}; // units whose part states no failure rate
+  double touches = 0;   // field replacements per year
+  double linksDown = 0; // links taken down per year (while the part is out)
+  double total() const {
+    double s = 0;
+    for (double f : failures)
+      s += f;
+    return s;
+  }
+  double operator[](FailCategory c) const { return failures[size_t(c)]; }
+};
+
+// The switch-side optics built all pluggable against all CPO (every switch cage), the
+// rest of the design as it is.
+struct FailureWhatIf {
+  bool applies = false;
+  bool estimate = false;           // rests on an estimate, or a part is missing
+  std::set<std::string> missing;   // speeds without a catalog part (or without a rate)
+  double pluggable = 0, cpo = 0;   // failures per year of the switch-side optics
+  double pluggableTouches = 0, cpoTouches = 0;
+  double pluggableLinksDown = 0, cpoLinksDown = 0;
+  double pluggableTotal = 0, cpoTotal = 0; // failures per year of the whole design built each way
+};
+
+struct ReliabilityModel {
+  static constexpr unsigned Untiered = 5;
+  FailureBucket all, unplaced;
+  FailureBucket tiers[6]; // 0 systems, 1..4 switch tiers, 5 untiered
+  std::vector<FailureBucket> buildings;
+  FailureWhatIf cpo;
+  // (model, property) of every failure rate behind the figures that is an estimate
+  // ("afr", "nic_afr", "laser_afr"), or missing.
+  std::set<std::pair<uint32_t, std::string>> estimates;
+  bool usesEstimates() const { return !estimates.empty(); }
+};
+
+ReliabilityModel computeReliability(const ir::Fabric &F);
+
+// What `fabc diff` shows of a revision's reliability: each figure old and new.
+struct ReliabilityFigures {
+  double failuresPerYear = 0, touchesPerYear = 0, linksDownPerYear = 0;
+  double costliestShare = 1;   // bisection left after losing the costliest switch (share)
+  uint32_t singlePoints = 0, islands = 0;
+  uint64_t unrated = 0;        // parts whose model states no failure rate (counted as 0)
+  bool railOnly = false, estimate = false;
+};
+ReliabilityFigures reliabilityFigures(const ir::Fabric &F, const ReliabilityModel &R);
+
+} // namespace fabc

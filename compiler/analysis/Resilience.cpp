@@ -1,0 +1,441 @@
+// Failure what-if and reachability (analysis/Resilience.h). The model, its assumptions
+// and why it is closed-form: docs/design-decisions.md, "Failure what-if in closed form".
+#include "analysis/Resilience.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+namespace fabc::analysis {
+using ir::None;
+
+namespace {
+
+// The bisection estimate of measureTiers is half the smallest of these terms: the
+// leaves' downlinks (term 0) and each tier's uplinks below the top (term t). Losing a
+// switch of tier t lowers term t-1 (t >= 2) or term 0 (t = 1) by its downlinks and term
+// t by its uplinks.
+struct Terms {
+  double v[ir::NumTiers] = {};
+  unsigned top = 0;
+  double bisection() const {
+    if (top < 1)
+      return 0;
+    double b = v[0];
+    for (unsigned t = 1; t < top; ++t)
+      b = std::min(b, v[t]);
+    return std::max(0.0, b) / 2;
+  }
+};
+Terms intactTerms(const ir::Metrics &M) {
+  Terms T;
+  T.top = M.topTier;
+  T.v[0] = M.topTier >= 1 ? M.tiers[1].downBandwidth : 0;
+  for (unsigned t = 1; t < M.topTier; ++t)
+    T.v[t] = M.tiers[t].upBandwidth;
+  return T;
+}
+// The terms a loss of `down` and `up` b/s at tier t lowers.
+Terms without(Terms T, unsigned t, double down, double up) {
+  T.v[t >= 2 ? t - 1 : 0] -= down;
+  if (t < T.top)
+    T.v[t] -= up;
+  return T;
+}
+// The worst case over every set of k switches: each term loses its own k largest
+// contributions (the smallest term after the loss is the minimum over terms of each
+// term's worst), so the k largest downlinks and the k largest uplinks, chosen apart.
+double worstBisection(const Terms &T, unsigned t, double topDown, double topUp) {
+  Terms a = T;
+  a.v[t >= 2 ? t - 1 : 0] -= topDown;
+  double first = a.bisection();
+  Terms b = T;
+  if (t < T.top)
+    b.v[t] -= topUp;
+  return std::min(first, b.bisection());
+}
+double sumLargest(std::vector<double> &v, uint32_t k) {
+  k = std::min<uint32_t>(k, uint32_t(v.size()));
+  std::nth_element(v.begin(), v.begin() + k, v.end(), std::greater<double>());
+  return std::accumulate(v.begin(), v.begin() + k, 0.0);
+}
+
+// Pods as measureLatency draws them: pod groups, else su groups, the first group of a
+// device wins; None: in no pod.
+std::vector<uint32_t> podOfDevices(const ir::Fabric &F) {
+  std::vector<uint32_t> pod(F.numDevices(), None);
+  if (F.metrics.podKind == ir::GroupKind::Other)
+    return pod;
+  uint32_t id = 0;
+  for (const ir::Group &g : F.groups) {
+    if (g.kind != F.metrics.podKind)
+      continue;
+    for (uint32_t d : g.devices())
+      if (pod[d] == None)
+        pod[d] = id;
+    ++id;
+  }
+  return pod;
+}
+
+// What one pass over the links gathers for every loss.
+struct Loads {
+  std::vector<double> down, up;  // b/s per device, as measureTiers counts them
+  std::vector<uint32_t> pod;
+  std::vector<double> podUplink; // b/s across each pod's boundary
+  // (pod, switch, b/s) of every switch on a pod's boundary, sorted by pod, tier, b/s down.
+  struct Edge {
+    uint32_t pod, sw;
+    double bw;
+  };
+  std::vector<Edge> podEdges;
+};
+
+Loads gather(const ir::Fabric &F) {
+  Loads L;
+  size_t nd = F.numDevices();
+  L.down.assign(nd, 0);
+  L.up.assign(nd, 0);
+  L.pod = podOfDevices(F);
+  L.podUplink.assign(F.metrics.pods, 0);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
+    double bw = F.portSpeed(F.linkA[l]);
+    if (ta != ir::Tier::Unknown && tb != ir::Tier::Unknown && ta != tb) {
+      uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
+      L.up[lo] += bw;
+      L.down[hi] += bw;
+    }
+    uint32_t pa = L.pod[a], pb = L.pod[b];
+    if (pa == pb)
+      continue;
+    for (uint32_t p : {pa, pb}) {
+      if (p == None)
+        continue;
+      L.podUplink[p] += bw;
+      for (uint32_t s : {a, b})
+        if (ir::isSwitchTier(F.devTier[s]))
+          L.podEdges.push_back({p, s, bw});
+    }
+  }
+  // One entry per (pod, switch).
+  std::sort(L.podEdges.begin(), L.podEdges.end(),
+            [](const Loads::Edge &x, const Loads::Edge &y) { return x.pod != y.pod ? x.pod < y.pod : x.sw < y.sw; });
+  size_t w = 0;
+  for (size_t i = 0; i < L.podEdges.size(); ++i) {
+    if (w && L.podEdges[w - 1].pod == L.podEdges[i].pod && L.podEdges[w - 1].sw == L.podEdges[i].sw)
+      L.podEdges[w - 1].bw += L.podEdges[i].bw;
+    else
+      L.podEdges[w++] = L.podEdges[i];
+  }
+  L.podEdges.resize(w);
+  return L;
+}
+
+ir::TierLoss tierLoss(const ir::Fabric &F, const Loads &L, const Terms &T, unsigned t, uint32_t k) {
+  ir::TierLoss r;
+  r.tier = uint8_t(t);
+  std::vector<double> downs, ups;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (ir::tierIndex(F.devTier[d]) != t || !ir::isSwitchTier(F.devTier[d]))
+      continue;
+    downs.push_back(L.down[d]);
+    ups.push_back(L.up[d]);
+    double b = without(T, t, L.down[d], L.up[d]).bisection();
+    if (r.worstSwitch == None || b < r.worstSwitchBisection) {
+      r.worstSwitch = d;
+      r.worstSwitchBisection = b;
+    }
+  }
+  r.lose = std::min<uint32_t>(k, uint32_t(downs.size()));
+  r.bisection = worstBisection(T, t, sumLargest(downs, r.lose), sumLargest(ups, r.lose));
+  // Each pod loses its k largest boundary switches of the tier.
+  std::vector<double> mine;
+  for (size_t i = 0; i < L.podEdges.size();) {
+    uint32_t p = L.podEdges[i].pod;
+    mine.clear();
+    for (; i < L.podEdges.size() && L.podEdges[i].pod == p; ++i)
+      if (ir::tierIndex(F.devTier[L.podEdges[i].sw]) == t)
+        mine.push_back(L.podEdges[i].bw);
+    if (mine.empty() || L.podUplink[p] <= 0)
+      continue;
+    double share = std::max(0.0, L.podUplink[p] - sumLargest(mine, k)) / L.podUplink[p];
+    if (share < r.podUplinkShare) {
+      r.podUplinkShare = share;
+      r.worstPod = p;
+    }
+  }
+  return r;
+}
+
+void spanLosses(ir::Fabric &F, const Terms &T) {
+  struct Acc {
+    uint32_t links = 0;
+    double bw = 0;
+    double cut[ir::NumTiers] = {};
+  };
+  std::map<std::pair<uint32_t, uint32_t>, Acc> pairs;
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    uint32_t ba = F.buildingOf(a), bb = F.buildingOf(b);
+    if (ba == None || bb == None || ba == bb)
+      continue;
+    Acc &acc = pairs[{std::min(ba, bb), std::max(ba, bb)}];
+    double bw = F.portSpeed(F.linkA[l]);
+    ++acc.links;
+    acc.bw += bw;
+    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
+    if (ta == ir::Tier::Unknown || tb == ir::Tier::Unknown || ta == tb)
+      continue;
+    unsigned lo = std::min(ir::tierIndex(ta), ir::tierIndex(tb));
+    acc.cut[lo] += bw; // the leaves' downlinks (0) or tier lo's uplinks
+  }
+  auto &out = F.metrics.resilience.spans;
+  out.clear();
+  for (const auto &kv : pairs) {
+    Terms t = T;
+    for (unsigned i = 0; i < ir::NumTiers; ++i)
+      t.v[i] -= kv.second.cut[i];
+    out.push_back({kv.first.first, kv.first.second, kv.second.links, kv.second.bw, t.bisection()});
+  }
+}
+
+// Articulation points of the device graph (links, and NVLink groups as chains) whose loss
+// leaves GPUs outside the largest piece: an iterative Tarjan DFS, linear in links.
+void singlePoints(ir::Fabric &F) {
+  size_t nd = F.numDevices();
+  std::vector<uint32_t> deg(nd + 1, 0);
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
+  edges.reserve(F.numLinks());
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    if (a != b)
+      edges.push_back({a, b});
+  }
+  for (const ir::Group &g : F.groups) {
+    if (g.kind != ir::GroupKind::NvLink)
+      continue;
+    uint32_t prev = None;
+    for (uint32_t d : g.devices()) {
+      if (prev != None && prev != d)
+        edges.push_back({prev, d});
+      prev = d;
+    }
+  }
+  for (const auto &e : edges) {
+    ++deg[e.first + 1];
+    ++deg[e.second + 1];
+  }
+  std::partial_sum(deg.begin(), deg.end(), deg.begin());
+  std::vector<uint32_t> adj(deg[nd]), fill(deg.begin(), deg.end() - 1), adjEdge(deg[nd]);
+  for (uint32_t i = 0; i < edges.size(); ++i) {
+    auto [a, b] = edges[i];
+    adj[fill[a]] = b;
+    adjEdge[fill[a]++] = i;
+    adj[fill[b]] = a;
+    adjEdge[fill[b]++] = i;
+  }
+  auto gpus = [&](uint32_t d) -> uint64_t {
+    return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
+  };
+  std::vector<uint32_t> disc(nd, 0), low(nd, 0), it(nd, 0), parentEdge(nd, None), parent(nd, None), comp(nd, None);
+  std::vector<uint64_t> sub(nd, 0), sepSum(nd, 0), sepMax(nd, 0);
+  std::vector<uint64_t> compTotal;
+  std::vector<uint32_t> stack;
+  uint32_t timer = 0;
+  for (uint32_t r = 0; r < nd; ++r) {
+    if (disc[r])
+      continue;
+    uint32_t c = uint32_t(compTotal.size());
+    stack.push_back(r);
+    disc[r] = low[r] = ++timer;
+    it[r] = deg[r];
+    comp[r] = c;
+    sub[r] = gpus(r);
+    while (!stack.empty()) {
+      uint32_t v = stack.back();
+      if (it[v] < deg[v + 1]) {
+        uint32_t i = it[v]++, w = adj[i];
+        if (adjEdge[i] == parentEdge[v])
+          continue;
+        if (disc[w]) {
+          low[v] = std::min(low[v], disc[w]);
+          continue;
+        }
+        disc[w] = low[w] = ++timer;
+        it[w] = deg[w];
+        parent[w] = v;
+        parentEdge[w] = adjEdge[i];
+        comp[w] = c;
+        sub[w] = gpus(w);
+        stack.push_back(w);
+        continue;
+      }
+      stack.pop_back();
+      uint32_t p = parent[v];
+      if (p == None)
+        continue;
+      low[p] = std::min(low[p], low[v]);
+      sub[p] += sub[v];
+      if (low[v] >= disc[p]) { // v's subtree hangs on p alone
+        sepSum[p] += sub[v];
+        sepMax[p] = std::max(sepMax[p], sub[v]);
+      }
+    }
+    compTotal.push_back(sub[r]);
+  }
+  ir::ResilienceStats &R = F.metrics.resilience;
+  R.singlePoints.clear();
+  R.singlePointCount = 0;
+  R.gpusBehindSinglePoints = 0;
+  for (uint32_t v = 0; v < nd; ++v) {
+    if (!ir::isSwitchTier(F.devTier[v]) && F.modelOf(v).kind != ir::ModelKind::Switch)
+      continue;
+    if (!sepSum[v])
+      continue;
+    uint64_t rest = compTotal[comp[v]] - gpus(v) - sepSum[v]; // the piece holding the parent (0 at a root)
+    uint64_t largest = std::max(sepMax[v], rest);
+    uint64_t cut = compTotal[comp[v]] - gpus(v) - largest;
+    if (!cut)
+      continue;
+    ++R.singlePointCount;
+    R.gpusBehindSinglePoints += cut;
+    R.singlePoints.push_back({v, cut});
+  }
+  std::stable_sort(R.singlePoints.begin(), R.singlePoints.end(),
+                   [](const ir::SinglePoint &a, const ir::SinglePoint &b) { return a.gpus > b.gpus; });
+  if (R.singlePoints.size() > 100)
+    R.singlePoints.resize(100);
+}
+
+struct Dsu {
+  std::vector<uint32_t> p;
+  explicit Dsu(size_t n) : p(n) { std::iota(p.begin(), p.end(), 0); }
+  uint32_t find(uint32_t x) {
+    while (p[x] != x)
+      x = p[x] = p[p[x]];
+    return x;
+  }
+  void join(uint32_t a, uint32_t b) {
+    a = find(a), b = find(b);
+    if (a != b)
+      p[std::max(a, b)] = std::min(a, b);
+  }
+};
+bool isSwitch(const ir::Fabric &F, uint32_t d) {
+  return ir::isSwitchTier(F.devTier[d]) || F.modelOf(d).kind == ir::ModelKind::Switch;
+}
+
+} // namespace
+
+ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p) {
+  const ir::Setting *s = p.get(F.strings, "tier");
+  if (!s)
+    return F.metrics.topTier ? ir::Tier(F.metrics.topTier) : ir::Tier::Unknown;
+  if (s->type != ir::Setting::String)
+    return ir::Tier::Unknown;
+  ir::Tier t = ir::tierFromName(F.strings.str(s->str));
+  return ir::isSwitchTier(t) ? t : ir::Tier::Unknown;
+}
+
+void measureResilience(ir::Fabric &F) {
+  ir::ResilienceStats &R = F.metrics.resilience;
+  ir::Reachability reach = R.reach;
+  R = {};
+  R.reach = reach;
+  Loads L = gather(F);
+  Terms T = intactTerms(F.metrics);
+  for (unsigned t = 1; t < ir::NumTiers; ++t) {
+    if (!F.metrics.tiers[t].switches)
+      continue;
+    R.tiers[t] = tierLoss(F, L, T, t, 1);
+    if (R.tiers[t].worstSwitch != None &&
+        (R.worstSwitch == None || R.tiers[t].worstSwitchBisection < R.worstSwitchBisection)) {
+      R.worstSwitch = R.tiers[t].worstSwitch;
+      R.worstSwitchBisection = R.tiers[t].worstSwitchBisection;
+    }
+  }
+  for (const ir::PolicyBlock &p : F.extraPolicies) {
+    if (F.strings.str(p.kind) != "resilience")
+      continue;
+    ir::Tier t = resilienceTier(F, p);
+    const ir::Setting *lose = p.get(F.strings, "lose");
+    uint32_t k = lose && lose->type == ir::Setting::Number ? uint32_t(std::max(1.0, lose->number)) : 1;
+    ir::TierLoss r;
+    if (t != ir::Tier::Unknown && F.metrics.tiers[ir::tierIndex(t)].switches)
+      r = tierLoss(F, L, T, ir::tierIndex(t), k);
+    else
+      r.tier = uint8_t(ir::tierIndex(t) < ir::NumTiers ? ir::tierIndex(t) : 0);
+    R.asked.push_back(r);
+  }
+  spanLosses(F, T);
+  singlePoints(F);
+}
+
+void measureReachability(ir::Fabric &F) {
+  size_t nd = F.numDevices();
+  Dsu net(nd), all(nd);
+  for (size_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    all.join(a, b);
+    if (isSwitch(F, a) && isSwitch(F, b))
+      net.join(a, b);
+  }
+  for (const ir::Group &g : F.groups) {
+    if (g.kind != ir::GroupKind::NvLink || g.devices().empty())
+      continue;
+    uint32_t first = g.devices().front();
+    for (uint32_t d : g.devices())
+      all.join(first, d);
+  }
+  // Endpoints: a compute system's first-group ports cabled to a switch, counted at the
+  // switch's island and at the whole component.
+  std::vector<uint64_t> perIsland(nd, 0), perAll(nd, 0);
+  std::vector<uint32_t> islandOfAll(nd, None), example(nd, None);
+  ir::Reachability &R = F.metrics.resilience.reach;
+  R = {};
+  for (uint32_t d = 0; d < nd; ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
+      continue;
+    const ir::GroupLayout &g = F.layoutOf(d).groups[0];
+    for (uint32_t p = 0; p < g.count; ++p) {
+      uint32_t port = F.devPortBase[d] + g.offset + p, l = F.portLink[port];
+      if (l == None)
+        continue;
+      uint32_t sw = F.portDevice[F.otherEnd(l, port)];
+      if (!isSwitch(F, sw))
+        continue;
+      uint32_t is = net.find(sw), c = all.find(sw);
+      if (!perIsland[is]++)
+        example[is] = port;
+      ++perAll[c];
+      ++R.endpoints;
+      // Two islands of one component: an example pair for the diagnostic.
+      if (islandOfAll[c] == None)
+        islandOfAll[c] = is;
+      else if (islandOfAll[c] != is && R.island0 == None) {
+        R.island0 = example[islandOfAll[c]];
+        R.island1 = port;
+      }
+    }
+  }
+  auto pairs = [](double n) { return n * (n - 1) / 2; };
+  for (uint32_t d = 0; d < nd; ++d) {
+    if (perIsland[d]) {
+      ++R.islands;
+      R.networkPairs += pairs(double(perIsland[d]));
+    }
+    if (perAll[d]) {
+      ++R.joined;
+      R.nvlinkOnlyPairs += pairs(double(perAll[d]));
+    }
+  }
+  R.pairs = pairs(double(R.endpoints));
+  R.unreachablePairs = R.pairs - R.nvlinkOnlyPairs;
+  R.nvlinkOnlyPairs -= R.networkPairs;
+  R.railOnly = R.islands > R.joined;
+}
+
+} // namespace fabc::analysis

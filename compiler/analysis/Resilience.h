@@ -1,0 +1,20 @@
+#pragma once
+// Failure what-if and reachability on the topology (issue 18), measuring steps like those
+// of analysis/Measure.h: they fill ir::Fabric::metrics.resilience before the validation
+// checks that compare it with `policy resilience` and `policy rail_optimized`, and every
+// output reads it. Closed-form or linear in links (docs/design-decisions.md, "Failure
+// what-if in closed form").
+#include "ir/Fabric.h"
+
+namespace fabc::analysis {
+// The bisection and pod uplinks left after losing the worst switches of each tier (one,
+// and as many as each `policy resilience` asks), the switch whose loss costs most, every
+// building-to-building span cut, and the switches whose loss cuts GPUs off (needs
+// measureTiers and the pods of measureLatency).
+void measureResilience(ir::Fabric &F);
+// Which GPU endpoints reach each other over the switches, only through NVLink, or not at all.
+void measureReachability(ir::Fabric &F);
+// The tier a `policy resilience` names (its `tier`, else the top tier); Tier::Unknown
+// when it names no switch tier.
+ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p);
+} // namespace fabc::analysis

@@ -1,0 +1,66 @@
+#pragma once
+// The property keys each kind of block accepts: one table for the elaborator's
+// "accepted: ..." notes (FAB-E0033) and the language server's completion.
+#include <string>
+#include <string_view>
+
+namespace fabc::elab::keys {
+
+// Instances: of a switch, of any other device.
+constexpr const char *kSwitchInstance = "tier breakout_<group> optic cable optic_<group> cable_<group> asn loopback guid";
+constexpr const char *kInstance = "role breakout_<group> optic cable optic_<group> cable_<group> guid";
+constexpr const char *kLink = "count length media pattern optic cable";
+// Models by kind: boxes (system, switch, NIC, NVSwitch), optics and cables, GPUs.
+constexpr const char *kDeviceModel =
+    "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: "
+    "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts nic_mtbf nic_afr";
+constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
+                                    "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
+                                    "host_lane_rate connectors; cables: legs";
+constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
+constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes";
+constexpr const char *kBuilding = "hall_distance";
+constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
+constexpr const char *kPlace = "row rack u";
+constexpr const char *kSpan = "length";
+constexpr const char *kPartsPolicy = "tier optic cable";
+// The options the elaborator reads itself (Settings.def adds the rest).
+constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_latency";
+
+// The properties of policy `kind` ("" for none); nullptr if the
+// kind is unknown. Core policies here, the others from Settings.def.
+inline const char *policyKeys(std::string_view kind) {
+  if (kind == "power") return "per max";
+  if (kind == "oversubscription") return "tier max";
+  if (kind == "latency" || kind == "nvlink") return "max";
+  if (kind == "rail_optimized") return "rail_only";
+  if (kind == "parts") return kPartsPolicy;
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) if (kind == #K) return PROPS;
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  return nullptr;
+}
+
+// Every policy kind and every option name, space-separated.
+inline std::string policyKinds() {
+  std::string r = "power oversubscription latency nvlink rail_optimized parts";
+#define OPTION(N, HELP)
+#define POLICY(K, PROPS, HELP) r += " " #K;
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  return r;
+}
+inline std::string optionNames() {
+  std::string r = kCoreOptions;
+#define OPTION(N, HELP) r += " " #N;
+#define POLICY(K, PROPS, HELP)
+#include "ir/Settings.def"
+#undef OPTION
+#undef POLICY
+  return r;
+}
+
+} // namespace fabc::elab::keys

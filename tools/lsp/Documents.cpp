@@ -1,0 +1,158 @@
+// A document's compilation as the protocol sees it: positions, locations and the
+// published diagnostics (the same as `fabc check`'s, notes as related information).
+#include "tools/lsp/Server.h"
+
+#include <climits>
+#include <cstdlib>
+#include <set>
+
+namespace fabc::lsp {
+
+namespace json = llvm::json;
+
+std::string safeText(std::string s);
+
+Document &Server::document(const json::Object *params) {
+  const json::Object *td = params ? params->getObject("textDocument") : nullptr;
+  auto uri = td ? td->getString("uri") : llvm::None;
+  if (!uri)
+    throw RequestError{InvalidParams, "missing textDocument.uri"};
+  auto it = docs_.find(uri->str());
+  if (it == docs_.end()) {
+    // Not open: read it from disk for this request (an editor may ask about a file it
+    // has not opened); a file that vanished is a failed request, not a crash.
+    std::string path = uriToPath(*uri), text, err;
+    if (path.empty() || !readSource(path, opts_.compile.maxFileSize, text, err))
+      throw RequestError{RequestFailed, "'" + uri->str() + "' is not open and cannot be read" +
+                                            (err.empty() ? std::string() : ": " + err)};
+    auto doc = std::make_unique<Document>();
+    doc->uri = uri->str();
+    doc->open = false;
+    doc->path = path;
+    doc->realPath = realPathOf(path);
+    doc->text = std::move(text);
+    Document &d = *doc;
+    compile(d);
+    // Kept only for this request: a document the client did not open is not tracked.
+    transient_ = std::move(doc);
+    return d;
+  }
+  Document &d = *it->second;
+  if (d.dirty)
+    compile(d);
+  return d;
+}
+
+static const LineTable &linesOf(Document &d, uint32_t file) {
+  auto it = d.lines.find(file);
+  if (it == d.lines.end())
+    it = d.lines.emplace(file, LineTable(d.comp->sources().text(file))).first;
+  return it->second;
+}
+
+json::Value Server::position(Document &d, uint32_t file, uint32_t offset) {
+  if (!d.comp || file >= d.comp->sources().size())
+    return json::Object{{"line", 0}, {"character", 0}};
+  std::string_view text = d.comp->sources().text(file);
+  Position p = linesOf(d, file).position(text, offset, enc_);
+  return json::Object{{"line", int64_t(p.line)}, {"character", int64_t(p.character)}};
+}
+
+json::Value Server::range(Document &d, SourceRange r) {
+  if (!r.begin.valid() || !d.comp || r.begin.file >= d.comp->sources().size())
+    return json::Object{{"start", position(d, 0, 0)}, {"end", position(d, 0, 0)}};
+  uint64_t end = uint64_t(r.begin.offset) + r.length;
+  return json::Object{{"start", position(d, r.begin.file, r.begin.offset)},
+                      {"end", position(d, r.begin.file, uint32_t(std::min<uint64_t>(end, UINT32_MAX)))}};
+}
+
+std::string Server::uriOf(Document &d, uint32_t file) {
+  if (file == d.mainFile)
+    return d.uri;
+  std::string p = d.comp->sources().path(file);
+  if (!p.empty() && p[0] != '/') {
+    char buf[PATH_MAX];
+    if (::realpath(p.c_str(), buf))
+      p = buf;
+  }
+  // An open document is known by the URI its editor gave.
+  for (auto &kv : docs_)
+    if (kv.second->path == p || kv.second->realPath == p)
+      return kv.first;
+  return pathToFileUri(p);
+}
+
+json::Value Server::location(Document &d, SourceRange r) {
+  return json::Object{{"uri", uriOf(d, r.begin.valid() ? r.begin.file : d.mainFile)}, {"range", range(d, r)}};
+}
+
+uint32_t Server::offsetOf(Document &d, const json::Object *params) {
+  const json::Object *p = params ? params->getObject("position") : nullptr;
+  auto line = p ? p->getInteger("line") : llvm::None;
+  auto ch = p ? p->getInteger("character") : llvm::None;
+  if (!line || !ch || *line < 0 || *ch < 0 || *line > INT32_MAX || *ch > INT32_MAX)
+    throw RequestError{InvalidParams, "missing or malformed 'position' (line and character, unsigned integers)"};
+  std::string_view text = d.comp->sources().text(d.mainFile);
+  uint32_t off;
+  if (!linesOf(d, d.mainFile).offset(text, {uint32_t(*line), uint32_t(*ch)}, enc_, off))
+    throw RequestError{InvalidParams, "position line " + std::to_string(*line) + " is past the end of the document (" +
+                                          std::to_string(linesOf(d, d.mainFile).lines()) + " lines)"};
+  return off;
+}
+
+void Server::publish(Document &d) {
+  json::Array out;
+  d.published.clear();
+  const SourceManager &sm = d.comp->sources();
+  const LoadedProgram &prog = d.comp->program();
+  // A diagnostic in an imported file shows on the main file's import that brought it in.
+  std::map<uint32_t, SourceRange> via;
+  if (prog.main) {
+    for (const ast::Import &imp : prog.main->imports) {
+      std::vector<uint32_t> todo{imp.file};
+      while (!todo.empty()) {
+        uint32_t f = todo.back();
+        todo.pop_back();
+        if (f == UINT32_MAX || via.count(f) || f == d.mainFile)
+          continue;
+        via[f] = imp.range;
+        for (const ast::File *file : prog.files)
+          if (file->fileId == f)
+            for (const ast::Import &sub : file->imports)
+              todo.push_back(sub.file);
+      }
+    }
+  }
+  for (const Diagnostic &dg : d.comp->diags().all()) {
+    SourceRange r = dg.range;
+    std::string message = dg.message;
+    json::Array related;
+    if (r.begin.valid() && r.begin.file != d.mainFile) {
+      // Where it really is, as related information, and the import as the range.
+      related.push_back(json::Object{{"location", location(d, r)}, {"message", "reported here"}});
+      LineCol lc = sm.lineCol(r.begin);
+      message = "in " + sm.path(r.begin.file) + ":" + std::to_string(lc.line) + ": " + message;
+      auto it = via.find(r.begin.file);
+      r = it != via.end() ? it->second : SourceRange{{d.mainFile, 0}, 0};
+    } else if (!r.begin.valid()) {
+      r = {{d.mainFile, 0}, 0};
+    }
+    for (const DiagNote &n : dg.notes)
+      related.push_back(json::Object{{"location", location(d, n.range.begin.valid() ? n.range : dg.range)},
+                                     {"message", safeText(n.message)}});
+    std::string code = std::string("FAB-") + diagInfo(dg.code).code;
+    json::Object o{{"range", range(d, r)},
+                   {"severity", dg.severity == Severity::Error ? 1 : dg.severity == Severity::Warning ? 2 : 3},
+                   {"code", code},
+                   {"source", "fabc"},
+                   {"message", safeText(message)}};
+    if (!related.empty())
+      o["relatedInformation"] = std::move(related);
+    out.push_back(std::move(o));
+    d.published.push_back({r.begin.offset, r.begin.offset + r.length, code});
+  }
+  notify("textDocument/publishDiagnostics",
+         json::Object{{"uri", d.uri}, {"version", d.version}, {"diagnostics", std::move(out)}});
+}
+
+} // namespace fabc::lsp

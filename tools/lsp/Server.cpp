@@ -1,0 +1,461 @@
+// The server's life cycle, the open documents, compiling and publishing diagnostics, and
+// the stdio loop. The requests about a document's contents are in Features.cpp.
+#include "tools/lsp/Server.h"
+
+#include "tools/lsp/Features.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <poll.h>
+#include <unistd.h>
+
+namespace fabc::lsp {
+
+namespace json = llvm::json;
+
+std::string safeText(std::string s) { return json::isUTF8(s) ? s : json::fixUTF8(s); }
+
+Server::Server(ServerOptions opts, Sink send) : opts_(std::move(opts)), send_(std::move(send)) {}
+Server::~Server() = default;
+
+void Server::send(const json::Value &v) {
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  os << v;
+  os.flush();
+  send_(frame(body));
+}
+
+void Server::reply(const json::Value &id, json::Value result) {
+  send(json::Object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
+}
+
+void Server::replyError(const json::Value &id, int code, const std::string &message) {
+  send(json::Object{{"jsonrpc", "2.0"},
+                    {"id", id},
+                    {"error", json::Object{{"code", code}, {"message", safeText(message)}}}});
+}
+
+void Server::notify(const std::string &method, json::Value params) {
+  send(json::Object{{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}});
+}
+
+void Server::log(int type, const std::string &message) {
+  notify("window/logMessage", json::Object{{"type", type}, {"message", safeText(message)}});
+}
+
+void Server::framingError(const std::string &why) { replyError(nullptr, ParseError, "bad message framing: " + why); }
+
+void Server::handleMessage(std::string_view body) {
+  llvm::Expected<json::Value> v = json::parse(llvm::StringRef(body.data(), body.size()));
+  if (!v) {
+    std::string err = llvm::toString(v.takeError());
+    replyError(nullptr, ParseError, "the message is not JSON: " + err);
+    return;
+  }
+  // A batch (an array) is JSON-RPC 2.0 but not LSP: invalid here.
+  const json::Object *msg = v->getAsObject();
+  if (!msg) {
+    replyError(nullptr, InvalidRequest, "a message is a JSON object");
+    return;
+  }
+  dispatch(*msg);
+}
+
+void Server::dispatch(const json::Object &msg) {
+  const json::Value *id = msg.get("id");
+  auto method = msg.getString("method");
+  bool validId = id && (id->kind() == json::Value::Number || id->kind() == json::Value::String);
+  if (!method) {
+    // A response to a request of ours (none is sent that needs one), or garbage.
+    if (!msg.get("result") && !msg.get("error"))
+      replyError(validId ? *id : json::Value(nullptr), InvalidRequest, "no 'method' in the message");
+    return;
+  }
+  if (id && !validId) {
+    replyError(nullptr, InvalidRequest, "'id' is a number or a string");
+    return;
+  }
+  const json::Value *pv = msg.get("params");
+  const json::Object *params = pv ? pv->getAsObject() : nullptr;
+  if (pv && !params && pv->kind() != json::Value::Null) {
+    if (id)
+      replyError(*id, InvalidParams, "'params' is an object here");
+    return;
+  }
+  if (id)
+    request(method->str(), *id, params);
+  else
+    notification(method->str(), params);
+}
+
+void Server::request(const std::string &method, const json::Value &id, const json::Object *params) {
+  if (method == "initialize") {
+    if (initialized_)
+      return replyError(id, InvalidRequest, "initialize was already received");
+    initialized_ = true;
+    return reply(id, initialize(params));
+  }
+  if (!initialized_)
+    return replyError(id, ServerNotInitialized, "the first request must be 'initialize'");
+  if (shutdown_)
+    return replyError(id, InvalidRequest, "the server is shut down: only 'exit' is accepted");
+  if (method == "shutdown") {
+    shutdown_ = true;
+    return reply(id, nullptr);
+  }
+  try {
+    json::Value result = nullptr;
+    if (Features::handle(*this, method, params, result))
+      return reply(id, std::move(result));
+  } catch (const RequestError &e) {
+    return replyError(id, e.code, e.message);
+  } catch (const std::bad_alloc &) {
+    return replyError(id, RequestFailed, "out of memory while answering");
+  }
+  replyError(id, MethodNotFound, "unknown method '" + method + "'");
+}
+
+json::Value Server::initialize(const json::Object *params) {
+  // Position encoding (3.17): UTF-16 unless the client offers UTF-8 (preferred: no
+  // conversion) or UTF-32.
+  if (params)
+    if (const json::Object *caps = params->getObject("capabilities"))
+      if (const json::Object *general = caps->getObject("general"))
+        if (const json::Array *encs = general->getArray("positionEncodings")) {
+          for (const json::Value &e : *encs)
+            if (e.getAsString() && *e.getAsString() == "utf-8")
+              enc_ = Encoding::Utf8;
+          if (enc_ == Encoding::Utf16)
+            for (const json::Value &e : *encs)
+              if (e.getAsString() && *e.getAsString() == "utf-32")
+                enc_ = Encoding::Utf32;
+        }
+  if (params) {
+    if (const json::Array *folders = params->getArray("workspaceFolders"))
+      for (const json::Value &f : *folders)
+        if (const json::Object *o = f.getAsObject())
+          if (auto uri = o->getString("uri"))
+            if (std::string p = uriToPath(*uri); !p.empty())
+              roots_.push_back(p);
+    if (roots_.empty())
+      if (auto uri = params->getString("rootUri"))
+        if (std::string p = uriToPath(*uri); !p.empty())
+          roots_.push_back(p);
+    if (const json::Object *io = params->getObject("initializationOptions")) {
+      if (auto d = io->getInteger("debounceMs"); d && *d >= 0 && *d <= 10000)
+        opts_.debounceMs = unsigned(*d);
+      if (const json::Array *inc = io->getArray("includes"))
+        for (const json::Value &i : *inc)
+          if (auto s = i.getAsString())
+            opts_.compile.includes.push_back(s->str());
+    }
+  }
+  json::Object caps{
+      {"positionEncoding", encodingName(enc_)},
+      {"textDocumentSync", json::Object{{"openClose", true}, {"change", 2}, {"save", json::Object{}}}},
+      {"hoverProvider", true},
+      {"definitionProvider", true},
+      {"referencesProvider", true},
+      {"documentSymbolProvider", true},
+      {"documentFormattingProvider", true},
+      {"renameProvider", json::Object{{"prepareProvider", true}}},
+      {"completionProvider", json::Object{{"triggerCharacters", json::Array{".", ":", "\"", "/", " "}}}},
+  };
+  return json::Object{{"capabilities", std::move(caps)},
+                      {"serverInfo", json::Object{{"name", "fabc"}, {"version", FABC_VERSION}}}};
+}
+
+void Server::notification(const std::string &method, const json::Object *params) {
+  if (method == "exit") {
+    exited_ = true;
+    return;
+  }
+  if (!initialized_ || shutdown_)
+    return; // dropped, as the protocol says
+  static const json::Object empty;
+  const json::Object &p = params ? *params : empty;
+  if (method == "textDocument/didOpen")
+    didOpen(p);
+  else if (method == "textDocument/didChange")
+    didChange(p);
+  else if (method == "textDocument/didClose")
+    didClose(p);
+  else if (method == "workspace/didChangeWatchedFiles" || method == "textDocument/didSave") {
+    // An imported file may have changed on disk: recompile what is open.
+    for (auto &kv : docs_) {
+      kv.second->dirty = true;
+      kv.second->due = Clock::now() + std::chrono::milliseconds(opts_.debounceMs);
+      kv.second->firstPending = Clock::now();
+    }
+  }
+  // initialized, $/cancelRequest, $/setTrace, unknown notifications: nothing to do.
+}
+
+namespace {
+std::string uriParam(const json::Object &p) {
+  const json::Object *td = p.getObject("textDocument");
+  auto uri = td ? td->getString("uri") : llvm::None;
+  return uri ? uri->str() : std::string();
+}
+} // namespace
+
+void Server::didOpen(const json::Object &p) {
+  const json::Object *td = p.getObject("textDocument");
+  auto uri = td ? td->getString("uri") : llvm::None;
+  auto text = td ? td->getString("text") : llvm::None;
+  if (!uri || !text)
+    return log(1, "didOpen without textDocument.uri and .text: ignored");
+  auto doc = std::make_unique<Document>();
+  doc->uri = uri->str();
+  doc->path = uriToPath(*uri);
+  if (doc->path.empty())
+    doc->path = doc->uri; // untitled:..., a name for diagnostics; imports from -I and the stdlib only
+  doc->realPath = realPathOf(doc->path);
+  doc->text = text->str();
+  doc->version = td->getInteger("version").getValueOr(0);
+  doc->due = doc->firstPending = Clock::now(); // a file just opened is compiled at once
+  docs_[doc->uri] = std::move(doc);
+}
+
+void Server::didChange(const json::Object &p) {
+  std::string uri = uriParam(p);
+  auto it = docs_.find(uri);
+  if (it == docs_.end())
+    return log(2, "didChange for '" + uri + "', which is not open: ignored");
+  Document &d = *it->second;
+  const json::Object *td = p.getObject("textDocument");
+  auto version = td ? td->getInteger("version") : llvm::None;
+  if (version && *version <= d.version) {
+    // Out of order or repeated: applying it would corrupt the text.
+    return log(2, "didChange for '" + uri + "' with version " + std::to_string(*version) +
+                      ", not after the current version " + std::to_string(d.version) + ": ignored");
+  }
+  const json::Array *changes = p.getArray("contentChanges");
+  if (!changes)
+    return log(1, "didChange without contentChanges: ignored");
+  std::string text = d.text;
+  for (const json::Value &c : *changes) {
+    const json::Object *o = c.getAsObject();
+    auto newText = o ? o->getString("text") : llvm::None;
+    if (!newText)
+      return log(1, "a content change without text: the whole didChange is ignored");
+    const json::Object *r = o->getObject("range");
+    if (!r) {
+      text = newText->str();
+      continue;
+    }
+    LineTable lt(text);
+    uint32_t b = 0, e = 0;
+    auto pos = [&](const char *key, uint32_t &out) {
+      const json::Object *po = r->getObject(key);
+      auto line = po ? po->getInteger("line") : llvm::None;
+      auto ch = po ? po->getInteger("character") : llvm::None;
+      if (!line || !ch || *line < 0 || *ch < 0 || *line > INT32_MAX || *ch > INT32_MAX)
+        return false;
+      if (!lt.offset(text, {uint32_t(*line), uint32_t(*ch)}, enc_, out))
+        out = uint32_t(text.size()); // past the last line: the end
+      return true;
+    };
+    if (!pos("start", b) || !pos("end", e) || e < b)
+      return log(1, "a content change with a malformed range: the whole didChange is ignored");
+    text.replace(b, e - b, newText->data(), newText->size());
+  }
+  if (text.size() > opts_.compile.maxFileSize + (1u << 20))
+    log(2, "'" + uri + "' is larger than --max-file-size: its diagnostics say so");
+  d.text = std::move(text);
+  if (version)
+    d.version = *version;
+  if (!d.dirty)
+    d.firstPending = Clock::now();
+  d.dirty = true;
+  d.due = Clock::now() + std::chrono::milliseconds(opts_.debounceMs);
+}
+
+void Server::didClose(const json::Object &p) {
+  auto it = docs_.find(uriParam(p));
+  if (it == docs_.end())
+    return;
+  std::string uri = it->first;
+  docs_.erase(it);
+  // Clear what the editor shows for it.
+  notify("textDocument/publishDiagnostics", json::Object{{"uri", uri}, {"diagnostics", json::Array{}}});
+}
+
+std::string Server::realPathOf(const std::string &path) {
+  auto it = realPaths_.find(path);
+  if (it != realPaths_.end())
+    return it->second;
+  char buf[PATH_MAX];
+  std::string r = ::realpath(path.c_str(), buf) ? std::string(buf) : path;
+  if (realPaths_.size() > 100000)
+    realPaths_.clear(); // bounded over a long session
+  realPaths_[path] = r;
+  return r;
+}
+
+std::vector<std::string> Server::searchPathOf(const Document &d) const {
+  size_t slash = d.path.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string() : d.path.substr(0, slash);
+  return searchPath(opts_.compile, CompileInput::source(d.path, {}, dir));
+}
+
+void Server::compile(Document &d) {
+  // The previous compilation is freed now, unless it is the last one that parsed and the
+  // text may not parse any more (kept for completion): at most two per open document.
+  Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
+  bool prevParsed = prev.comp && !d.syntaxErrors;
+  if (!prevParsed)
+    prev = {};
+  d.lines.clear();
+  d.values = std::make_unique<BindingValues>();
+  CompileOptions co = opts_.compile;
+  co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
+  co.values = d.values.get();
+  co.overlay = [this](const std::string &real, std::string &text) {
+    for (auto &kv : docs_)
+      if (kv.second->realPath == real) {
+        text = kv.second->text;
+        return true;
+      }
+    return false;
+  };
+  d.comp = std::make_unique<Compilation>(std::move(co));
+  DiagEngine &diags = d.comp->diags();
+  if (opts_.configureDiags)
+    opts_.configureDiags(diags);
+  diags.setFormat(DiagFormat::Json); // kept, not printed: finish() is never called
+  diags.setReport(nullptr);
+  size_t slash = d.path.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string() : d.path.substr(0, slash);
+  // --time-stages: one line per compilation on stderr (stdout is the protocol's).
+  Clock::time_point start = Clock::now(), last = start;
+  std::string stages;
+  const char *current = nullptr;
+  auto ms = [](Clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
+  auto stage = [&](const char *name) {
+    Clock::time_point now = Clock::now();
+    if (current && ms(now - last) >= 0.5)
+      stages += fmt::format(" {} {:.1f},", current, ms(now - last));
+    current = name;
+    last = now;
+  };
+  if (opts_.timeStages)
+    d.comp->onStage(stage);
+  try {
+    d.comp->run(CompileInput::source(d.path, d.text, dir));
+  } catch (const std::bad_alloc &) {
+    // As the command line does: a message, not a diagnostic code; what was reported
+    // before is still published.
+    log(1, "out of memory compiling '" + d.path + "' (lower --max-file-size or the elaboration limits)");
+  }
+  if (opts_.timeStages)
+    stage("index and publish");
+  // The main file's id: the first source of the compilation (a text that did not even
+  // tokenize has no AST, a text past --max-file-size was not added: added here, so that
+  // positions always have a text to count in).
+  SourceManager &sm = d.comp->sources();
+  d.mainFile = UINT32_MAX;
+  for (uint32_t f = 0; f < sm.size() && d.mainFile == UINT32_MAX; ++f)
+    if (sm.path(f) == d.path)
+      d.mainFile = f;
+  if (d.mainFile == UINT32_MAX)
+    d.mainFile = sm.add(d.path, d.text);
+  d.index = std::make_unique<Index>();
+  d.index->build(d.comp->program(), d.comp->sources());
+  d.syntaxErrors = false;
+  for (const Diagnostic &dg : d.comp->diags().all())
+    d.syntaxErrors |= (dg.code == DiagCode::E0002 || dg.code == DiagCode::E0003 || dg.code == DiagCode::E0004) &&
+                      dg.range.begin.file == d.mainFile;
+  if (!d.syntaxErrors)
+    d.lastParsed = {};
+  else if (prevParsed)
+    d.lastParsed = std::move(prev);
+  d.dirty = false;
+  if (d.open)
+    publish(d);
+  if (opts_.timeStages) {
+    stage(nullptr);
+    if (!stages.empty())
+      stages.pop_back();
+    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{})\n", d.uri,
+               d.version, ms(last - start), stages);
+  }
+}
+
+int Server::tick() {
+  auto now = Clock::now();
+  int wait = -1;
+  for (auto &kv : docs_) {
+    Document &d = *kv.second;
+    if (!d.dirty)
+      continue;
+    // Typing faster than the quiet period still gets diagnostics every ten periods.
+    auto due = std::min(d.due, d.firstPending + std::chrono::milliseconds(10 * opts_.debounceMs));
+    if (due <= now) {
+      compile(d);
+      now = Clock::now();
+      continue;
+    }
+    int ms = int(std::chrono::duration_cast<std::chrono::milliseconds>(due - now).count()) + 1;
+    wait = wait < 0 ? ms : std::min(wait, ms);
+  }
+  return wait;
+}
+
+void Server::flush() {
+  for (auto &kv : docs_)
+    if (kv.second->dirty)
+      compile(*kv.second);
+}
+
+int runServer(ServerOptions opts, int in, int out) {
+  auto write = [out](const std::string &s) {
+    for (size_t done = 0; done < s.size();) {
+      ssize_t n = ::write(out, s.data() + done, s.size() - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return; // the client is gone; reading will see the end of input
+      done += size_t(n);
+    }
+  };
+  size_t maxBody = size_t(std::min<uint64_t>(opts.compile.maxFileSize * 2 + (1u << 20), 1ull << 31));
+  Server server(std::move(opts), write);
+  MessageReader reader(maxBody);
+  std::string body, err;
+  char buf[65536];
+  for (;;) {
+    int wait = server.tick();
+    pollfd p{in, POLLIN, 0};
+    int r = ::poll(&p, 1, wait);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r == 0)
+      continue; // a debounce ran out
+    ssize_t n = ::read(in, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+      continue;
+    if (n <= 0)
+      break; // end of input without exit
+    reader.feed(buf, size_t(n));
+    for (;;) {
+      MessageReader::Result res = reader.next(body, err);
+      if (res == MessageReader::NeedMore)
+        break;
+      if (res == MessageReader::BadFraming)
+        server.framingError(err);
+      else
+        server.handleMessage(body);
+      if (server.exited())
+        return server.exitCode();
+    }
+  }
+  return 1;
+}
+
+} // namespace fabc::lsp

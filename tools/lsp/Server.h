@@ -1,0 +1,134 @@
+#pragma once
+// `fabc lsp`: a Language Server Protocol 3.17 server. One thread reads messages, keeps
+// the open documents and compiles each through the one entry point (Compilation) the way
+// `fabc check` does, after a short quiet period (debounce); requests about a document
+// with pending edits compile it first. docs/lsp.md lists the features.
+#include "Compilation.h"
+#include "lsp/Index.h"
+#include "tools/lsp/Protocol.h"
+
+#include <llvm/Support/JSON.h>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fabc::lsp {
+
+struct ServerOptions {
+  CompileOptions compile;                            // -I, -D, limits, the outputs whose rules run
+  std::function<void(DiagEngine &)> configureDiags;  // -Werror, -Wno-CODE, --error-limit
+  unsigned debounceMs = 25;                          // quiet period after an edit
+  unsigned fmtWidth = 100;
+  size_t maxWorkspaceFiles = 5000; // .fab files read for workspace references and rename
+  bool timeStages = false;         // --time-stages: each compilation's stages on stderr
+};
+
+using Clock = std::chrono::steady_clock;
+
+// An open document and what its last compilation left.
+struct Document {
+  std::string uri, path, realPath;
+  std::string text;
+  int64_t version = 0;
+  bool dirty = true;
+  bool open = true; // false: read from disk for one request, diagnostics not published
+  Clock::time_point due{}, firstPending{};
+  // The last compilation (of the text at that time) and the index of its AST.
+  std::unique_ptr<Compilation> comp;
+  std::unique_ptr<BindingValues> values;
+  std::unique_ptr<Index> index;
+  uint32_t mainFile = UINT32_MAX;
+  // While the text does not parse (the statement being typed), the last compilation
+  // whose main file parsed: completion reads its index, which knows the names.
+  struct Parsed {
+    std::unique_ptr<Compilation> comp;
+    std::unique_ptr<BindingValues> values;
+    std::unique_ptr<Index> index;
+    uint32_t mainFile = UINT32_MAX;
+  } lastParsed;
+  bool syntaxErrors = false;
+  std::map<uint32_t, LineTable> lines; // by SourceManager id, built on first use
+  struct Published {
+    uint32_t begin, end; // byte range in the main file
+    std::string code;
+  };
+  std::vector<Published> published;
+};
+
+// An error a request handler answers with.
+struct RequestError {
+  int code;
+  std::string message;
+};
+
+class Server {
+public:
+  using Sink = std::function<void(const std::string &framed)>;
+  Server(ServerOptions opts, Sink send);
+  ~Server();
+
+  // One message body as read (any bytes).
+  void handleMessage(std::string_view body);
+  // The transport could not frame a message: a ParseError response with a null id.
+  void framingError(const std::string &why);
+  // Compiles the documents whose quiet period is over; returns the milliseconds until the
+  // next one is due, -1 if none is pending.
+  int tick();
+  // Compiles every pending document now (the fuzzer; the end of input).
+  void flush();
+  bool exited() const { return exited_; }
+  int exitCode() const { return shutdown_ ? 0 : 1; }
+
+private:
+  friend struct Features;
+  void dispatch(const llvm::json::Object &msg);
+  void request(const std::string &method, const llvm::json::Value &id, const llvm::json::Object *params);
+  void notification(const std::string &method, const llvm::json::Object *params);
+  llvm::json::Value initialize(const llvm::json::Object *params);
+  void didOpen(const llvm::json::Object &p);
+  void didChange(const llvm::json::Object &p);
+  void didClose(const llvm::json::Object &p);
+  void reply(const llvm::json::Value &id, llvm::json::Value result);
+  void replyError(const llvm::json::Value &id, int code, const std::string &message);
+  void notify(const std::string &method, llvm::json::Value params);
+  void log(int type, const std::string &message);
+  void send(const llvm::json::Value &v);
+
+public:
+  // For the request handlers (Features.cpp).
+  Document &document(const llvm::json::Object *params); // compiled, or RequestError
+  void compile(Document &d);
+  void publish(Document &d);
+  // Byte offset <-> protocol position in file `file` of d's compilation.
+  llvm::json::Value position(Document &d, uint32_t file, uint32_t offset);
+  llvm::json::Value range(Document &d, SourceRange r);
+  llvm::json::Value location(Document &d, SourceRange r);
+  uint32_t offsetOf(Document &d, const llvm::json::Object *params); // "position", or RequestError
+  std::string uriOf(Document &d, uint32_t file);
+  std::string realPathOf(const std::string &path);
+  std::vector<std::string> searchPathOf(const Document &d) const;
+  const ServerOptions &options() const { return opts_; }
+  Encoding encoding() const { return enc_; }
+  std::map<std::string, std::unique_ptr<Document>> &documents() { return docs_; }
+  const std::vector<std::string> &workspaceRoots() const { return roots_; }
+
+private:
+  ServerOptions opts_;
+  Sink send_;
+  Encoding enc_ = Encoding::Utf16;
+  bool initialized_ = false, shutdown_ = false, exited_ = false;
+  std::vector<std::string> roots_;
+  std::map<std::string, std::unique_ptr<Document>> docs_; // by URI
+  std::map<std::string, std::string> realPaths_;
+  std::unique_ptr<Document> transient_; // a file a request named but the client did not open
+};
+
+// Runs the server on file descriptors (stdin, stdout) until `exit` or end of input;
+// returns the process's exit status (0 after shutdown, 1 otherwise, as LSP says).
+int runServer(ServerOptions opts, int in, int out);
+
+} // namespace fabc::lsp
