@@ -59,6 +59,7 @@ public:
     case hand::Id: return L::ID;
     case hand::Number: return L::NUMBER;
     case hand::Quantity: return L::QUANTITY;
+    case hand::PercentLit: return L::PERCENT;
     case hand::String: return L::STRING;
     case hand::LineComment: return L::LINE_COMMENT;
     case hand::BlockComment: return L::BLOCK_COMMENT;

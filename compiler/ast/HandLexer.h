@@ -23,6 +23,7 @@ enum Tok : uint8_t {
   Minus, Bang, Star, Slash, Percent, Plus, Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Question,
   // The hidden channel, returned only by a lexer made with `comments` (fmt).
   LineComment, BlockComment,
+  PercentLit, // the grammar's PERCENT: "90%" (the operator '%' is Percent)
 };
 
 struct Token {

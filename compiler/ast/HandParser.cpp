@@ -535,6 +535,15 @@ private:
         e->text = q.substr(u);
       return {e, t.begin, t.end};
     }
+    case PercentLit: { // "90%": the plain number 0.9, a Quantity in the unit "%" (as ASTBuilder)
+      next();
+      E *e = ctx_.expr(E::Quantity, range(t));
+      std::string_view q = text(t);
+      bool isInt;
+      e->number = lit::number(q.substr(0, q.size() - 1), &isInt);
+      e->text = "%";
+      return {e, t.begin, t.end};
+    }
     case String: {
       next();
       E *e = ctx_.expr(E::String, range(t));
