@@ -32,15 +32,20 @@ bool isDir(const std::string &p) {
 } // namespace
 
 std::vector<std::string> stdlibDirs() {
-  // The stdlib: installed next to the binary, else the source tree it was built from.
+  // The stdlib: installed next to the binary (PREFIX/bin/fabc, PREFIX/share/fabc/stdlib:
+  // an install tree or a package, wherever it was unpacked), else the source tree it was
+  // built from, else the configured install prefix. One of them only: an installed fabc
+  // never reads a source tree that happens to remain on the machine that built it.
   std::vector<std::string> out;
   char exe[4096];
   ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
   if (n > 0) {
     exe[n] = 0;
     std::string installed = dirOf(dirOf(exe)) + "/share/fabc/stdlib";
-    if (isDir(installed))
+    if (isDir(installed)) {
       out.push_back(installed);
+      return out;
+    }
   }
   if (isDir(FABC_SOURCE_STDLIB))
     out.push_back(FABC_SOURCE_STDLIB);

@@ -30,6 +30,12 @@ VALIDATORS+=(netplan.io)
 VALIDATORS+=(iputils-ping)
 # Neovim's built-in LSP client, headless, attached to `fabc lsp` (tests/lit/lsp/neovim.test).
 VALIDATORS+=(neovim)
+# The command line's tests: zsh runs the generated completion, man-db and groff render the man
+# page, dpkg-dev (dpkg-shlibdeps) lets CPack compute the package's Depends
+# (tests/lit/driver, tests/lit/packaging).
+VALIDATORS+=(zsh man-db groff-base dpkg-dev)
+# The VS Code extension's test needs Node.js 20.18 or later and npm (Debian 12 has 18: NodeSource's
+# nodejs package, https://deb.nodesource.com); without them it reports UNSUPPORTED.
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends "${BUILD_DEPS[@]}" "${VALIDATORS[@]}" >/dev/null

@@ -139,12 +139,11 @@ Token Lexer::lex() {
       if (k < n && digit(s[k]))
         last = ends[2] = digits(k);
     }
-    // PERCENT: DIGITS ('.' DIGITS)? '%', not followed by a word character or '('. Where it
-    // matches it is the longest (no exponent, and no QUANTITY starts with '%').
-    for (uint32_t e : {ends[0], ends[1]})
-      if (e && e < n && s[e] == '%' && !(e + 1 < n && (idChar(s[e + 1]) || s[e + 1] == '(')) &&
-          (e == ends[1] || !ends[1]))
-        return tok(PercentLit, e + 1 - b);
+    // PERCENT (DIGITS ('.' DIGITS)? '%', not before a word or '('): where it matches, the
+    // number part cannot go on (no exponent) and no unit follows, so it is the longest.
+    uint32_t pe = ends[1] ? ends[1] : ends[0];
+    if (pe < n && s[pe] == '%' && !(pe + 1 < n && (idChar(s[pe + 1]) || s[pe + 1] == '(')))
+      return tok(PercentLit, pe + 1 - b);
     uint32_t q = 0;
     for (uint32_t e : ends)
       if (e)

@@ -13,7 +13,7 @@
 namespace fabc::hand {
 
 enum Tok : uint8_t {
-  End, Id, Number, Quantity, String, Bad,
+  End, Id, Number, Quantity, PercentLit, String, Bad,
   // Keywords (the grammar's literal tokens spelt like an ID).
   KwImport, KwFn, KwModel, KwPort, KwSource, KwEstimate, KwTemplate, KwFabric, KwLet, KwParam, KwOption, KwFor,
   KwIn, KwIf, KwElse, KwLink, KwGroup, KwPlace, KwBuilding, KwSpan, KwPolicy, KwAssert, KwHall, KwTrue,
@@ -23,7 +23,6 @@ enum Tok : uint8_t {
   Minus, Bang, Star, Slash, Percent, Plus, Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Question,
   // The hidden channel, returned only by a lexer made with `comments` (fmt).
   LineComment, BlockComment,
-  PercentLit, // the grammar's PERCENT: "90%" (the operator '%' is Percent)
 };
 
 struct Token {

@@ -535,12 +535,11 @@ private:
         e->text = q.substr(u);
       return {e, t.begin, t.end};
     }
-    case PercentLit: { // "90%": the plain number 0.9, a Quantity in the unit "%" (as ASTBuilder)
+    case PercentLit: { // "90%": the Quantity 90 in the unit "%" (Expr scales it to 0.9)
       next();
       E *e = ctx_.expr(E::Quantity, range(t));
-      std::string_view q = text(t);
       bool isInt;
-      e->number = lit::number(q.substr(0, q.size() - 1), &isInt);
+      e->number = lit::number(text(t).substr(0, t.end - t.begin - 1), &isInt);
       e->text = "%";
       return {e, t.begin, t.end};
     }

@@ -49,32 +49,78 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
     return &sink_;
   }
   Severity sev = diagInfo(code).severity;
-  if (sev == Severity::Warning && werror_)
-    sev = Severity::Error;
-  // Bounded: a million-link design with one systematic mistake prints a page, not a book.
-  bool over = sev == Severity::Error ? tooManyErrors()
-                                     : (errorLimit_ && warnings_ >= errorLimit_ * 4);
+  if (sev == Severity::Warning) {
+    if (promoted_.count(uint16_t(code)))
+      sev = Severity::Error;
+    else if (noWarnings_) {
+      sink_ = {};
+      return &sink_;
+    } else if (werror_)
+      sev = Severity::Error;
+  }
   if (sev == Severity::Error)
     ++errors_;
   else if (sev == Severity::Warning)
     ++warnings_;
+  // One code from one statement (a link in a loop, the racks one place statement fills)
+  // is one diagnostic: the first, and a note counting the others (docs/diagnostics.md,
+  // "Folding"). Counted above, so the exit status and the totals stay exact.
+  std::tuple<uint16_t, uint32_t, uint32_t> key{uint16_t(code), range.begin.file, range.begin.offset};
+  if (range.begin.valid()) {
+    auto f = folds_.find(key);
+    if (f != folds_.end()) {
+      ++kept_[f->second].more;
+      foldSink_ = {};
+      foldSink_.foldOf = f->second;
+      return &foldSink_;
+    }
+  }
+  // Bounded: a million-link design with one systematic mistake prints a page, not a book.
+  bool over = sev == Severity::Error ? tooManyErrors()
+                                     : (errorLimit_ && shownWarnings_ >= errorLimit_ * 4);
   if (over) {
     ++suppressed_;
     sink_ = {};
     return &sink_;
   }
-  flushPending();
-  kept_.push_back({code, sev, range, std::move(message), {}});
-  pending_ = true;
-  return &kept_.back();
+  if (sev == Severity::Error)
+    ++shownErrors_;
+  else if (sev == Severity::Warning)
+    ++shownWarnings_;
+  if (range.begin.valid())
+    folds_.emplace(key, uint32_t(kept_.size()));
+  kept_.emplace_back();
+  Diagnostic &d = kept_.back();
+  d.code = code;
+  d.severity = sev;
+  d.range = range;
+  d.message = std::move(message);
+  return &d;
 }
 
-void DiagEngine::flushPending() {
-  if (!pending_)
+void DiagEngine::worst(Diagnostic *d, double magnitude, std::string what) {
+  if (!d || d == &sink_)
     return;
-  pending_ = false;
-  if (format_ == DiagFormat::Text)
-    printText(kept_.back());
+  Diagnostic *into = d == &foldSink_ ? &kept_[foldSink_.foldOf] : d;
+  if (magnitude > into->worst) {
+    into->worst = magnitude;
+    into->worstWhat = std::move(what);
+  }
+}
+
+void DiagEngine::syncFoldNotes() const {
+  for (Diagnostic &d : kept_) {
+    if (!d.more)
+      continue;
+    std::string text = fmt::format("{} more like this{}", d.more,
+                                   d.worstWhat.empty() ? "" : "; the worst: " + d.worstWhat);
+    if (d.foldNote < 0) {
+      d.foldNote = int32_t(d.notes.size());
+      d.notes.push_back({{}, std::move(text)});
+    } else {
+      d.notes[size_t(d.foldNote)].message = std::move(text);
+    }
+  }
 }
 
 static const char *sevName(Severity s) {
@@ -125,8 +171,11 @@ void DiagEngine::printText(const Diagnostic &d) {
 }
 
 void DiagEngine::finish() {
-  flushPending();
+  syncFoldNotes();
   if (format_ == DiagFormat::Text) {
+    // Printed here, not as reported: a diagnostic's fold note is final only now.
+    for (; printed_ < kept_.size(); ++printed_)
+      printText(kept_[printed_]);
     if (suppressed_)
       fmt::print(out_, "fabc: note: {} more diagnostics not shown (error limit reached; see --error-limit)\n",
                  suppressed_);
@@ -136,7 +185,7 @@ void DiagEngine::finish() {
     // What earlier finish() calls handed over is not handed over again.
     for (size_t i = handed_.kept; i < kept_.size(); ++i) {
       const Diagnostic &d = kept_[i];
-      DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}};
+      DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}, d.more};
       for (const DiagNote &n : d.notes)
         e.notes.push_back({DiagReport::resolve(sm_, n.range), n.message});
       r.add(std::move(e));
@@ -146,6 +195,7 @@ void DiagEngine::finish() {
     if (!report_)
       local.print(out_, format_);
   }
+  folds_.clear(); // what is printed or handed over is final: later repeats start anew
   std::fflush(out_);
 }
 
@@ -224,6 +274,8 @@ void DiagReport::printJson(FILE *out) const {
       j.endObject();
     }
     j.endArray();
+    if (d.folded)
+      j.key("folded").integer(d.folded);
     j.endObject();
   }
   j.endArray();

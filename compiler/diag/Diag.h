@@ -5,8 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -45,6 +48,13 @@ struct Diagnostic {
   SourceRange range;
   std::string message;
   std::vector<DiagNote> notes;
+  // Folding: later diagnostics of this code at this location counted into this one
+  // (`more`), and the worst case among all of them as the reporter named it.
+  uint32_t more = 0;
+  double worst = -HUGE_VAL;
+  std::string worstWhat;
+  int32_t foldNote = -1; // index in notes of the "N more like this" note, once written
+  uint32_t foldOf = ~0u; // the fold sink only: the kept diagnostic it was counted into
 };
 
 enum class DiagFormat { Text, Json, Sarif };
@@ -66,6 +76,7 @@ public:
     std::string message;
     Loc loc;
     std::vector<std::pair<Loc, std::string>> notes;
+    uint32_t folded = 0; // further diagnostics counted into this one
   };
   static Loc resolve(const SourceManager &sm, SourceRange r);
   void add(Entry e) { entries_.push_back(std::move(e)); }
@@ -91,6 +102,10 @@ public:
   void setColor(bool on) { color_ = on; }
   void setWarningsAsErrors(bool on) { werror_ = on; }
   void disable(DiagCode c) { disabled_.insert(uint16_t(c)); }
+  // -Werror=CODE: this warning is an error (whatever -w says).
+  void promote(DiagCode c) { promoted_.insert(uint16_t(c)); }
+  // -w: no warnings (but those promoted to errors).
+  void setIgnoreWarnings(bool on) { noWarnings_ = on; }
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
   void setOutput(FILE *f) { out_ = f; }
   // JSON/SARIF: finish() hands the diagnostics to `r` instead of printing a document.
@@ -107,6 +122,12 @@ public:
     if (d)
       d->notes.push_back({r, std::move(msg)});
   }
+  // Names how bad this case is (`magnitude`: larger is worse) and what it is ("rack
+  // B.H.row0.rack3 at 56.5 kW"): when diagnostics of one code at one location are folded
+  // into the first, its note names the worst of them.
+  void worst(Diagnostic *d, double magnitude, std::string what);
+  // True for the handle report() gives a repeat it counted into an earlier diagnostic.
+  static bool isFolded(const Diagnostic *d) { return d && d->foldOf != ~0u; }
 
   // Prints what is pending (text mode prints each diagnostic when the next one starts
   // so that notes are attached) and, for JSON/SARIF, the whole document.
@@ -116,27 +137,37 @@ public:
   unsigned warnings() const { return warnings_; }
   bool hasErrors() const { return errors_ > 0; }
   // True once the error limit is hit: callers may stop early.
-  bool tooManyErrors() const { return errorLimit_ && errors_ >= errorLimit_; }
-  const std::vector<Diagnostic> &all() const { return kept_; }
+  // Folded diagnostics do not count: one mistake repeated in a loop is one diagnostic.
+  bool tooManyErrors() const { return errorLimit_ && shownErrors_ >= errorLimit_; }
+  // Every shown diagnostic, with its fold note up to date.
+  const std::vector<Diagnostic> &all() const {
+    syncFoldNotes();
+    return kept_;
+  }
 
 private:
-  void flushPending();
+  void syncFoldNotes() const;
   void printText(const Diagnostic &d);
 
   const SourceManager &sm_;
   DiagFormat format_ = DiagFormat::Text;
-  bool color_ = false, werror_ = false;
+  bool color_ = false, werror_ = false, noWarnings_ = false;
   unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
-  std::unordered_set<uint16_t> disabled_;
+  unsigned shownErrors_ = 0, shownWarnings_ = 0; // not counting folded ones: the limits
+  std::unordered_set<uint16_t> disabled_, promoted_;
   FILE *out_ = stderr;
   DiagReport *report_ = nullptr;
   struct {
     size_t kept = 0;
     unsigned errors = 0, warnings = 0, suppressed = 0;
   } handed_;
-  std::vector<Diagnostic> kept_; // every reported diagnostic (bounded by the limit)
-  bool pending_ = false;
-  Diagnostic sink_; // target for notes on dropped diagnostics
+  mutable std::vector<Diagnostic> kept_; // every shown diagnostic (bounded by the limits)
+  size_t printed_ = 0;           // text: kept_[0, printed_) are printed
+  // (code, file, offset) -> index in kept_: the first diagnostic of that code there. As
+  // many entries as kept_ at most, so folding a million repeats keeps one diagnostic.
+  std::map<std::tuple<uint16_t, uint32_t, uint32_t>, uint32_t> folds_;
+  Diagnostic sink_;     // target for notes on dropped diagnostics
+  Diagnostic foldSink_; // target for notes on folded ones (foldOf says into which)
 };
 
 // A path as a URI reference (RFC 3986): percent-encoded, "file://" for absolute paths.

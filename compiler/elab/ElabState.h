@@ -109,11 +109,25 @@ private:
   template <typename... Args>
   Diagnostic *error(DiagCode c, SourceRange r, fmt::format_string<Args...> f, Args &&...args) {
     Diagnostic *d = diags_.report(c, r, fmt::format(f, std::forward<Args>(args)...));
-    callNotes(d);
+    callNotes(d); // function calls are innermost: they are inside an expression
+    backtrace(d);
     if (diags_.tooManyErrors())
       throw Abort{};
     return d;
   }
+  // The instantiation backtrace (Backtrace.cpp): what was being elaborated when a
+  // diagnostic was reported, innermost first, one note per template instance and loop
+  // iteration, so an error inside a stdlib template says where the user's file asked for
+  // it. At most kBacktraceLimit notes: the innermost and outermost halves.
+  struct Frame {
+    const ast::Stmt *stmt;        // the instance statement, or the for loop
+    const ast::Template *tmpl;    // the template instantiated; nullptr for a loop
+    uint32_t node;                // the template instance
+    int64_t index;                // the loop's iteration
+  };
+  static constexpr size_t kBacktraceLimit = 10;
+  void backtrace(Diagnostic *d);
+  std::vector<Frame> frames_;
   void step(SourceRange r) {
     if (++steps_ > opts_.limits.maxSteps) {
       Diagnostic *d = error(DiagCode::E0030, r, "elaboration took more than {} steps", opts_.limits.maxSteps);
@@ -278,6 +292,7 @@ private:
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
   uint32_t takePort(const Endpoint &e, const ast::Path &p);
+  void breakoutFix(Diagnostic *d, uint32_t port, double factor, double speed);
   // ---- chosen parts (Parts.cpp) ----
   bool partProp(const ast::Prop &p, bool optic, ir::PartChoice &c);
   uint32_t internChoice(const ir::PartChoice &c);
@@ -326,6 +341,10 @@ private:
   std::vector<std::vector<uint32_t>> rackOccupant_; // per rack, per U: the device there
   std::vector<SourceLoc> devPlaceLoc_;              // the place statement of each device
   std::vector<uint32_t> linkStmtOf_; // for notes on port reuse: link -> its location
+  // A port a failed link took (portLink holds kFailedLink: elaboration then fails, so no
+  // pass ever reads it), and where that link is.
+  static constexpr uint32_t kFailedLink = None - 1;
+  llvm::DenseMap<uint32_t, SourceLoc> failedPortLoc_;
   // Next-free-port cursors (elaboration scratch, not in the IR): one per port group of
   // each device, from devCursorBase_[device]; relative to the device's first port.
   std::vector<uint32_t> devCursorBase_, cursors_;

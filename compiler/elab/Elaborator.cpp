@@ -31,14 +31,17 @@ void Elab::exec(const ast::Stmt *s) {
     if (!toInt(eval(s->e1), s->e1, from, "loop start") || !toInt(eval(s->e2), s->e2, to, "loop end"))
       return;
     uint32_t var = sym(s->name, s->sym);
+    frames_.push_back({s, nullptr, None, from});
     for (int64_t i = from; i < to; ++i) {
       step(s->range);
+      frames_.back().index = i;
       size_t mark = env_.size();
       bind(var, Value::integer(i));
       for (const ast::Stmt *b : s->body)
         exec(b);
       env_.resize(mark);
     }
+    frames_.pop_back();
     break;
   }
   case K::If: {
@@ -58,8 +61,15 @@ void Elab::exec(const ast::Stmt *s) {
     bool c;
     if (!toBool(eval(s->e1), s->e1, c))
       return;
-    if (!c)
-      error(DiagCode::E0032, s->e1->range, "assertion failed{}", s->message.empty() ? "" : ": " + s->message);
+    if (!c) {
+      // What the assertion guards is not elaborated on values it rejected: elaboration
+      // ends here, so no unrelated error follows (docs/design-decisions.md, "A failed
+      // assert ends elaboration").
+      Diagnostic *d = error(DiagCode::E0032, s->e1->range, "assertion failed{}",
+                            s->message.empty() ? "" : ": " + s->message);
+      DiagEngine::note(d, {}, "elaboration stops at a failed assertion: the statements after it are not checked");
+      throw Abort{};
+    }
     break;
   }
   }

@@ -364,8 +364,10 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
       bind(ps, Value());
     }
   }
+  frames_.push_back({s, t, node, index});
   for (const ast::Stmt *b : t->body)
     exec(b);
+  frames_.pop_back();
   --depth_;
   std::vector<bool> &used = paramUsed_[t];
   used.resize(t->params.size());

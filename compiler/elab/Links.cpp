@@ -151,7 +151,11 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
     if (F.portLink[port] != None) {
       Diagnostic *d = error(DiagCode::E0040, e.portRange.begin.valid() ? e.portRange : p.range,
                             "port '{}' is already in use", F.portName(port));
-      DiagEngine::note(d, {F.linkLoc[F.portLink[port]], 4}, "first used by this link");
+      if (F.portLink[port] == kFailedLink)
+        DiagEngine::note(d, {failedPortLoc_.lookup(port), 4},
+                         "taken by this link, which failed: a failed link keeps the ports it took");
+      else
+        DiagEngine::note(d, {F.linkLoc[F.portLink[port]], 4}, "first used by this link");
       return None;
     }
     return port;
@@ -175,22 +179,32 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
     DiagEngine::note(d, {}, "raise the limit with --max-links if the design is really this large");
     throw Abort{};
   }
+  // A link that fails keeps the ports it took, as if it had been made: later links then
+  // get the ports they will have once it is fixed, and their diagnostics name those
+  // (docs/design-decisions.md, "A failed link keeps its ports").
+  auto keep = [&](uint32_t port) {
+    F.portLink[port] = kFailedLink;
+    failedPortLoc_[port] = s->range.begin;
+  };
   uint32_t pa = takePort(a, s->paths[0]);
   if (pa == None)
     return false;
   F.portLink[pa] = uint32_t(F.numLinks()); // reserve before the other end (same device, same group)
   uint32_t pb = takePort(b, s->paths[1]);
   F.portLink[pa] = None;
-  if (pb == None)
+  if (pb == None) {
+    keep(pa);
     return false;
+  }
   double sa = F.portSpeed(pa), sb = F.portSpeed(pb);
   if (sa != sb) {
+    keep(pa);
+    keep(pb);
     Diagnostic *d = error(DiagCode::E0042, s->range, "speed mismatch: '{}' runs at {} but '{}' at {}", F.portName(pa),
                           formatQuantity(sa, dims::Bandwidth), F.portName(pb), formatQuantity(sb, dims::Bandwidth));
     double hi = std::max(sa, sb), lo = std::min(sa, sb);
     if (std::fmod(hi, lo) == 0)
-      DiagEngine::note(d, {}, fmt::format("break the {} port out 1:{} with breakout_<group> = {} on its instance",
-                                          formatQuantity(hi, dims::Bandwidth), hi / lo, hi / lo));
+      breakoutFix(d, sa > sb ? pa : pb, hi / lo, lo);
     return false;
   }
   uint32_t id = uint32_t(F.numLinks());
@@ -203,6 +217,35 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   F.linkMediaReq.push_back(media);
   F.linkLoc.push_back(s->range.begin);
   return true;
+}
+
+// The fix for a port faster than its far end: a breakout, suggested only where the user
+// can write it. An instance the user's file declares takes `breakout_GROUP = N`; one a
+// template of another file (the stdlib's) declares cannot be given properties from the
+// design, so the note says what can be done from there instead.
+void Elab::breakoutFix(Diagnostic *d, uint32_t port, double factor, double speed) {
+  uint32_t dev = F.portDevice[port];
+  const ir::Model &m = F.modelOf(dev);
+  const ir::Layout &l = F.layoutOf(dev);
+  uint32_t rel = port - F.devPortBase[dev];
+  size_t g = 0;
+  while (g + 1 < l.groups.size() && rel >= l.groups[g + 1].offset)
+    ++g;
+  std::string group(F.strings.str(m.ports[g].name));
+  std::string fast = formatQuantity(speed * factor, dims::Bandwidth);
+  SourceLoc at = F.devLoc[dev];
+  if (prog_.main && at.file == prog_.main->fileId) {
+    DiagEngine::note(d, {}, fmt::format("break the {} port out 1:{} with breakout_{} = {} on the instance of '{}'",
+                                        fast, factor, group, factor, F.deviceName(dev)));
+    return;
+  }
+  DiagEngine::note(d, {at, 1},
+                   fmt::format("'{}' is declared here, in another file: breakout_{} = {} cannot be given to it "
+                               "from your design; give the template a model with {} ports for this end (if a "
+                               "parameter chooses it), or copy the template into your file and add breakout_{} = {} "
+                               "to this instance",
+                               F.deviceName(dev), group, factor, formatQuantity(speed, dims::Bandwidth), group,
+                               factor));
 }
 
 // One link, or a wiring pattern when a path has [*]: "mesh" (the default) joins every

@@ -36,10 +36,12 @@ void checkPorts(ir::Fabric &F, DiagEngine &diags) {
         if (!free++)
           first = F.devPortBase[d] + g.offset + p;
       }
-    if (free && reported++ < 20) {
+    // At most 20 shown; the systems of one instance statement fold into one of them.
+    if (free && reported < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0100, devRange(F, d), "'{}' has {} unconnected GPU port{} (first: {})",
                                     F.deviceName(d), free, free == 1 ? "" : "s", F.portName(first));
       DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
+      reported += !DiagEngine::isFolded(dg);
     }
   }
 }
@@ -70,6 +72,12 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       continue;
     std::string_view per = F.strings.str(p.scope);
     size_t n = per == "rack" ? F.racks.size() : per == "hall" ? F.halls.size() : F.buildings.size();
+    if (!n) {
+      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc, "the power policy checks nothing: no device is placed "
+                                    "in a {}", per);
+      DiagEngine::note(dg, {}, "place the devices with 'place ... in BUILDING.HALL { row = R; rack = K; }'");
+      continue;
+    }
     std::vector<double> sum(n, 0);
     for (uint32_t d = 0; d < F.numDevices(); ++d) {
       uint32_t r = F.devRack[d];
@@ -78,9 +86,10 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       size_t k = per == "rack" ? r : per == "hall" ? F.racks[r].hall : F.halls[F.racks[r].hall].building;
       sum[k] += double(F.devPower[d]) + double(F.devOpticPower[d]);
     }
-    unsigned reported = 0;
+    // Every rack over budget is reported: the racks one place statement fills fold into
+    // one diagnostic that counts them and names the worst (DiagEngine folding).
     for (size_t k = 0; k < n; ++k) {
-      if (sum[k] <= p.max || reported++ >= 20)
+      if (sum[k] <= p.max)
         continue;
       std::string name = per == "rack" ? F.rackName(uint32_t(k))
                          : per == "hall" ? std::string(F.strings.str(F.buildings[F.halls[k].building].name)) + "." +
@@ -90,6 +99,7 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *dg = diags.report(DiagCode::E0047, at, "{} {} draws {}, over its budget of {}", per, name,
                                     formatQuantity(sum[k], dims::Power), formatQuantity(p.max, dims::Power));
       DiagEngine::note(dg, p.loc, "the power policy sets the budget");
+      diags.worst(dg, sum[k], fmt::format("{} {} at {}", per, name, formatQuantity(sum[k], dims::Power)));
     }
   }
 }
@@ -103,7 +113,21 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     ir::Tier t = ir::tierFromName(tier); // leaf, spine or core: the elaborator checked
     t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
     const ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
-    if (ts.worstSwitch == None || ts.maxOversubscription <= p.max + 1e-9)
+    if (ts.worstSwitch == None) {
+      // A tier with switches but no uplinks (the top tier, a rail-only leaf) is W0304's
+      // (ValidateResilience.cpp, which knows which of the two it is); a tier the design
+      // lacks would pass silently otherwise (W0105).
+      if (ts.switches)
+        continue;
+      Diagnostic *dg = diags.report(DiagCode::W0105, p.loc,
+                                    "the oversubscription policy checks nothing: the design has no switch of tier '{}'", tier);
+      DiagEngine::note(dg, {}, M.topTier > ir::tierIndex(ir::Tier::Leaf)
+                                   ? fmt::format("the design's tiers with uplinks are \"leaf\"{}",
+                                                 M.topTier > 2 ? ", \"spine\"" : "")
+                                   : std::string("with one switch tier there is nothing to oversubscribe"));
+      continue;
+    }
+    if (ts.maxOversubscription <= p.max + 1e-9)
       continue;
     uint32_t d = ts.worstSwitch;
     Diagnostic *dg = diags.report(DiagCode::E0048, devRange(F, d), "{} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",

@@ -41,6 +41,22 @@ for tool in ["dot", "vtysh", "opensm", "ibsim", "ibnetdiscover", "pre-commit", "
         config.available_features.add(tool)
 if shutil.which("python3"):
     config.available_features.add("python3")
+# The command line's own tests: script (util-linux) runs fabc on a pseudo-terminal (colour);
+# man and groff render the generated man page; bash and zsh load the completions; cpack,
+# dpkg-deb and dpkg-shlibdeps build the Debian package; node and npm build the VS Code extension.
+for tool in ["script", "man", "groff", "bash", "zsh", "cpack", "dpkg-deb", "dpkg-shlibdeps", "node", "npm"]:
+    if shutil.which(tool):
+        config.available_features.add(tool)
+# The VS Code extension's locked npm tree (editors/vscode/package-lock.json) needs Node.js 20.18.
+import subprocess
+try:
+    _node = subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=10).stdout.strip()
+    if tuple(int(x) for x in _node.lstrip("v").split(".")[:2]) >= (20, 18):
+        config.available_features.add("node20")
+except (OSError, ValueError, subprocess.TimeoutExpired):
+    pass
+config.substitutions.append(("%build_root", os.path.dirname(os.path.dirname(config.fabc_bin_dir))))
+
 # The IBDM library's shell (ibutils) parses InfiniBand topology files; slurmctld reads
 # topology.conf.
 for tool in ["ibdmsh", "slurmctld", "scontrol"]:

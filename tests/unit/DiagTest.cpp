@@ -48,6 +48,31 @@ TEST(Diag, WerrorAndDisable) {
   EXPECT_EQ(d.errors(), 1u);
 }
 
+// -Werror=CODE promotes one warning; -w drops the others, never a promoted one or an error.
+TEST(Diag, PromoteOneAndIgnoreWarnings) {
+  SourceManager sm;
+  FILE *f = std::tmpfile();
+  DiagEngine d(sm);
+  d.setOutput(f);
+  d.promote(DiagCode::W0101);
+  d.report(DiagCode::W0101, {}, "promoted");
+  d.report(DiagCode::W0103, {}, "still a warning");
+  d.setIgnoreWarnings(true);
+  d.report(DiagCode::W0103, {}, "ignored");
+  d.report(DiagCode::W0101, {}, "promoted under -w");
+  d.report(DiagCode::E0040, {}, "an error");
+  d.setWarningsAsErrors(true); // -w -Werror: -w wins
+  d.report(DiagCode::W0100, {}, "ignored too");
+  std::string out = render(d, f);
+  EXPECT_NE(out.find("error: promoted [FAB-W0101]"), std::string::npos) << out;
+  EXPECT_NE(out.find("warning: still a warning [FAB-W0103]"), std::string::npos) << out;
+  EXPECT_EQ(out.find("ignored"), std::string::npos) << out;
+  EXPECT_NE(out.find("error: promoted under -w [FAB-W0101]"), std::string::npos) << out;
+  EXPECT_NE(out.find("error: an error [FAB-E0040]"), std::string::npos) << out;
+  EXPECT_EQ(d.errors(), 3u);
+  EXPECT_EQ(d.warnings(), 1u);
+}
+
 TEST(Diag, ErrorLimitBoundsOutput) {
   SourceManager sm;
   FILE *f = std::tmpfile();

@@ -5,16 +5,33 @@
 #include "backends/Backend.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <unistd.h>
 
 namespace fabc::cli {
 
+bool useColor(const Options &o) {
+  if (o.color != -1)
+    return o.color == 1;
+  if (o.format != DiagFormat::Text || !::isatty(2))
+    return false;
+  // no-color.org: NO_COLOR set and not empty; and a terminal that says it has no escapes.
+  const char *noColor = std::getenv("NO_COLOR"), *term = std::getenv("TERM");
+  return !(noColor && *noColor) && !(term && std::string(term) == "dumb");
+}
+
 void setupDiags(const Options &o, DiagEngine &diags) {
   diags.setFormat(o.format);
   diags.setReport(o.report);
-  diags.setColor(o.color == 1 || (o.color == -1 && o.format == DiagFormat::Text && ::isatty(2)));
+  diags.setColor(useColor(o));
   diags.setWarningsAsErrors(o.werror);
+  diags.setIgnoreWarnings(o.noWarnings);
+  for (const std::string &c : o.promoted) {
+    DiagCode code;
+    findDiag(c, &code);
+    diags.promote(code);
+  }
   diags.setErrorLimit(o.errorLimit);
   for (const std::string &c : o.disabled) {
     DiagCode code;
@@ -131,9 +148,10 @@ int compile(const Options &o, const std::string &input, bool build) {
   timer.report();
   if (ok && build && !o.quiet && o.format == DiagFormat::Text) { // check is silent when clean, like a linter
     const ir::Metrics &M = F.metrics;
-    fmt::print(stdout, "fabc: {} '{}': {} GPUs, {} devices, {} links{}{}\n", build ? "built" : "checked", F.name, M.gpus,
-               F.numDevices(), F.numLinks(), wrote ? fmt::format(" -> {} ({} files)", o.outDir, files.size()) : "",
-               diags.warnings() ? fmt::format(", {} warning{}", diags.warnings(), diags.warnings() == 1 ? "" : "s") : "");
+    fmt::print(stdout, "fabc: {} '{}': {}, {}, {}{}{}\n", build ? "built" : "checked", F.name, plural(M.gpus, "GPU"),
+               plural(F.numDevices(), "device"), plural(F.numLinks(), "link"),
+               wrote ? fmt::format(" -> {} ({})", o.outDir, plural(files.size(), "file")) : "",
+               diags.warnings() ? ", " + plural(diags.warnings(), "warning") : "");
   }
   if (ioError)
     return ExitUsage;

@@ -16,8 +16,12 @@ int fmtCommand(Options &o);      // Fmt.cpp
 int explainCommand(Options &o);  // Explain.cpp
 int backendsCommand(Options &o); // Info.cpp
 int versionCommand(Options &o);  // Info.cpp
+int completionCommand(Options &o); // Info.cpp
 int parseDiffCommand(Options &o); // ParseDiff.cpp (hidden: the differential test of the parsers)
 int lspCommand(Options &o);      // Lsp.cpp
+
+// Diagnostics in colour: --color, else on a terminal unless NO_COLOR or TERM=dumb says not.
+bool useColor(const Options &o);
 
 // The diagnostic engine as the options ask (format, colour, -Werror, -Wno-, limit).
 void setupDiags(const Options &o, DiagEngine &diags);

@@ -72,7 +72,7 @@ int fmtCommand(Options &r) {
     DiagEngine diags(sm);
     diags.setFormat(r.format);
     diags.setReport(r.report);
-    diags.setColor(r.color == 1 || (r.color == -1 && r.format == DiagFormat::Text && ::isatty(2)));
+    diags.setColor(useColor(r));
     std::string text, err;
     if (path == "-") {
       if (r.inPlace) {

@@ -91,9 +91,9 @@ int importCommand(Options &o) {
       return ExitUsage;
     }
     if (!o.quiet && o.format == DiagFormat::Text)
-      fmt::print("fabc: imported {} switches, {} hosts, {} links ({} model{} to complete{}) -> {}\n", sum.switches,
-                 sum.hosts, sum.links, sum.unknownModels, sum.unknownModels == 1 ? "" : "s",
-                 sum.omittedLinks ? fmt::format(", {} links left out", sum.omittedLinks) : "", o.outDir);
+      fmt::print("fabc: imported {}, {}, {} ({} to complete{}) -> {}\n", plural(sum.switches, "switch", "switches"),
+                 plural(sum.hosts, "host"), plural(sum.links, "link"), plural(sum.unknownModels, "model"),
+                 sum.omittedLinks ? fmt::format(", {} left out", plural(sum.omittedLinks, "link")) : "", o.outDir);
   } else {
     std::fwrite(text.data(), 1, text.size(), stdout);
   }

@@ -1,4 +1,4 @@
-// fabc backends and fabc version.
+// fabc backends, fabc version and fabc completion.
 #include "Commands.h"
 
 #include "backends/Backend.h"
@@ -11,8 +11,19 @@ int backendsCommand(Options &) {
   return ExitOk;
 }
 
+// Like clang's "InstalledDir:": where this fabc takes its stdlib from.
 int versionCommand(Options &) {
   fmt::print("fabc {}\n", FABC_VERSION);
+  std::vector<std::string> dirs = stdlibDirs();
+  fmt::print("stdlib: {}\n", dirs.empty() ? std::string("(not found)") : dirs.front());
+  return ExitOk;
+}
+
+int completionCommand(Options &o) {
+  std::string script = o.inputs.size() == 1 ? completionScript(o.inputs[0]) : "";
+  if (script.empty())
+    return usageError("completion takes one shell: bash or zsh");
+  fmt::print("{}", script);
   return ExitOk;
 }
 

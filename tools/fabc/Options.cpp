@@ -6,6 +6,7 @@
 #include "passes/Passes.h"
 
 #include <fmt/format.h>
+#include <llvm/ADT/StringRef.h>
 
 #include <cctype>
 #include <climits>
@@ -24,8 +25,16 @@ bool parseUInt(const std::string &s, uint64_t &out) {
   return true;
 }
 
-int help(Options &, const std::string &, const std::string &) {
-  fmt::print("{}", usageText());
+// "fabc --help" is a command; "fabc build --help" the command's own help.
+int help(Options &o, const std::string &, const std::string &) {
+  const CommandSpec *c = findCommand(o.command);
+  if (o.command == "help" && !o.inputs.empty())
+    c = findCommand(o.inputs[0]);
+  fmt::print("{}", c && c->help ? commandHelp(*c) : usageText());
+  return ExitOk;
+}
+int manOption(Options &, const std::string &, const std::string &) {
+  fmt::print("{}", manPage());
   return ExitOk;
 }
 int helpHidden(Options &, const std::string &, const std::string &) {
@@ -36,11 +45,21 @@ int helpHidden(Options &, const std::string &, const std::string &) {
 int noWarning(Options &o, const std::string &a, const std::string &code) {
   const DiagInfo *info = findDiag(code);
   if (!info)
-    return usageError("unknown diagnostic code '" + code + "' in " + a);
+    return usageError("unknown diagnostic code '" + code + "' in " + a + " (fabc explain --list shows them all)");
   // Errors guard the IR every later stage relies on: only warnings can be silenced.
   if (info->severity != Severity::Warning)
     return usageError(a + ": FAB-" + info->code + " is an error; only warnings can be silenced");
   o.disabled.push_back(code);
+  return Continue;
+}
+
+int promote(Options &o, const std::string &a, const std::string &code) {
+  const DiagInfo *info = findDiag(code);
+  if (!info)
+    return usageError("unknown diagnostic code '" + code + "' in " + a + " (fabc explain --list shows them all)");
+  if (info->severity != Severity::Warning)
+    return usageError(a + ": FAB-" + info->code + " is an error already; -Werror= takes a warning's code");
+  o.promoted.push_back(code);
   return Continue;
 }
 
@@ -178,65 +197,74 @@ int stopAfter(Options &o, const std::string &, const std::string &v) {
 
 const std::vector<OptionSpec> &optionTable() {
   static const std::vector<OptionSpec> table = {
-      {"-h", "--help", Arg::None, CmdAll, nullptr, "print this help", true, help},
+      {"-h", "--help", Arg::None, CmdAll, "-h, --help", "print this help; after a command, its own (fabc build --help)", false,
+       help, nullptr},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
-       helpHidden},
+       helpHidden, nullptr},
       {"-o", nullptr, Arg::Value, CmdBuild | CmdImport, "-o DIR",
        "output directory (build; default: fabc-out); import: the .fab file (default: stdout)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.outDir = v;
          o.outSet = true;
          return Continue;
-       }},
-      {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck, "--emit=LIST",
-       "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit},
+       },
+       "file"},
+      {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck | CmdLsp, "--emit=LIST",
+       "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit, "backends"},
       {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
        "add DIR to the import search path (also FABC_PATH, colon-separated)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.includes.push_back(v);
          return Continue;
-       }},
+       },
+       "dir"},
       {"-D", nullptr, Arg::Value, CmdCompile, "-D NAME=VALUE",
-       "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define},
+       "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define, nullptr},
       {"--top", nullptr, Arg::Value, CmdCompile | CmdImport, "--top NAME",
-       "the fabric to build when a file declares several (import: the fabric's name)",
-       false, SET(top)},
-      {"--diagnostics-format", nullptr, Arg::Value, CmdAll, "--diagnostics-format=F", "text (default), json or sarif",
-       false, diagnosticsFormat},
-      {"--color", nullptr, Arg::Value, CmdAll, "--color=WHEN", "auto (default: on a terminal), always, never", false,
-       color},
-      {"-Werror", nullptr, Arg::None, CmdCompile, "-Werror", "treat warnings as errors", false, FLAG(werror)},
-      {"-Wno-", nullptr, Arg::Prefix, CmdCompile, "-Wno-CODE", "silence one diagnostic, e.g. -Wno-W0101", false,
-       noWarning},
-      {"--error-limit", nullptr, Arg::Value, CmdCompile, "--error-limit=N", "stop after N errors (default 50; 0: no limit)",
-       false, errorLimit},
-      {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>},
-      {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>},
-      {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>},
+       "the fabric to build when a file declares several (import: the fabric's name)", false, SET(top), nullptr},
+      {"--diagnostics-format", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--diagnostics-format=F",
+       "text (default), json or sarif", false, diagnosticsFormat, "text json sarif"},
+      {"--color", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--color=WHEN",
+       "auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always, never", false, color,
+       "auto always never"},
+      {"-Werror", nullptr, Arg::None, CmdCompile, "-Werror", "treat warnings as errors", false, FLAG(werror), nullptr},
+      {"-Werror=", nullptr, Arg::Prefix, CmdCompile, "-Werror=CODE", "treat one warning as an error, e.g. -Werror=W0101",
+       false, promote, "codes"},
+      {"-Wno-", nullptr, Arg::Prefix, CmdCompile, "-Wno-CODE", "silence one warning, e.g. -Wno-W0101", false,
+       noWarning, "codes"},
+      {"-w", nullptr, Arg::None, CmdCompile, "-w", "silence every warning (but those made errors by -Werror=CODE)",
+       false, FLAG(noWarnings), nullptr},
+      {"--error-limit", nullptr, Arg::Value, CmdCompile, "--error-limit=N",
+       "stop after N errors (default 50; 0: no limit)", false, errorLimit, nullptr},
+      {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>, nullptr},
+      {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>, nullptr},
+      {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>, nullptr},
       {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
-       "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>},
+       "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>, nullptr},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
-       "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize},
+       "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize, nullptr},
       {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
-       false, FLAG(inPlace)},
+       false, FLAG(inPlace), nullptr},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
-       false, FLAG(fmtCheck)},
-      {"--width", nullptr, Arg::Value, CmdFmt, "--width=N",
-       "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width},
+       false, FLAG(fmtCheck), nullptr},
+      {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
+       "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},
       {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify, "--format=F", "diff, verify: text (default) or json", false,
-       format},
+       format, "text json"},
       {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
-       false, FLAG(exitCode)},
+       false, FLAG(exitCode), nullptr},
       {"--discovered", nullptr, Arg::Value, CmdVerify, "--discovered FILE",
        "verify: a discovery file (repeat it, or list more files after the design)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.discovered.push_back(v);
          return Continue;
-       }},
+       },
+       "file"},
       {"--scope", nullptr, Arg::Value, CmdVerify, "--scope NAME",
-       "verify: only the cables inside a group or building (su[1], su1), for a partial bring-up", false, SET(scope)},
+       "verify: only the cables inside a group or building (su[1], su1), for a partial bring-up", false, SET(scope),
+       nullptr},
       {"--work-order", nullptr, Arg::Value, CmdVerify, "--work-order=FILE",
-       "verify: write the fixes as a CSV work order (rack, U, port, action)", false, SET(workOrder)},
+       "verify: write the fixes as a CSV work order (rack, U, port, action)", false, SET(workOrder), "file"},
       {"--guids-from", nullptr, Arg::Value, CmdBuild | CmdCheck, "--guids-from FILE",
        "build, check: pin the GUIDs an ibnetdiscover output reports onto the design's devices, matched by "
        "name (repeatable)",
@@ -244,20 +272,23 @@ const std::vector<OptionSpec> &optionTable() {
        [](Options &o, const std::string &, const std::string &v) {
          o.guidsFrom.push_back(v);
          return Continue;
-       }},
+       },
+       "file"},
       {"--speed", nullptr, Arg::Value, CmdImport, "--speed=GBPS",
-       "import: the port speed in Gb/s where the discovery states none (LLDP; default 400)", false, importSpeed},
-      // In the commands' list: "explain CODE ... (--list: every code)".
-      {"--list", nullptr, Arg::None, CmdExplain, nullptr, "explain: every diagnostic code, one a line", true,
-       FLAG(list)},
+       "import: the port speed in Gb/s where the discovery states none (LLDP; default 400)", false, importSpeed,
+       nullptr},
+      {"--list", nullptr, Arg::None, CmdExplain, "--list", "explain: every diagnostic code, one a line", false,
+       FLAG(list), nullptr},
       {"--time-stages", nullptr, Arg::None, CmdCompile, "--time-stages",
-       "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages)},
+       "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages), nullptr},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
-       "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter},
+       "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter, "passes"},
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
        "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
-       true, parser},
-      {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet)},
+       true, parser, "auto hand antlr"},
+      {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet), nullptr},
+      {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
+       true, manOption, nullptr},
   };
   return table;
 }
@@ -265,44 +296,31 @@ const std::vector<OptionSpec> &optionTable() {
 #undef FLAG
 #undef SET
 
-std::string usageText(bool hidden) {
-  constexpr size_t Column = 27; // the help column, after a two-space indent
-  std::string r = "usage: fabc <command> [options]\n\ncommands:\n";
-  for (const CommandSpec &c : commandTable())
-    if (c.help)
-      r += fmt::format("  {:<16}  {}\n", c.usage, c.help);
-  auto section = [&](bool wantHidden) {
-    std::string left;
-    for (const OptionSpec &s : optionTable()) {
-      if (s.hidden != wantHidden || !s.usage)
-        continue;
-      left += (left.empty() ? "" : " ") + std::string(s.usage);
-      if (!s.help)
-        continue; // documented with the next entry
-      if (left.size() < Column)
-        r += fmt::format("  {:<{}}{}\n", left, Column, s.help);
-      else
-        r += fmt::format("  {}\n  {:<{}}{}\n", left, "", Column, s.help);
-      if (std::string(s.spelling) == "--stop-after")
-        r += fmt::format("  {:<{}}passes: {}\n", "", Column, passes::passNames());
-      left.clear();
-    }
-  };
-  r += "\noptions:\n";
-  section(false);
-  if (hidden) {
-    r += "\ndeveloper options:\n";
-    section(true);
-  }
-  r += "\nexit status: 0 clean, 1 errors in the design (fmt --check: files to reformat; verify: the fabric\n"
-       "does not match), 2 usage or I/O error (verify: a discovery file cannot be read whole), 3 (diff\n"
-       "--exit-code) the designs differ\n";
-  return r;
-}
+// The command being parsed, for the hint of a usage error ("fabc build --help").
+static std::string helpCommand;
 
 int usageError(const std::string &msg) {
-  fmt::print(stderr, "fabc: error: {}\n(run 'fabc --help' for usage)\n", msg);
+  fmt::print(stderr, "fabc: error: {}\n(run 'fabc {}--help' for usage)\n", msg,
+             helpCommand.empty() ? "" : helpCommand + " ");
   return ExitUsage;
+}
+
+// The option closest to an unknown one, for "did you mean" (nullptr if none is close).
+static const char *closestOption(const std::string &a) {
+  std::string arg = a.substr(0, a.find('='));
+  const char *best = nullptr;
+  unsigned bestDist = 3; // at most two edits away
+  for (const OptionSpec &s : optionTable())
+    for (const char *sp : {s.spelling, s.alias}) {
+      if (!sp || s.arg == Arg::Prefix)
+        continue;
+      unsigned d = llvm::StringRef(arg).edit_distance(sp, true, bestDist);
+      if (d < bestDist) {
+        bestDist = d;
+        best = sp;
+      }
+    }
+  return best;
 }
 
 int parseArgs(int argc, char **argv, Options &o) {
@@ -311,6 +329,8 @@ int parseArgs(int argc, char **argv, Options &o) {
     return ExitUsage;
   }
   o.command = argv[1];
+  const CommandSpec *cmd = findCommand(o.command);
+  helpCommand = cmd && cmd->help ? o.command : "";
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     const OptionSpec *match = nullptr;
@@ -322,15 +342,17 @@ int parseArgs(int argc, char **argv, Options &o) {
           match = &s;
       } else if (s.arg == Arg::Prefix) {
         if (a.compare(0, n, s.spelling) == 0) {
+          if (a.size() == n)
+            return usageError(fmt::format("{} needs a value: {}", a, s.usage));
           match = &s;
           value = a.substr(n);
         }
-      } else if (a == s.spelling) {
-        // The value is the next argument; without one, the option is unknown.
-        if (i + 1 < argc) {
-          match = &s;
-          value = argv[++i];
-        }
+      } else if (a == s.spelling || (s.spelling[1] == '-' && a == std::string(s.spelling) + "=")) {
+        // The value is the next argument ("-D su=2", "--top NAME") or follows '='.
+        if (a.back() == '=' || i + 1 >= argc)
+          return usageError(fmt::format("{} needs a value: {}", s.spelling, s.usage));
+        match = &s;
+        value = argv[++i];
       } else if (a.size() > n && a.compare(0, n, s.spelling) == 0 && (a[n] == '=' || s.spelling[1] != '-')) {
         match = &s;
         value = a.substr(n + (a[n] == '=' ? 1 : 0));
@@ -345,12 +367,19 @@ int parseArgs(int argc, char **argv, Options &o) {
     } else if (a == "-") {
       o.inputs.push_back(a);
     } else if (!a.empty() && a[0] == '-') {
-      return usageError("unknown option '" + a + "'");
+      const char *near = closestOption(a);
+      return usageError("unknown option '" + a + "'" + (near ? fmt::format("; did you mean '{}'?", near) : ""));
     } else {
       o.inputs.push_back(a);
     }
   }
   return Continue;
+}
+
+std::string plural(uint64_t n, const char *noun, const char *many) {
+  if (n == 1)
+    return fmt::format("1 {}", noun);
+  return many ? fmt::format("{} {}", n, many) : fmt::format("{} {}s", n, noun);
 }
 
 } // namespace fabc::cli

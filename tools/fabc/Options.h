@@ -1,7 +1,8 @@
 #pragma once
 // The command line's options and commands, as tables: one entry per option (spelling,
 // argument, the commands that use it, help) and per command. The tables are the single
-// source of the usage text (and of a man page or shell completions, when they come).
+// source of the usage text, the per-command help, the man page fabc(1) and the bash and zsh
+// completions (Help.cpp; CMake generates the man page and completions from this binary).
 #include "Compilation.h"
 #include "diag/Diag.h"
 
@@ -25,7 +26,8 @@ struct Options {
   std::string stopAfter;
   DiagFormat format = DiagFormat::Text;
   int color = -1; // -1 auto
-  bool werror = false, timeStages = false, quiet = false;
+  bool werror = false, noWarnings = false, timeStages = false, quiet = false;
+  std::vector<std::string> promoted; // -Werror=CODE
   bool limitsSet = false; // a --max-devices/links/steps/depth option was given
   bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
@@ -45,7 +47,9 @@ struct Options {
 // Which commands an option applies to (informational: the parser accepts every option
 // with every command, as it always has; the usage text, man page and completions use it).
 enum Cmd : uint32_t {
-  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128, CmdAll = 255,
+  CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128,
+  CmdOther = 256, // backends, version, completion: the options every command takes only
+  CmdAll = 511,
   CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp, // every command that compiles a design
 };
 
@@ -68,6 +72,10 @@ struct OptionSpec {
   bool hidden;
   // Applies the option: -1 to go on, else the exit status to stop with (a usage error).
   int (*apply)(Options &o, const std::string &arg, const std::string &value);
+  // What the shell completes for the value: nullptr (nothing known), "file", "dir",
+  // "backends" (a comma-separated list of them), "codes" (warning codes), "passes", or the
+  // choices themselves, space-separated ("text json sarif").
+  const char *complete;
 };
 const std::vector<OptionSpec> &optionTable();
 
@@ -76,16 +84,29 @@ struct CommandSpec {
   const char *usage; // "build FILE"
   const char *help;
   int (*run)(Options &o);
+  uint32_t bit; // the Cmd bit of the options it takes
 };
 const std::vector<CommandSpec> &commandTable();
+const CommandSpec *findCommand(const std::string &name);
 
-// The usage text, from the tables (`hidden`: with the developer options).
+// Help.cpp: everything printed from the tables.
+// The usage text (`hidden`: with the developer options).
 std::string usageText(bool hidden = false);
+// One command's usage, its description and the options it takes ("fabc build --help").
+std::string commandHelp(const CommandSpec &c);
+// The man page fabc(1), in roff (man -l, groff -man).
+std::string manPage();
+// A completion script for "bash" or "zsh"; empty for another shell.
+std::string completionScript(const std::string &shell);
 
 // Parses argv into `o`: -1 on success, else the exit status to return.
 int parseArgs(int argc, char **argv, Options &o);
 
 // "fabc: error: MSG" and the hint to run --help; returns ExitUsage.
 int usageError(const std::string &msg);
+
+// "1 file", "2 files", "2 switches": the count and the noun, plural unless one (`many`:
+// the plural where it is not NOUN + "s").
+std::string plural(uint64_t n, const char *noun, const char *many = nullptr);
 
 } // namespace fabc::cli

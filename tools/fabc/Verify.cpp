@@ -37,9 +37,9 @@ void printText(const ir::Fabric &F, const Request &r, const verify::Result &res,
   uint64_t errors = 0, warnings = 0;
   for (const Fault &f : res.faults)
     (diagInfo(f.code).severity == Severity::Error ? errors : warnings)++;
-  fmt::print(out, "fabc: verified '{}'{} against {} discovery file{}: {} cables planned, {} as planned, {} discovered",
-             F.name, r.scope.empty() ? "" : fmt::format(" (scope {})", r.scope), r.discovered.size(),
-             r.discovered.size() == 1 ? "" : "s", res.planned, res.matched, res.discovered);
+  fmt::print(out, "fabc: verified '{}'{} against {}: {} planned, {} as planned, {} discovered", F.name,
+             r.scope.empty() ? "" : fmt::format(" (scope {})", r.scope), plural(r.discovered.size(), "discovery file"),
+             plural(res.planned, "cable"), res.matched, res.discovered);
   if (res.foreign) {
     fmt::print(out, "; the discovery is of another fabric\n");
     return;

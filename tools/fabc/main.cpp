@@ -9,52 +9,75 @@
 
 namespace fabc::cli {
 
+namespace {
+int printUsage(Options &) {
+  fmt::print("{}", usageText());
+  return ExitOk;
+}
+} // namespace
+
 const std::vector<CommandSpec> &commandTable() {
   // A null help: an alias, not listed.
   static const std::vector<CommandSpec> table = {
-      {"build", "build FILE", "check the design and write its outputs (to -o DIR)", buildCommand},
-      {"check", "check FILE...", "check designs only, for CI and pre-commit (no outputs)", checkCommand},
+      {"build", "build FILE", "check the design and write its outputs (to -o DIR)", buildCommand, CmdBuild},
+      {"check", "check FILE...", "check designs only, for CI and pre-commit (no outputs)", checkCommand, CmdCheck},
       {"diff", "diff OLD NEW",
-       "compile two revisions and print the recabling plan between them (--format=json)", diffCommand},
+       "compile two revisions and print the recabling plan between them (--format=json)", diffCommand, CmdDiff},
       {"verify", "verify FILE DISC...",
        "compare the design with the fabric as built: ibnetdiscover, lldpctl -f json, SONiC 'show lldp table' "
        "(docs/bring-up.md)",
-       verifyCommand},
+       verifyCommand, CmdVerify},
       {"import", "import DISC...",
        "write a design (-o OUT.fab) from a discovered fabric: ibnetdiscover, lldpctl -f json, SONiC 'show lldp "
        "table' (docs/bring-up.md)",
-       importCommand},
+       importCommand, CmdImport},
       {"fmt", "fmt FILE...",
-       "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand},
+       "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand,
+       CmdFmt},
       {"explain", "explain CODE", "describe a diagnostic code, e.g. fabc explain E0042 (--list: every code)",
-       explainCommand},
-      {"lsp", "lsp", "the language server (LSP 3.17 on stdin/stdout) for editors (docs/lsp.md)", lspCommand},
-      {"backends", "backends", "list the output backends for --emit", backendsCommand},
-      {"version", "version", "print the version", versionCommand},
-      {"parse-diff", nullptr, nullptr, parseDiffCommand},
-      {"--version", nullptr, nullptr, versionCommand},
+       explainCommand, CmdExplain},
+      {"lsp", "lsp", "the language server (LSP 3.17 on stdin/stdout) for editors (docs/lsp.md)", lspCommand, CmdLsp},
+      {"backends", "backends", "list the output backends for --emit", backendsCommand, CmdOther},
+      {"completion", "completion SHELL", "print the bash or zsh completion script (source <(fabc completion bash))",
+       completionCommand, CmdOther},
+      {"version", "version", "print the version and where the stdlib is", versionCommand, CmdOther},
+      {"parse-diff", nullptr, nullptr, parseDiffCommand, CmdCompile},
+      {"--version", nullptr, nullptr, versionCommand, CmdOther},
+      // "fabc help build" is build's help (Options.cpp, the -h option).
       {"help", nullptr, nullptr,
-       [](Options &) {
-         fmt::print("{}", usageText());
+       [](Options &o) {
+         if (o.inputs.empty())
+           return printUsage(o);
+         const CommandSpec *c = findCommand(o.inputs[0]);
+         if (!c || !c->help)
+           return usageError("no command '" + o.inputs[0] + "'");
+         fmt::print("{}", commandHelp(*c));
          return ExitOk;
-       }},
-      {"--help", nullptr, nullptr,
-       [](Options &) {
-         fmt::print("{}", usageText());
-         return ExitOk;
-       }},
-      {"-h", nullptr, nullptr,
-       [](Options &) {
-         fmt::print("{}", usageText());
-         return ExitOk;
-       }},
+       },
+       CmdOther},
+      {"--help", nullptr, nullptr, printUsage, CmdOther},
+      {"-h", nullptr, nullptr, printUsage, CmdOther},
       {"--help-hidden", nullptr, nullptr,
        [](Options &) {
          fmt::print("{}", usageText(true));
          return ExitOk;
-       }},
+       },
+       CmdOther},
+      {"--man", nullptr, nullptr,
+       [](Options &) {
+         fmt::print("{}", manPage());
+         return ExitOk;
+       },
+       CmdOther},
   };
   return table;
+}
+
+const CommandSpec *findCommand(const std::string &name) {
+  for (const CommandSpec &c : commandTable())
+    if (name == c.name)
+      return &c;
+  return nullptr;
 }
 
 namespace {
@@ -67,13 +90,9 @@ int run(int argc, char **argv) {
   DiagReport report;
   if (o.format != DiagFormat::Text)
     o.report = &report;
-  rc = -1;
-  for (const CommandSpec &c : commandTable())
-    if (o.command == c.name) {
-      rc = c.run(o);
-      break;
-    }
-  if (rc < 0)
+  if (const CommandSpec *c = findCommand(o.command))
+    rc = c->run(o);
+  else
     rc = usageError("unknown command '" + o.command + "'");
   if (o.report)
     report.print(stderr, o.format);

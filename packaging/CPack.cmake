@@ -1,0 +1,34 @@
+# The Debian package (`cpack -G DEB` in the build directory): what `cmake --install`
+# installs, under /usr: the binary, the stdlib (share/fabc/stdlib), the man page, the bash
+# and zsh completions, LICENSE, the third-party notices and a machine-readable copyright
+# file. dpkg-shlibdeps computes Depends from the libraries the binary links.
+# tests/lit/packaging/deb.test builds it, unpacks it with dpkg -x and runs it from there.
+set(FABC_PACKAGE_MAINTAINER "fabc maintainers <fabc@maintainers.invalid>" CACHE STRING
+    "The Maintainer field of the Debian package")
+
+set(CPACK_PACKAGE_NAME fabc)
+set(CPACK_PACKAGE_VENDOR "fabc")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+set(CPACK_PACKAGE_DESCRIPTION
+    "fabc compiles GPU cluster network designs written in the Fabric language (.fab): it checks them\n"
+    "with clang-style diagnostics and writes their cabling plan, bill of materials, energy budget,\n"
+    "switch configurations (SONiC, FRR, NVUE), InfiniBand and Slurm topology files.")
+string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
+set(CPACK_PACKAGE_CONTACT "${FABC_PACKAGE_MAINTAINER}")
+set(CPACK_RESOURCE_FILE_LICENSE "${CMAKE_SOURCE_DIR}/LICENSE")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)
+set(CPACK_GENERATOR DEB)
+
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # fabc_0.1.0_amd64.deb
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${FABC_PACKAGE_MAINTAINER}")
+# The package's files are owned by root whoever builds it.
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+
+# Debian's copyright file (DEP-5), in share/doc/fabc with LICENSE and the notices.
+install(FILES ${CMAKE_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+
+include(CPack)
