@@ -85,16 +85,22 @@ Token Lexer::lex() {
     if (pos_ >= n)
       return {End, uint32_t(n), uint32_t(n)};
     if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '/') {
+      uint32_t b = pos_;
       while (pos_ < n && s[pos_] != '\r' && s[pos_] != '\n')
         ++pos_;
       ++tokens_;
+      if (comments_)
+        return {LineComment, b, pos_};
       continue;
     }
     if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '*') {
       size_t close = s_.find("*/", pos_ + 2);
       if (close != std::string_view::npos) {
+        uint32_t b = pos_;
         pos_ = uint32_t(close + 2);
         ++tokens_;
+        if (comments_)
+          return {BlockComment, b, pos_};
         continue;
       }
       // Unterminated: the longest match is '/' alone.

@@ -21,6 +21,8 @@ enum Tok : uint8_t {
   // Punctuation and operators.
   Semi, Colon, LBrace, RBrace, LBrack, RBrack, LParen, RParen, Comma, Assign, DotDot, Dot, DashDash,
   Minus, Bang, Star, Slash, Percent, Plus, Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Question,
+  // The hidden channel, returned only by a lexer made with `comments` (fmt).
+  LineComment, BlockComment,
 };
 
 struct Token {
@@ -30,8 +32,11 @@ struct Token {
 
 class Lexer {
 public:
-  Lexer(std::string_view text, const ParseLimits &limits) : s_(text), limits_(limits) {}
-  // The next token on the default channel (comments and white space skipped). A token the
+  Lexer(std::string_view text, const ParseLimits &limits, bool comments = false)
+      : s_(text), limits_(limits), comments_(comments) {}
+  // The next token on the default channel (white space skipped; comments too, unless the
+  // lexer was made with `comments`: then they come back as LineComment and BlockComment,
+  // the grammar's hidden channel, which `fabc fmt` keeps). A token the
   // grammar would report (a bad character, too many tokens, too deep a nesting) comes
   // back as Bad: the caller leaves such a file to the ANTLR parser's diagnostics.
   Token next();
@@ -43,6 +48,7 @@ private:
   std::string_view s_;
   uint32_t pos_ = 0;
   const ParseLimits &limits_;
+  bool comments_ = false;
   uint64_t tokens_ = 0;         // every token, comments too (FAB-E0005 counts them)
   uint32_t depth_ = 0, ops_ = 0; // as ASTBuilder's checkNesting counts (FAB-E0006)
 };
