@@ -1,6 +1,7 @@
 // dumpAST: every node, field and range of a file's AST as text, one node a line, so that
 // two parsers' ASTs compare with ==, and a difference shows as the first differing line.
 #include "ast/Parser.h"
+#include "diag/Diag.h"
 
 #include <fmt/format.h>
 
@@ -119,6 +120,33 @@ std::string dumpAST(const ast::File &f) {
   }
   du.block(1, f.topLevel, "top");
   return du.out;
+}
+
+ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine &diags, ParseLimits limits) {
+  ast::Context antlrCtx, handCtx;
+  limits.engine = ParserEngine::AntlrOnly;
+  ast::File *ref = parseFile(id, sm, diags, antlrCtx, limits);
+  bool refOk = ref && !diags.hasErrors();
+  limits.engine = ParserEngine::HandOnly;
+  ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
+  ParserComparison c{ParserComparison::Same, {}, {}, {}};
+  if (!refOk) {
+    c.result = hand ? ParserComparison::HandAccepts : ParserComparison::RejectedByBoth;
+    if (hand)
+      c.antlrError = diags.all().empty() ? std::string("no AST") : diags.all().front().message;
+    return c;
+  }
+  if (!hand) {
+    c.result = ParserComparison::HandRejects;
+    return c;
+  }
+  std::string a = dumpAST(*ref), b = dumpAST(*hand);
+  if (a != b) {
+    c.result = ParserComparison::AstsDiffer;
+    c.antlrDump = std::move(a);
+    c.handDump = std::move(b);
+  }
+  return c;
 }
 
 } // namespace fabc

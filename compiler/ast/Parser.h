@@ -30,6 +30,17 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
 // The AST as text, every field and range of every node: what `fabc parse-diff` compares.
 std::string dumpAST(const ast::File &file);
 
+// The differential test of the two parsers on one file (`fabc parse-diff`, the fuzz
+// target): ANTLR's is the reference. Where it builds an AST without an error the
+// hand-written one must build the same (dumpAST); where it reports one, the hand-written
+// one must reject the file too. `limits.engine` is ignored.
+struct ParserComparison {
+  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer } result;
+  std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
+  std::string antlrDump, handDump;  // AstsDiffer: the two dumps
+};
+ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ParseLimits limits);
+
 // The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
 // -> 6): where the AST builder and the formatter split the value from its unit.
 size_t quantityNumberLength(const std::string &token);

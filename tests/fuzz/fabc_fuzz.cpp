@@ -101,18 +101,13 @@ void parsersAgree(const std::string &text) {
   uint32_t id = sm.add("fuzz.fab", text);
   ParseLimits limits;
   limits.maxTokens = kMaxFile / 16;
-  ast::Context antlrCtx, handCtx;
-  limits.engine = ParserEngine::AntlrOnly;
-  ast::File *ref = parseFile(id, sm, diags, antlrCtx, limits);
-  bool refOk = ref && !diags.hasErrors();
-  limits.engine = ParserEngine::HandOnly;
-  ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
-  if (refOk && !hand)
+  ParserComparison c = compareParsers(id, sm, diags, limits);
+  if (c.result == ParserComparison::HandRejects)
     bug("the hand-written parser rejects a file the grammar accepts", text);
-  if (!refOk && hand)
+  if (c.result == ParserComparison::HandAccepts)
     bug("the hand-written parser accepts a file the grammar rejects", text);
-  if (refOk && dumpAST(*ref) != dumpAST(*hand))
-    bug("the two parsers build different ASTs", "--- antlr:\n" + dumpAST(*ref) + "\n--- hand:\n" + dumpAST(*hand));
+  if (c.result == ParserComparison::AstsDiffer)
+    bug("the two parsers build different ASTs", "--- antlr:\n" + c.antlrDump + "\n--- hand:\n" + c.handDump);
 }
 
 void compileOne(const std::string &text) {

@@ -30,33 +30,21 @@ int parseDiffCommand(Options &o) {
     diags.setOutput(devNull ? devNull : stderr);
     ParseLimits limits;
     limits.maxTokens = std::max<uint64_t>(o.maxFileSize / 16, 1024);
-    ast::Context antlrCtx, handCtx;
-    limits.engine = ParserEngine::AntlrOnly;
-    ast::File *ref = parseFile(id, sm, diags, antlrCtx, limits);
-    bool refOk = ref && !diags.hasErrors();
-    limits.engine = ParserEngine::HandOnly;
-    ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
-    if (!refOk) {
-      if (hand) {
-        ++mismatches;
-        fmt::print("MISMATCH {}: the grammar rejects it ({}), the hand-written parser accepts it\n", path,
-                   diags.all().empty() ? std::string("no AST") : diags.all().front().message);
-      } else {
-        ++rejected;
-      }
-      continue;
-    }
-    if (!hand) {
-      ++mismatches;
-      fmt::print("MISMATCH {}: the grammar accepts it, the hand-written parser rejects it\n", path);
-      continue;
-    }
-    std::string a = dumpAST(*ref), b = dumpAST(*hand);
-    if (a == b) {
-      ++same;
+    ParserComparison c = compareParsers(id, sm, diags, limits);
+    if (c.result == ParserComparison::Same || c.result == ParserComparison::RejectedByBoth) {
+      ++(c.result == ParserComparison::Same ? same : rejected);
       continue;
     }
     ++mismatches;
+    if (c.result == ParserComparison::HandAccepts) {
+      fmt::print("MISMATCH {}: the grammar rejects it ({}), the hand-written parser accepts it\n", path, c.antlrError);
+      continue;
+    }
+    if (c.result == ParserComparison::HandRejects) {
+      fmt::print("MISMATCH {}: the grammar accepts it, the hand-written parser rejects it\n", path);
+      continue;
+    }
+    const std::string &a = c.antlrDump, &b = c.handDump;
     size_t line = 1, i = 0;
     while (i < a.size() && i < b.size() && a[i] == b[i])
       line += a[i++] == '\n';
