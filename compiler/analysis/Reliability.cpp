@@ -63,9 +63,9 @@ private:
   ReliabilityModel &R_;
 };
 
-// Links down while a CPO engine is replaced: the engine is inside the switch, so the
-// whole switch is swapped (docs/design-decisions.md). While a laser is out: the ports it
-// feeds.
+// Links a failure takes down: a CPO engine's own port (the switch goes on forwarding on
+// its other ports; the swap that repairs it is planned and drained, a touch, not an
+// outage: docs/design-decisions.md). A laser: the ports it feeds.
 double portsPerLaser(const ir::Model &e) { return e.lasers.known && e.lasers.value > 0 ? std::max(1.0, 1 / e.lasers.value) : 1; }
 
 } // namespace
@@ -108,7 +108,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
           continue;
         const ir::Model &em = F.models[e];
         const ir::Figure &f = C.rate(e, em.afr, "afr");
-        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, double(linked[dev])});
+        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, 1});
         const ir::Figure &lf = C.rate(e, em.laserAfr, "laser_afr");
         C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em)});
         continue;
@@ -164,7 +164,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       w.pluggableLinksDown += pf * used;
       w.cpo += ef + lf;
       w.cpoTouches += ef + lf;
-      w.cpoLinksDown += ef * linked[d] + lf * portsPerLaser(e);
+      w.cpoLinksDown += ef + lf * portsPerLaser(e);
     });
   }
   w.estimate |= !w.missing.empty();
