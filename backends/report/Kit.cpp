@@ -41,6 +41,7 @@ std::string number(double v, int decimals) {
 }
 std::string count(uint64_t n) { return groupThousands(std::to_string(n)); }
 std::string fixed(double v, int decimals) { return fmt::format("{:.{}f}", v, decimals); }
+std::string share(double v) { return fmt::format("{:.1f} %", 100 * v); }
 
 // Three or four significant digits, the unit chosen by magnitude.
 static std::string scaled(double v, std::initializer_list<std::pair<double, const char *>> steps) {

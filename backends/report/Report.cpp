@@ -277,8 +277,17 @@ void Page::latency() {
     rows.push_back({"latency-cross-building", "Across buildings", "GPUs in two different buildings",
                     M.crossBuildingPath.latency, M.crossBuildingPath.hops, M.crossBuildingPath.fibre,
                     M.crossBuildingPath.via});
-  rows.push_back({"latency-worst", "Worst overall", "any two GPUs; the latency policy checks this one",
-                  M.worstLatency, M.worstHops, M.worstFibre, M.worstVia});
+  const ir::Reachability &reach = M.resilience.reach;
+  double covers = reach.pairs > 0 ? reach.networkPairs / reach.pairs : 1;
+  std::string worstScope =
+      covers >= 1 ? std::string("any two GPUs; the latency policy checks this one")
+                  : fmt::format("the {} of GPU endpoint pairs with a network path; {} meet only through an NVLink "
+                                "domain{} and are not covered; the latency policy checks this one",
+                                share(covers), share(reach.pairs > 0 ? reach.nvlinkOnlyPairs / reach.pairs : 0),
+                                reach.unreachablePairs > 0
+                                    ? fmt::format(", {} not at all,", share(reach.unreachablePairs / reach.pairs))
+                                    : std::string());
+  rows.push_back({"latency-worst", "Worst overall", worstScope, M.worstLatency, M.worstHops, M.worstFibre, M.worstVia});
   buf += "<table id=\"latency-table\"><thead><tr><th>Path</th><th class=\"n\">Latency</th><th class=\"n\">Switches</th>"
          "<th class=\"n\">Cable</th><th class=\"n\">Fibre delay</th><th>Turns at</th><th>Scope</th></tr></thead><tbody>";
   std::vector<Bar> bars;
@@ -302,6 +311,8 @@ void Page::latency() {
     }
   }
   buf += "</tbody></table>";
+  buf += fmt::format("<p id=\"latency-coverage\"{}>The paths cover {} of GPU endpoint pairs: those with a network path.</p>",
+                     dataAttrs("summary:worst_latency_covers_pairs", fixed(covers, 4)), share(covers));
   for (const ir::Policy &p : F.policies)
     if (p.kind == ir::PolicyKind::Latency)
       buf += fmt::format("<p>Latency SLO: {} \xE2\x80\x94 {}</p>", esc(duration(p.max)),

@@ -20,6 +20,7 @@ std::string duration(double s);
 std::string length(double m);
 std::string count(uint64_t n);
 std::string number(double v, int decimals); // with thousands separators
+std::string share(double v);                // 0.2 -> "20.0 %"
 // A value exactly as the JSON outputs print it, for data-value attributes.
 std::string fixed(double v, int decimals);
 

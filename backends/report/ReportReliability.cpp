@@ -12,7 +12,6 @@ using ir::None;
 namespace {
 const char *const kOtherColor = "#cbd5e1", *const kSwitchOpticsColor = "#e11d48";
 std::string key(std::string_view path) { return "summary:reliability." + std::string(path); }
-std::string share(double v) { return fmt::format("{:.1f} %", 100 * v); }
 } // namespace
 
 void Page::reliability() {

@@ -187,6 +187,9 @@ bool runSummary(BackendContext &ctx) {
   j.key("worst_latency_ns").fixed(M.worstLatency * 1e9, 1);
   j.key("worst_latency_switch_hops").integer(M.worstHops);
   j.key("worst_latency_cable_m").fixed(M.worstFibre, 1);
+  // The GPU endpoint pairs the latency paths speak for: those with a network path (in a
+  // rail-only design, same-island pairs; the others forward through an NVLink domain).
+  j.key("worst_latency_covers_pairs").fixed(M.resilience.reach.pairs > 0 ? M.resilience.reach.networkPairs / M.resilience.reach.pairs : 1, 4);
   j.key("transceivers").integer(M.transceivers);
   j.key("cpo_ports").integer(M.cpoPorts);
   j.key("uses_estimates").boolean(M.usesEstimates);

@@ -148,6 +148,11 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags) {
                      fmt::format("the path crosses {} switch{} and {} of cable, through '{}'", M.worstHops,
                                  M.worstHops == 1 ? "" : "es", formatQuantity(M.worstFibre, dims::Length),
                                  F.deviceName(worst)));
+    const ir::Reachability &r = M.resilience.reach;
+    if (r.pairs > 0 && r.networkPairs < r.pairs)
+      DiagEngine::note(dg, {}, fmt::format("the SLO covers the {:.1f}% of GPU endpoint pairs with a network path; the "
+                                           "other pairs meet only through an NVLink domain or not at all",
+                                           100 * r.networkPairs / r.pairs));
   }
 }
 

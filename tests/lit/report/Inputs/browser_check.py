@@ -110,6 +110,7 @@ def json_at(doc, path):
 
 
 # Units a figure may be shown in, scaled to the unit its JSON key is in.
+SHARE_KEY = re.compile(r"(_share|_pairs|\.pairs_[a-z_]+)$")
 UNITS = {"W": 1, "kW": 1e3, "MW": 1e6, "GW": 1e9, "%": 1, "MWh": 1, "m": 1, "km": 1e3}
 UNITS_GBPS = {"Gb/s": 1, "Tb/s": 1e3, "Pb/s": 1e6}
 UNITS_NS = {"ns": 1, "\u00b5s": 1e3, "ms": 1e6}
@@ -207,6 +208,9 @@ def main():
                 failures.append("%s: page has %r, JSON has %r" % (it["key"], got, want))
             if it.get("shown"):
                 shown = shown_number(it["shown"], it["key"])
+                # A share in the JSON (0-1: keys *_share, *_pairs, pairs_*) is shown in %.
+                if shown is not None and "%" in it["shown"] and SHARE_KEY.search(it["key"]):
+                    shown /= 100
                 # Shown figures are rounded for reading: 3-4 significant digits.
                 if shown is None or abs(shown - want) > 0.006 * abs(want) + 0.0051:
                     failures.append("%s: shows %r, JSON has %r" % (it["key"], it["shown"].strip(), want))
