@@ -88,7 +88,8 @@ echo "fuzz: $(ls "$RUN/seeds" | wc -l) seeds, $(ls "$RUN/corpus" | wc -l) inputs
 # Leaks are errors (ASan's leak check runs after every input). libFuzzer runs every seed
 # once before it starts the clock, so the run takes that long at least.
 status=0
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+  LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan-suppressions.txt:print_suppressions=0} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
   "$DIR/tests/fuzz/fabc_fuzz" -max_total_time="$SECONDS_TO_RUN" -timeout=30 -rss_limit_mb=4096 \
   -max_len=16384 -dict=tests/fuzz/fabric.dict -artifact_prefix="$RUN/artifacts/" -print_final_stats=1 \
   "$RUN/corpus" "$RUN/seeds" >"$RUN/fuzz.log" 2>&1 || status=$?

@@ -34,6 +34,7 @@ if [ -n "${FABC_CI_SANITIZE:-}" ] && [ "${FABC_CI_SANITIZE}" != 0 ]; then
   # leaks are errors. lit.cfg.py sets the same defaults for a lit run by hand.
   if ninja -C "$ASAN_DIR" -j "$JOBS"; then
     ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1} \
+      LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan-suppressions.txt:print_suppressions=0} \
       UBSAN_OPTIONS=${UBSAN_OPTIONS:-abort_on_error=1:halt_on_error=1:print_stacktrace=1} \
       ctest --test-dir "$ASAN_DIR" --output-on-failure -j2 "$@" || status=1
   else

@@ -29,6 +29,10 @@ if sanitized:
     # A sanitizer report aborts: an exit status of 1 (ASan's default) would pass for
     # fabc's "errors in the design" under `not`. Leaks are errors.
     config.environment["ASAN_OPTIONS"] = os.environ.get("ASAN_OPTIONS", "abort_on_error=1:detect_leaks=1")
+    # Third-party leaks only, each with its cause (tests/lsan-suppressions.txt).
+    config.environment["LSAN_OPTIONS"] = os.environ.get(
+        "LSAN_OPTIONS", "suppressions=%s:print_suppressions=0" % os.path.join(config.fabc_src_root, "tests",
+                                                                            "lsan-suppressions.txt"))
     config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS",
                                                          "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
 config.substitutions.append(("%memlimit_mib", "0" if sanitized else "2048"))
