@@ -136,11 +136,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
     }
   }
   // What-ifs, per switch cage: pluggable -> CPO, and CPO -> pluggable.
-  std::map<double, uint32_t> engines; // per port speed: the catalog scan happens once
-  auto engineFor = [&](double speed) {
-    auto it = engines.find(speed);
-    return it != engines.end() ? it->second : engines[speed] = cpoEngine(F, speed);
-  };
+  CpoEngineCache engineFor(F);
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::Switch)

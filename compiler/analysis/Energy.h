@@ -5,6 +5,7 @@
 // figures cannot disagree.
 #include "ir/Fabric.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
@@ -88,6 +89,19 @@ EnergyModel computeEnergy(const ir::Fabric &F);
 // then the shortest reach); None when the catalog has none. Both what-ifs use them.
 uint32_t cpoEngine(const ir::Fabric &F, double speed);
 uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uint32_t engine);
+// cpoEngine once per port speed: the what-ifs ask per cage or port, the catalog scan is not.
+class CpoEngineCache {
+public:
+  explicit CpoEngineCache(const ir::Fabric &F) : F_(F) {}
+  uint32_t operator()(double speed) {
+    auto it = engines_.find(speed);
+    return it != engines_.end() ? it->second : engines_[speed] = cpoEngine(F_, speed);
+  }
+
+private:
+  const ir::Fabric &F_;
+  std::map<double, uint32_t> engines_;
+};
 
 // A switch cage's use, for the what-ifs: how many of its ports are linked, and the
 // transceiver of the first linked port that has one (None: copper, CPO or unused).

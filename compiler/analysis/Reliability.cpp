@@ -94,11 +94,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count), 1});
     }
   }
-  std::map<double, uint32_t> engines;
-  auto engineFor = [&](double speed) {
-    auto it = engines.find(speed);
-    return it != engines.end() ? it->second : engines[speed] = cpoEngine(F, speed);
-  };
+  CpoEngineCache engineFor(F);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     for (int side = 0; side < 2; ++side) {
       uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
