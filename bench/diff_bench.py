@@ -42,7 +42,7 @@ def diff_once(fabc, old, new, fmt, out):
         raise SystemExit(f"diff_bench: fabc diff exited {p.returncode}")
     stages = []
     for line in p.stderr.splitlines():
-        m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s$", line)
+        m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s(?:\s+[\d.]+ MiB)?$", line)
         if m:
             stages.append((m.group(1), float(m.group(2))))
     m = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)", p.stderr)

@@ -96,7 +96,7 @@ def compile_once(fabc, command, fab, out, emit, extra):
         raise SystemExit(f"bench: fabc {command} {fab} exited {p.returncode}")
     stages = {}
     for line in p.stderr.splitlines():
-        m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s$", line)
+        m = re.match(r"\s+([a-z][\w:-]*(?: [\w:-]+)*?)\s+([\d.]+) s(?:\s+[\d.]+ MiB)?$", line)
         if m:
             stages[m.group(1)] = float(m.group(2))
     if command == "fmt":  # no --time-stages: the process's wall time is its total

@@ -110,7 +110,7 @@ def timed(cmd):
     rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", r.stderr).group(1))
     wall = re.search(r"Elapsed \(wall clock\) time.*: (?:(\d+):)?(\d+):([\d.]+)", r.stderr)
     secs = float(wall.group(3)) + 60 * int(wall.group(2)) + 3600 * int(wall.group(1) or 0)
-    stages = dict((k, float(v)) for k, v in re.findall(r"^  (\S[^\n]*?)\s+([\d.]+) s$", r.stderr, re.M))
+    stages = dict((k, float(v)) for k, v in re.findall(r"^  (\S[^\n]*?)\s+([\d.]+) s(?:\s+[\d.]+ MiB)?$", r.stderr, re.M))
     return r, secs, rss / 1024, stages
 
 

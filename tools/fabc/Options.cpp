@@ -280,7 +280,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--list", nullptr, Arg::None, CmdExplain, "--list", "explain: every diagnostic code, one a line", false,
        FLAG(list), nullptr},
       {"--time-stages", nullptr, Arg::None, CmdCompile, "--time-stages",
-       "print the wall time of each stage and the peak memory to stderr", false, FLAG(timeStages), nullptr},
+       "print each stage's wall time and the peak memory when it ended to stderr", false, FLAG(timeStages), nullptr},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
        "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter, "passes"},
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",

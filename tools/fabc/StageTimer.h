@@ -1,11 +1,11 @@
 #pragma once
-// --time-stages: the wall time of each stage and the peak memory, on stderr.
+// --time-stages: the wall time of each stage and the peak memory when it ended, on stderr
+// (the peak only grows, so the stage where it jumps is the one that allocated).
 #include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <sys/resource.h>
@@ -19,7 +19,7 @@ public:
   void operator()(const char *next) {
     auto now = Clock::now();
     if (on_ && current_)
-      times_.push_back({current_, std::chrono::duration<double>(now - last_).count()});
+      times_.push_back({current_, std::chrono::duration<double>(now - last_).count(), peakRssMiB()});
     current_ = next;
     last_ = now;
   }
@@ -30,8 +30,8 @@ public:
     double total = 0;
     fmt::print(stderr, "fabc: stage times\n");
     for (auto &t : times_) {
-      fmt::print(stderr, "  {:<22} {:10.3f} s\n", t.first, t.second);
-      total += t.second;
+      fmt::print(stderr, "  {:<22} {:10.3f} s {:10.1f} MiB\n", t.name, t.seconds, t.peakMiB);
+      total += t.seconds;
     }
     fmt::print(stderr, "  {:<22} {:10.3f} s\n  {:<22} {:10.1f} MiB\n", "total", total, "peak RSS", peakRssMiB());
   }
@@ -46,7 +46,11 @@ private:
   bool on_;
   const char *current_ = nullptr;
   Clock::time_point last_;
-  std::vector<std::pair<std::string, double>> times_;
+  struct Stage {
+    std::string name;
+    double seconds, peakMiB;
+  };
+  std::vector<Stage> times_;
 };
 
 } // namespace fabc::cli
