@@ -20,6 +20,10 @@ struct ParseLimits {
   uint32_t maxDepth = 200; // nesting of expressions and blocks
   uint64_t maxTokens = (64ull << 20) / 16; // per file: ANTLR's parser needs ~0.5 KB a token (FAB-E0005)
   ParserEngine engine = ParserEngine::Auto;
+  // A file the hand-written parser rejects goes to ANTLR from the statement where it gave
+  // up, and at most about this many bytes past it (ANTLR needs ~100 bytes of memory a
+  // source byte): SyntaxWindow.h.
+  uint32_t syntaxWindow = 1u << 20;
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are
