@@ -442,7 +442,7 @@ private:
     switch (kind()) {
     case Number: next(); return close(NumberLit, m);
     case Quantity: next(); return close(QuantityLit, m);
-    case PercentLit: next(); return close(cst::PercentLit, m);
+    case hand::PercentLit: next(); return close(cst::PercentLit, m);
     case String: next(); return close(StringLit, m);
     case KwTrue:
     case KwFalse: next(); return close(BoolLit, m);
@@ -546,7 +546,7 @@ std::string Tree::dump() const {
   while (!stack.empty()) {
     auto [k, depth] = stack.back();
     stack.pop_back();
-    r.append(depth, ' ');
+    r += std::to_string(depth) + " "; // (not indented: an else-if chain nests deeply)
     if (!isNode(k)) {
       r += "#" + std::to_string(k) + "\n";
       continue;
