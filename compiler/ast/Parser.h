@@ -33,7 +33,9 @@ std::string dumpAST(const ast::File &file);
 // The differential test of the two parsers on one file (`fabc parse-diff`, the fuzz
 // target): ANTLR's is the reference. Where it builds an AST without an error the
 // hand-written one must build the same (dumpAST); where it reports one, the hand-written
-// one must reject the file too. `limits.engine` is ignored.
+// one must reject the file too. fmt's parse tree (Cst.h) is compared the same way: the
+// hand-written CST parser's with ANTLR's tree, converted (appended to the dumps).
+// `limits.engine` is ignored.
 struct ParserComparison {
   enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer } result;
   std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
