@@ -69,8 +69,8 @@ struct Tree {
 
 // The hand-written parser (CstParser.cpp): false, with no diagnostic, on anything the
 // grammar rejects or past `limits` (the compile path's parseFile then reports it).
-// `text` must be valid UTF-8.
-bool parse(std::string_view text, const ParseLimits &limits, Tree &out);
+// `text` must be valid UTF-8. With `nodes` false only the tokens are recorded (a check).
+bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes = true);
 // The tokens alone, as `parse` records them (false at a bad character).
 bool lex(std::string_view text, std::vector<Token> &out);
 // ANTLR's lexer and parser (CstAntlr.cpp), the tree converted: the reference. False if

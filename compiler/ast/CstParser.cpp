@@ -14,14 +14,20 @@ struct Reject {};
 
 class Parser {
 public:
-  Parser(std::string_view text, const ParseLimits &limits, Tree &t) : lex_(text, limits, /*comments=*/true), t_(t) {
+  // `nodes`: false to record the tokens only (the self-check's parse of the output).
+  Parser(std::string_view text, const ParseLimits &limits, Tree &t, bool nodes)
+      : lex_(text, limits, /*comments=*/true), t_(t), record_(nodes) {
     t_.source = text;
     t_.tokens.clear();
     t_.nodes.clear();
     t_.kids.clear();
-    t_.tokens.reserve(text.size() / 5 + 16);
-    t_.nodes.reserve(text.size() / 4 + 16);
-    t_.kids.reserve(text.size() / 3 + 16);
+    // Generous: pages reserved and never touched cost address space, not memory (an
+    // explicit link line is ~3 bytes a token, ~4 a node, ~2 a child).
+    t_.tokens.reserve(text.size() / 2 + 16);
+    if (record_) {
+      t_.nodes.reserve(text.size() / 2 + 16);
+      t_.kids.reserve(text.size() + 16);
+    }
     cur_ = fetch(0);
   }
 
@@ -55,7 +61,7 @@ public:
     }
     scratch_.push_back(cur_); // EOF
     close(File, m);
-    t_.root = uint32_t(t_.nodes.size() - 1);
+    t_.root = record_ ? uint32_t(t_.nodes.size() - 1) : 0;
   }
 
 private:
@@ -103,6 +109,11 @@ private:
   uint32_t firstTok(Kid k) const { return Tree::isNode(k) ? t_.nodes[Tree::index(k)].first : k; }
   uint32_t lastTok(Kid k) const { return Tree::isNode(k) ? t_.nodes[Tree::index(k)].last : k; }
   void close(Rule r, uint32_t m) {
+    if (!record_) {
+      scratch_.resize(m);
+      scratch_.push_back(NodeBit);
+      return;
+    }
     if (t_.nodes.size() >= NodeBit - 1)
       throw Reject{};
     Node n{r, uint32_t(t_.kids.size()), uint32_t(scratch_.size() - m), firstTok(scratch_[m]), lastTok(scratch_.back())};
@@ -489,16 +500,17 @@ private:
   Lexer lex_;
   Tree &t_;
   uint32_t cur_ = 0, line_ = 1, lineAt_ = 0;
+  bool record_;
   std::vector<Kid> scratch_;
 };
 
 } // namespace
 
-bool parse(std::string_view text, const ParseLimits &limits, Tree &out) {
+bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes) {
   if (text.size() >= NodeBit)
     return false;
   try {
-    Parser p(text, limits, out);
+    Parser p(text, limits, out, nodes);
     p.file();
   } catch (const Reject &) {
     return false;

@@ -95,7 +95,7 @@ bool sameProgram(const cst::Tree &in, const std::string &out, const std::vector<
   bool antlr = opts.parse.engine == ParserEngine::AntlrOnly;
   if (!antlr) {
     cst::Tree o;
-    if (cst::parse(out, selfCheckLimits(opts.parse), o))
+    if (cst::parse(out, selfCheckLimits(opts.parse), o, /*nodes=*/false))
       return sameTokens(in, out, o.tokens, synth, why);
     // It does not parse: say first which token differs, if one does.
     std::vector<cst::Token> toks;
@@ -155,6 +155,9 @@ bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, s
     result = printer.run();
     synthesized = printer.synthesized();
   }
+  // The self-check needs the input's tokens only.
+  std::vector<cst::Node>().swap(tree.nodes);
+  std::vector<cst::Kid>().swap(tree.kids);
   std::string why;
   if (!sameProgram(tree, result, synthesized, opts, why)) {
     Diagnostic *d = diags.report(DiagCode::E0160, {{fileId, 0}, 1}, "fmt self-check failed: {}", why);
