@@ -569,6 +569,8 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabula
   return true;
 }
 
+} // namespace
+
 // Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past
 // U+10FFFF, no NUL. An overlong "\xc0\xaf" would otherwise read as '/'.
 bool validUtf8(std::string_view s, size_t *bad) {
@@ -595,7 +597,6 @@ bool validUtf8(std::string_view s, size_t *bad) {
   return true;
 }
 
-} // namespace
 
 size_t quantityNumberLength(const std::string &t) {
   size_t i = 0;

@@ -1,5 +1,6 @@
 // dumpAST: every node, field and range of a file's AST as text, one node a line, so that
 // two parsers' ASTs compare with ==, and a difference shows as the first differing line.
+#include "ast/Cst.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 
@@ -129,6 +130,16 @@ ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine
   bool refOk = ref && !diags.hasErrors();
   limits.engine = ParserEngine::HandOnly;
   ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
+  // fmt's parse tree too (Cst.h): the hand-written CST parser's against ANTLR's, converted.
+  // Where the two hand-written parsers disagree on accepting, the wrong one is reported.
+  std::string_view text = sm.text(id);
+  size_t bad = 0;
+  cst::Tree handCst, antlrCst;
+  bool cstOk = validUtf8(text, &bad) && cst::parse(text, limits, handCst);
+  if (refOk && !cstOk)
+    hand = nullptr; // reported as HandRejects
+  if (!refOk && cstOk && !hand)
+    hand = handCtx.file(); // reported as HandAccepts
   ParserComparison c{ParserComparison::Same, {}, {}, {}};
   if (!refOk) {
     c.result = hand ? ParserComparison::HandAccepts : ParserComparison::RejectedByBoth;
@@ -140,7 +151,9 @@ ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine
     c.result = ParserComparison::HandRejects;
     return c;
   }
-  std::string a = dumpAST(*ref), b = dumpAST(*hand);
+  cst::parseAntlr(text, antlrCst);
+  std::string a = dumpAST(*ref) + "--- parse tree\n" + antlrCst.dump(),
+              b = dumpAST(*hand) + "--- parse tree\n" + handCst.dump();
   if (a != b) {
     c.result = ParserComparison::AstsDiffer;
     c.antlrDump = std::move(a);

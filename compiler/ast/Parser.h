@@ -37,7 +37,9 @@ std::string dumpAST(const ast::File &file);
 // The differential test of the two parsers on one file (`fabc parse-diff`, the fuzz
 // target): ANTLR's is the reference. Where it builds an AST without an error the
 // hand-written one must build the same (dumpAST); where it reports one, the hand-written
-// one must reject the file too. `limits.engine` is ignored.
+// one must reject the file too. fmt's parse tree (Cst.h) is compared the same way: the
+// hand-written CST parser's with ANTLR's tree, converted (appended to the dumps).
+// `limits.engine` is ignored.
 struct ParserComparison {
   enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer } result;
   std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
@@ -48,4 +50,7 @@ ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEn
 // The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
 // -> 6): where the AST builder and the formatter split the value from its unit.
 size_t quantityNumberLength(const std::string &token);
+
+// Well-formed UTF-8 (RFC 3629), no NUL; else false and the offset of the first bad byte.
+bool validUtf8(std::string_view s, size_t *bad);
 } // namespace fabc

@@ -3,7 +3,9 @@
 // the hand-written one of the compile path; the two must agree: where ANTLR's builds an
 // AST without a diagnostic, the hand-written one builds the same AST (dumpAST, every
 // node, field and range); where ANTLR's reports an error, the hand-written one rejects
-// the file too (and the compile path's diagnostics are ANTLR's). Exit 1 on a mismatch.
+// the file too (and the compile path's diagnostics are ANTLR's). fmt's hand-written
+// parser is held to the same: its parse tree (compiler/ast/Cst.h) must be ANTLR's, node
+// for node and token for token. Exit 1 on a mismatch.
 // Driven by tests/lit/parse/differential.test over every .fab of the repository.
 #include "Commands.h"
 #include "ast/Parser.h"
