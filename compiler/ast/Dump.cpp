@@ -123,6 +123,56 @@ std::string dumpAST(const ast::File &f) {
   return du.out;
 }
 
+namespace {
+
+std::string diagText(const Diagnostic &d, bool notes) {
+  std::string s = fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset,
+                              d.range.length, d.message);
+  for (const DiagNote &n : d.notes)
+    if (notes)
+      s += fmt::format("  note {}+{} {}\n", n.range.begin.offset, n.range.length, n.message);
+  return s;
+}
+
+// The compile path's diagnostics of a file both parsers reject against ANTLR's on the
+// whole file: all of them with the default window; with a window cut at the first
+// statement end past where the hand parser gave up, the first one (its note says the cut).
+void compareWindow(uint32_t id, const SourceManager &sm, const DiagEngine &out, ParseLimits limits,
+                   ParserComparison &c) {
+  DiagEngine ref(sm);
+  ref.setOutput(out.output());
+  ast::Context refCtx;
+  limits.engine = ParserEngine::AntlrOnly;
+  parseFile(id, sm, ref, refCtx, limits);
+  std::string whole;
+  for (const Diagnostic &d : ref.all())
+    whole += diagText(d, true);
+  for (uint32_t window : {limits.syntaxWindow, 1u}) {
+    DiagEngine diags(sm);
+    diags.setOutput(ref.output());
+    ast::Context ctx;
+    limits.engine = ParserEngine::Auto;
+    limits.syntaxWindow = window;
+    parseFile(id, sm, diags, ctx, limits);
+    std::string got;
+    for (const Diagnostic &d : diags.all())
+      got += diagText(d, window != 1);
+    std::string want = whole;
+    if (window == 1) { // the first diagnostic, without its notes
+      got = got.substr(0, got.find('\n') + 1);
+      want = ref.all().empty() ? std::string() : diagText(ref.all().front(), false);
+    }
+    if (got != want) {
+      c.result = ParserComparison::WindowDiffers;
+      c.antlrDump = std::move(want);
+      c.handDump = std::move(got);
+      return;
+    }
+  }
+}
+
+} // namespace
+
 ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine &diags, ParseLimits limits) {
   ast::Context antlrCtx, handCtx;
   limits.engine = ParserEngine::AntlrOnly;
@@ -145,6 +195,8 @@ ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine
     c.result = hand ? ParserComparison::HandAccepts : ParserComparison::RejectedByBoth;
     if (hand)
       c.antlrError = diags.all().empty() ? std::string("no AST") : diags.all().front().message;
+    else
+      compareWindow(id, sm, diags, limits, c);
     return c;
   }
   if (!hand) {

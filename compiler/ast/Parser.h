@@ -41,9 +41,12 @@ std::string dumpAST(const ast::File &file);
 // hand-written CST parser's with ANTLR's tree, converted (appended to the dumps).
 // `limits.engine` is ignored.
 struct ParserComparison {
-  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer } result;
+  // WindowDiffers: both reject it, but the diagnostics of the compile path (ANTLR from
+  // where the hand parser gave up, SyntaxWindow.h) are not ANTLR's on the whole file; or,
+  // with the window cut right after that statement, the first of them is not.
+  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer, WindowDiffers } result;
   std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
-  std::string antlrDump, handDump;  // AstsDiffer: the two dumps
+  std::string antlrDump, handDump;  // AstsDiffer: the two dumps; WindowDiffers: the diagnostics
 };
 ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ParseLimits limits);
 

@@ -42,6 +42,12 @@ int parseDiffCommand(Options &o) {
       fmt::print("MISMATCH {}: the grammar rejects it ({}), the hand-written parser accepts it\n", path, c.antlrError);
       continue;
     }
+    if (c.result == ParserComparison::WindowDiffers) {
+      fmt::print("MISMATCH {}: ANTLR from where the hand-written parser gave up reports otherwise than on the "
+                 "whole file\n  whole file:\n{}  window:\n{}",
+                 path, c.antlrDump, c.handDump);
+      continue;
+    }
     if (c.result == ParserComparison::HandRejects) {
       fmt::print("MISMATCH {}: the grammar accepts it, the hand-written parser rejects it\n", path);
       continue;
