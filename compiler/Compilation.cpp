@@ -134,7 +134,7 @@ bool Compilation::run(const CompileInput &input) {
   if (opts_.parseOnly)
     return ok;
   if (ok) {
-    stage("elaborate");
+  stage("elaborate");
     ElabOptions eo;
     eo.limits = opts_.limits;
     eo.top = opts_.top;

@@ -1,14 +1,42 @@
 #pragma once
-// The Fabric AST: plain structs with source ranges, owned by an ast::Context arena.
-// Built from the ANTLR tree by ASTBuilder; nothing outside compiler/ast/ sees ANTLR.
+// The Fabric AST: plain, trivially destructible structs with source ranges, allocated
+// from an ast::Context's arena (docs/design-decisions.md, "A compact AST"). Built by the
+// hand-written parser (HandParser.cpp) or from the ANTLR tree (ASTBuilder.cpp); nothing
+// outside compiler/ast/ sees ANTLR.
+//
+// Lifetimes: names are std::string_views of the SourceManager's text (which never moves
+// and outlives every Context that parsed it); decoded texts (string literals, ANTLR's
+// token texts) are saved in the Context's arena. Children are ast::Lists: arrays in the
+// arena, read-only after the builder made them.
 #include "diag/Source.h"
 
-#include <deque>
-#include <memory>
-#include <string>
-#include <vector>
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/Allocator.h>
+
+#include <string_view>
+#include <type_traits>
 
 namespace fabc::ast {
+
+// An array in the Context's arena: a pointer and a 32-bit count, packed to 12 bytes so
+// that a Path (segments and range) is 24. Read like a vector: range-for, size(), [].
+template <typename T> class __attribute__((packed, aligned(4))) List {
+public:
+  List() = default;
+  List(T *data, uint32_t n) : data_(data), size_(n) {}
+  T *begin() const { return data_; }
+  T *end() const { return data_ + size_; }
+  T *data() const { return data_; }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T &operator[](size_t i) const { return data_[i]; }
+  T &front() const { return data_[0]; }
+  T &back() const { return data_[size_ - 1]; }
+
+private:
+  T *data_ = nullptr;
+  uint32_t size_ = 0;
+};
 
 struct Expr {
   enum Kind : uint8_t { Number, Quantity, String, Bool, Name, Call, List, Unary, Binary, Cond, Comp };
@@ -16,124 +44,195 @@ struct Expr {
   enum Op : uint8_t { NoOp, And, Or, Eq, Ne, Lt, Le, Gt, Ge, Add, Sub, Mul, Div, Mod, Not };
   Kind kind;
   Op op = NoOp;
+  bool isInteger = false;            // Number literal without '.' or exponent that fits in 64 bits
+  mutable uint8_t builtin = 0;       // Call: the elaborator's builtin function, decoded on first call
   SourceRange range;
-  std::string text;          // Name/Call: identifier; Comp: loop variable; String: decoded text; Quantity: unit; op text
+  std::string_view text;     // Name/Call: identifier; Comp: loop variable; String: decoded text; Quantity: unit; op text
   double number = 0;         // Number/Quantity value; Bool: 0/1
-  bool isInteger = false;    // Number literal without '.' or exponent that fits in 64 bits
   int64_t integer = 0;       // its exact value
   // Operands, call arguments, list items, Name: index expressions. Comp (`[e for x in a..b if c]`):
   // always 4, {e, a, b or nullptr (`in LIST`), c or nullptr (no filter)}.
-  std::vector<Expr *> kids;
+  ast::List<Expr *> kids;
   mutable uint32_t sym = UINT32_MAX; // interned `text`, filled on first evaluation
-  mutable uint8_t builtin = 0;       // Call: the elaborator's builtin function, decoded on first call
 };
 
 // The operator spelled `text` (NoOp if none): `-` is Sub, the builder's unary minus too.
-Expr::Op opFromText(const std::string &text);
+Expr::Op opFromText(std::string_view text);
 
 struct Prop {
-  std::string key;
+  std::string_view key;
   SourceRange keyRange;
-  Expr *value = nullptr;
   enum Annot : uint8_t { None, Source, Estimate } annot = None;
-  std::string annotText;
+  Expr *value = nullptr;
+  std::string_view annotText;
   mutable uint32_t sym = UINT32_MAX;
 };
 
+// `name`, `name[*]`, `name[EXPR]`. The common index, an integer literal (`p[12]`), is kept
+// inline (its value and source range) instead of as an Expr: both parsers do so for a
+// literal of 0..2^32-1 (ast::setIndex), so an explicit link's four segments need no Expr.
+// 48 bytes.
 struct Segment {
-  std::string name;
+  std::string_view name;
   SourceRange range;
-  Expr *index = nullptr; // nullptr: no index
-  bool star = false;     // [*]
   mutable uint32_t sym = UINT32_MAX;
+  Expr *index = nullptr;     // an index other than an inline literal; nullptr otherwise
+  uint32_t literal = 0;      // hasLiteral(): the index's value
+  uint16_t literalDelta = 0; // hasLiteral(): its source range, from range's begin ...
+  uint8_t literalLength = 0; // ... and its length (0: no inline literal)
+  bool star = false;         // [*]
+
+  bool hasLiteral() const { return literalLength != 0; }
+  bool hasIndex() const { return index || hasLiteral(); }
+  // The index's source range (the literal's or the expression's).
+  SourceRange indexRange() const {
+    return hasLiteral() ? SourceRange{{range.begin.file, range.begin.offset + literalDelta}, literalLength}
+           : index      ? index->range
+                        : SourceRange{};
+  }
 };
+
+// Sets `seg`'s index to `e` (seg.range.begin set first): inline when `e` is an integer
+// literal of 0..2^32-1 whose range fits the inline form. Both builders call this, so both
+// parsers make the same form.
+inline void setIndex(Segment &seg, Expr *e) {
+  seg.index = e;
+  if (!e || e->kind != Expr::Number || !e->isInteger || e->integer < 0 || e->integer > int64_t(UINT32_MAX))
+    return;
+  uint32_t delta = e->range.begin.offset - seg.range.begin.offset;
+  if (e->range.begin.offset < seg.range.begin.offset || delta > UINT16_MAX || e->range.length == 0 ||
+      e->range.length > UINT8_MAX)
+    return;
+  seg.index = nullptr;
+  seg.literal = uint32_t(e->integer);
+  seg.literalDelta = uint16_t(delta);
+  seg.literalLength = uint8_t(e->range.length);
+}
 
 struct Path {
-  std::vector<Segment> segs;
+  ast::List<Segment> segs;
   SourceRange range;
 };
 
 struct Stmt;
-using Block = std::vector<Stmt *>;
+using Block = ast::List<Stmt *>;
 
 struct Arg {
-  std::string name; // empty: positional
+  std::string_view name; // empty: positional
   SourceRange range;
   Expr *value = nullptr;
   mutable uint32_t sym = UINT32_MAX;
 };
 
+struct Hall {
+  std::string_view name;
+  SourceRange range;
+  ast::List<Prop> props;
+};
+
+// A statement. The fields a link needs (and a let, param or option) are inline; the rest,
+// which other kinds use, are in an extension that the builders allocate for every kind
+// but Let, Param, Option, Link and Policy, read through the accessors (empty without one).
 struct Stmt {
   enum Kind : uint8_t { Let, Param, Option, Inst, For, If, Link, Group, Place, Building, Span, Policy, Assert };
+  using Hall = ast::Hall;
   Kind kind;
+  bool hasArgs = false;        // Inst: `(...)` written (args() may still be empty)
   SourceRange range;
-  std::string name;            // Let/Param/Option/For var/Inst name/Group name/Building/Policy kind
+  std::string_view name;       // Let/Param/Option/For var/Inst name/Group name/Building/Policy kind
   SourceRange nameRange;
-  std::string name2;           // Inst: model or template; Group: kind; Place: building; Span: second building
-  SourceRange name2Range;
-  std::string name3;           // Place: hall; Inst: array binding variable
-  SourceRange name3Range;
+  mutable uint32_t sym = UINT32_MAX;
   Expr *e1 = nullptr;          // Let/Param/Option value; For from; If cond; Inst array count (or range end); Group index; Assert cond
-  Expr *e2 = nullptr;          // For to; Inst range start
-  std::vector<Arg> args;       // Inst template arguments
-  bool hasArgs = false;
-  std::vector<Prop> props;     // Inst/Link/Place/Building/Span/Policy
-  std::vector<Path> paths;     // Link: 2; Group members; Place: 1
-  Block body, elseBody;        // For/If bodies
-  struct Hall {
-    std::string name;
-    SourceRange range;
-    std::vector<Prop> props;
+  ast::List<Prop> props;       // Inst/Link/Place/Building/Span/Policy
+  ast::List<Path> paths;       // Link: 2; Group members; Place: 1
+
+  struct Ext {
+    std::string_view name2;    // Inst: model or template; Group: kind; Place: building; Span: second building
+    SourceRange name2Range;
+    mutable uint32_t sym2 = UINT32_MAX;
+    std::string_view name3;    // Place: hall; Inst: array binding variable
+    SourceRange name3Range;
+    mutable uint32_t sym3 = UINT32_MAX;
+    Expr *e2 = nullptr;        // For to; Inst range start
+    ast::List<Arg> args;       // Inst template arguments
+    Block body, elseBody;      // For/If bodies
+    ast::List<Hall> halls;     // Building
+    std::string_view message;  // Assert
   };
-  std::vector<Hall> halls;     // Building
-  std::string message;         // Assert
-  mutable uint32_t sym = UINT32_MAX, sym2 = UINT32_MAX, sym3 = UINT32_MAX;
+  Ext *ext = nullptr;
+
+  static bool hasExt(Kind k) { return k != Let && k != Param && k != Option && k != Link && k != Policy; }
+  const Ext &x() const { return ext ? *ext : empty(); }
+  std::string_view name2() const { return x().name2; }
+  SourceRange name2Range() const { return x().name2Range; }
+  std::string_view name3() const { return x().name3; }
+  SourceRange name3Range() const { return x().name3Range; }
+  Expr *e2() const { return x().e2; }
+  const ast::List<Arg> &args() const { return x().args; }
+  const Block &body() const { return x().body; }
+  const Block &elseBody() const { return x().elseBody; }
+  const ast::List<Hall> &halls() const { return x().halls; }
+  std::string_view message() const { return x().message; }
+  // The interned name2/name3 caches (the kinds that have those names have an extension).
+  uint32_t &sym2() const { return ext ? ext->sym2 : scratchSym(); }
+  uint32_t &sym3() const { return ext ? ext->sym3 : scratchSym(); }
+
+private:
+  static const Ext &empty() {
+    static const Ext e;
+    return e;
+  }
+  static uint32_t &scratchSym() {
+    thread_local uint32_t s;
+    s = UINT32_MAX;
+    return s;
+  }
 };
 
 struct PortDecl {
-  std::string name;
+  std::string_view name;
   SourceRange range;
   Expr *count = nullptr;
-  std::vector<Prop> props;
+  ast::List<Prop> props;
 };
 
 struct Model {
-  std::string name, kind;
+  std::string_view name, kind;
   SourceRange range, kindRange;
-  std::vector<Prop> props;
-  std::vector<PortDecl> ports;
+  ast::List<Prop> props;
+  ast::List<PortDecl> ports;
 };
 
 struct Param {
-  std::string name;
+  std::string_view name;
   SourceRange range;
   Expr *deflt = nullptr;
   mutable uint32_t sym = UINT32_MAX; // interned `name`, filled on first use
 };
 
 struct Template {
-  std::string name, kind; // kind: group kind created per instance ("su", "pod", ...), may be empty
+  std::string_view name, kind; // kind: group kind created per instance ("su", "pod", ...), may be empty
   SourceRange range, kindRange;
-  std::vector<Param> params;
+  ast::List<Param> params;
   Block body;
 };
 
 // `fn NAME(P1, P2) = EXPR;`: a pure function (no defaults: params[i].deflt is nullptr).
 struct Function {
-  std::string name;
+  std::string_view name;
   SourceRange range; // the name
-  std::vector<Param> params;
+  ast::List<Param> params;
   Expr *body = nullptr;
 };
 
 struct Fabric {
-  std::string name;
+  std::string_view name;
   SourceRange range;
   Block body;
 };
 
 struct Import {
-  std::string path;
+  std::string_view path;
   SourceRange range;
   uint32_t file = UINT32_MAX; // the file it loaded (SourceManager id), set by the loader
 };
@@ -141,66 +240,71 @@ struct Import {
 struct File {
   uint32_t fileId = 0;
   bool catalog = false; // found in a catalog directory of the search path (the stdlib)
-  std::vector<Import> imports;
-  std::vector<Model *> models;
-  std::vector<Template *> templates;
-  std::vector<Function *> functions;
-  std::vector<Fabric *> fabrics;
+  ast::List<Import> imports;
+  ast::List<Model *> models;
+  ast::List<Template *> templates;
+  ast::List<Function *> functions;
+  ast::List<Fabric *> fabrics;
   Block topLevel; // let/param/option statements outside any fabric
 };
 
-// Owns every node; deques keep addresses stable.
+// Owns every node, in slabs of a bump allocator: nodes are trivially destructible, so
+// destroying the Context frees the slabs and nothing else. A parse that gives up (the
+// hand-written parser, on a file the grammar rejects) leaves its nodes in the arena: at
+// most one file's AST, once per file, before the ANTLR parse that costs far more.
 class Context {
 public:
-  Expr *expr(Expr::Kind k, SourceRange r) {
-    exprs_.emplace_back();
-    exprs_.back().kind = k;
-    exprs_.back().range = r;
-    return &exprs_.back();
-  }
-  Stmt *stmt(Stmt::Kind k, SourceRange r) {
-    stmts_.emplace_back();
-    stmts_.back().kind = k;
-    stmts_.back().range = r;
-    return &stmts_.back();
-  }
-  Model *model() { return &models_.emplace_back(); }
-  Template *tmpl() { return &templates_.emplace_back(); }
-  Function *function() { return &functions_.emplace_back(); }
-  Fabric *fabric() { return &fabrics_.emplace_back(); }
-  File *file() { return &files_.emplace_back(); }
+  Context() = default;
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
 
-  // Everything allocated after mark() is freed by rollback(mark): a parse that gives up
-  // (the hand-written parser, on a file the grammar rejects) leaves nothing behind.
-  struct Mark {
-    size_t exprs, stmts, models, templates, functions, fabrics, files;
-  };
-  Mark mark() const {
-    return {exprs_.size(),  stmts_.size(),   models_.size(), templates_.size(),
-            functions_.size(), fabrics_.size(), files_.size()};
+  template <typename T> T *make() {
+    static_assert(std::is_trivially_destructible_v<T>, "AST nodes are freed with their slabs");
+    return new (alloc_.Allocate<T>()) T();
   }
-  void rollback(const Mark &m) {
-    shrink(exprs_, m.exprs);
-    shrink(stmts_, m.stmts);
-    shrink(models_, m.models);
-    shrink(templates_, m.templates);
-    shrink(functions_, m.functions);
-    shrink(fabrics_, m.fabrics);
-    shrink(files_, m.files);
+  Expr *expr(Expr::Kind k, SourceRange r) {
+    Expr *e = make<Expr>();
+    e->kind = k;
+    e->range = r;
+    return e;
   }
+  // A statement, with its extension for the kinds that use one (Stmt::hasExt).
+  Stmt *stmt(Stmt::Kind k, SourceRange r) {
+    Stmt *s = make<Stmt>();
+    s->kind = k;
+    s->range = r;
+    if (Stmt::hasExt(k))
+      s->ext = make<Stmt::Ext>();
+    return s;
+  }
+  Model *model() { return make<Model>(); }
+  Template *tmpl() { return make<Template>(); }
+  Function *function() { return make<Function>(); }
+  Fabric *fabric() { return make<Fabric>(); }
+  File *file() { return make<File>(); }
+
+  // A copy of `items` in the arena (the builders collect into SmallVectors first).
+  template <typename T> ast::List<T> list(llvm::ArrayRef<T> items) {
+    static_assert(std::is_trivially_destructible_v<T>, "AST nodes are freed with their slabs");
+    if (items.empty())
+      return {};
+    T *p = alloc_.Allocate<T>(items.size());
+    std::uninitialized_copy(items.begin(), items.end(), p);
+    return {p, uint32_t(items.size())};
+  }
+  // A copy of `s` in the arena, for texts that are not in the source as they are.
+  std::string_view save(std::string_view s) {
+    if (s.empty())
+      return {};
+    char *p = alloc_.Allocate<char>(s.size());
+    std::copy(s.begin(), s.end(), p);
+    return {p, s.size()};
+  }
+  // Bytes the arena holds (its slabs), for measurements.
+  size_t bytesAllocated() const { return alloc_.getTotalMemory(); }
 
 private:
-  template <typename T> static void shrink(std::deque<T> &d, size_t n) {
-    while (d.size() > n)
-      d.pop_back();
-  }
-  std::deque<Expr> exprs_;
-  std::deque<Stmt> stmts_;
-  std::deque<Model> models_;
-  std::deque<Template> templates_;
-  std::deque<Function> functions_;
-  std::deque<Fabric> fabrics_;
-  std::deque<File> files_;
+  llvm::BumpPtrAllocator alloc_;
 };
 
 } // namespace fabc::ast

@@ -10,6 +10,8 @@
 #include "ast/Literals.h"
 #include "ast/TwoStage.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <cerrno>
 #include <climits>
 #include <cstring>
@@ -149,37 +151,56 @@ public:
     uint32_t end = e && e->getStopIndex() + 1 > s->getStartIndex() ? map_.byte(e->getStopIndex() + 1) : b + 1;
     return {{file_, b}, end > b ? end - b : 1};
   }
-  static std::string text(antlr4::Token *t) { return t ? t->getText() : std::string(); }
-  static std::string text(antlr4::tree::TerminalNode *n) { return n ? n->getText() : std::string(); }
+  // A token's text, saved in the arena (ANTLR's getText() is a temporary).
+  std::string_view text(antlr4::Token *t) { return t ? ctx_.save(t->getText()) : std::string_view(); }
+  std::string_view text(antlr4::tree::TerminalNode *n) { return text(n ? n->getSymbol() : nullptr); }
+  static std::string raw(antlr4::Token *t) { return t ? t->getText() : std::string(); }
+  static std::string raw(antlr4::tree::TerminalNode *n) { return n ? n->getText() : std::string(); }
+  std::string_view unquote(const std::string &s) { return ctx_.save(lit::unquote(s)); }
+  template <typename T, unsigned N> ast::List<T> list(const llvm::SmallVector<T, N> &v) { return ctx_.list<T>(v); }
 
   void build(P::FileContext *fc, ast::File *out) {
+    llvm::SmallVector<ast::Import, 4> imports;
+    llvm::SmallVector<ast::Model *, 8> models;
+    llvm::SmallVector<ast::Template *, 8> templates;
+    llvm::SmallVector<ast::Function *, 4> functions;
+    llvm::SmallVector<ast::Fabric *, 1> fabrics;
+    llvm::SmallVector<ast::Stmt *, 8> topLevel;
     for (P::ItemContext *it : fc->item()) {
       if (auto *i = it->importDecl()) {
-        out->imports.push_back({unquote(text(i->STRING())), range(i->STRING())});
+        imports.push_back({unquote(raw(i->STRING())), range(i->STRING())});
       } else if (auto *m = it->modelDecl()) {
-        out->models.push_back(model(m));
+        models.push_back(model(m));
       } else if (auto *t = it->templateDecl()) {
-        out->templates.push_back(tmpl(t));
+        templates.push_back(tmpl(t));
       } else if (auto *fn = it->fnDecl()) {
         ast::Function *r = ctx_.function();
         r->name = text(fn->name);
         r->range = range(fn->name);
+        llvm::SmallVector<ast::Param, 8> params;
         for (antlr4::tree::TerminalNode *p : fn->ID())
           if (p->getSymbol() != fn->name)
-            r->params.push_back({text(p), range(p), nullptr});
+            params.push_back({text(p), range(p), nullptr});
+        r->params = list(params);
         r->body = expr(fn->expr());
-        out->functions.push_back(r);
+        functions.push_back(r);
       } else if (auto *f = it->fabricDecl()) {
         ast::Fabric *fab = ctx_.fabric();
         fab->name = text(f->name);
         fab->range = range(f->name);
         fab->body = block(f->block());
-        out->fabrics.push_back(fab);
+        fabrics.push_back(fab);
       } else if (auto *s = it->stmt()) {
         if (ast::Stmt *st = stmt(s))
-          out->topLevel.push_back(st);
+          topLevel.push_back(st);
       }
     }
+    out->imports = list(imports);
+    out->models = list(models);
+    out->templates = list(templates);
+    out->functions = list(functions);
+    out->fabrics = list(fabrics);
+    out->topLevel = list(topLevel);
   }
 
 private:
@@ -189,18 +210,22 @@ private:
     r->range = range(m->name);
     r->kind = text(m->kind);
     r->kindRange = range(m->kind);
+    llvm::SmallVector<ast::Prop, 8> ps;
+    llvm::SmallVector<ast::PortDecl, 4> ports;
     for (P::ModelItemContext *item : m->modelItem()) {
       if (auto *p = item->prop()) {
-        r->props.push_back(prop(p));
+        ps.push_back(prop(p));
       } else if (auto *pd = item->portDecl()) {
         ast::PortDecl d;
         d.name = text(pd->name);
         d.range = range(pd->name);
         d.count = expr(pd->expr());
         d.props = props(pd->propBlock());
-        r->ports.push_back(std::move(d));
+        ports.push_back(d);
       }
     }
+    r->props = list(ps);
+    r->ports = list(ports);
     return r;
   }
 
@@ -212,8 +237,10 @@ private:
       r->kind = text(t->kind);
       r->kindRange = range(t->kind);
     }
+    llvm::SmallVector<ast::Param, 8> params;
     for (P::ParamContext *p : t->param())
-      r->params.push_back({text(p->ID()), range(p->ID()), p->expr() ? expr(p->expr()) : nullptr});
+      params.push_back({text(p->ID()), range(p->ID()), p->expr() ? expr(p->expr()) : nullptr});
+    r->params = list(params);
     r->body = block(t->block());
     return r;
   }
@@ -224,41 +251,43 @@ private:
     r.keyRange = range(p->key);
     r.value = expr(p->expr());
     if (auto *a = p->annotation()) {
-      r.annot = text(a->kind) == "source" ? ast::Prop::Source : ast::Prop::Estimate;
-      r.annotText = unquote(text(a->STRING()));
+      r.annot = raw(a->kind) == "source" ? ast::Prop::Source : ast::Prop::Estimate;
+      r.annotText = unquote(raw(a->STRING()));
     }
     return r;
   }
 
-  std::vector<ast::Prop> props(P::PropBlockContext *b) {
-    std::vector<ast::Prop> r;
+  ast::List<ast::Prop> props(P::PropBlockContext *b) {
+    llvm::SmallVector<ast::Prop, 8> r;
     if (b)
       for (P::PropContext *p : b->prop())
         r.push_back(prop(p));
-    return r;
+    return list(r);
   }
 
   ast::Block block(P::BlockContext *b) {
-    ast::Block r;
+    llvm::SmallVector<ast::Stmt *, 16> r;
     if (b)
       for (P::StmtContext *s : b->stmt())
         if (ast::Stmt *st = stmt(s))
           r.push_back(st);
-    return r;
+    return list(r);
   }
 
   ast::Path path(P::PathContext *p) {
     ast::Path r;
     r.range = range(p);
+    llvm::SmallVector<ast::Segment, 4> segs;
     for (P::SegmentContext *s : p->segment()) {
       ast::Segment seg;
       seg.name = text(s->ID());
       seg.range = range(s);
       seg.star = s->star != nullptr;
       if (s->expr())
-        seg.index = expr(s->expr());
-      r.segs.push_back(std::move(seg));
+        ast::setIndex(seg, expr(s->expr()));
+      segs.push_back(seg);
     }
+    r.segs = list(segs);
     return r;
   }
 
@@ -267,10 +296,10 @@ private:
       return block(e->block());
     ast::Stmt *s = ctx_.stmt(ast::Stmt::If, range(e));
     s->e1 = expr(e->expr());
-    s->body = block(e->block());
+    s->ext->body = block(e->block());
     if (e->elseBranch())
-      s->elseBody = elseBranch(e->elseBranch());
-    return {s};
+      s->ext->elseBody = elseBranch(e->elseBranch());
+    return ctx_.list<ast::Stmt *>(llvm::ArrayRef<ast::Stmt *>(s));
   }
 
   ast::Stmt *stmt(P::StmtContext *s) {
@@ -285,14 +314,14 @@ private:
       K *r = ctx_.stmt(K::Inst, range(s));
       r->name = text(c->name);
       r->nameRange = range(c->name);
-      r->name2 = text(c->model);
-      r->name2Range = range(c->model);
+      r->ext->name2 = text(c->model);
+      r->ext->name2Range = range(c->model);
       if (auto *a = c->arraySpec()) {
         auto es = a->expr();
         if (a->ID()) {
-          r->name3 = text(a->ID());
-          r->name3Range = range(a->ID());
-          r->e2 = es.size() > 1 ? expr(es[0]) : nullptr;
+          r->ext->name3 = text(a->ID());
+          r->ext->name3Range = range(a->ID());
+          r->ext->e2 = es.size() > 1 ? expr(es[0]) : nullptr;
           r->e1 = expr(es.back());
         } else if (!es.empty()) {
           r->e1 = expr(es[0]);
@@ -300,8 +329,10 @@ private:
       }
       if (auto *a = c->args()) {
         r->hasArgs = true;
+        llvm::SmallVector<ast::Arg, 8> args;
         for (P::ArgContext *arg : a->arg())
-          r->args.push_back({text(arg->ID()), range(arg), expr(arg->expr())});
+          args.push_back({text(arg->ID()), range(arg), expr(arg->expr())});
+        r->ext->args = list(args);
       }
       r->props = props(c->propBlock());
       return r;
@@ -311,44 +342,49 @@ private:
       r->name = text(c->ID());
       r->nameRange = range(c->ID());
       r->e1 = expr(c->expr(0));
-      r->e2 = expr(c->expr(1));
-      r->body = block(c->block());
+      r->ext->e2 = expr(c->expr(1));
+      r->ext->body = block(c->block());
       return r;
     }
     if (auto *c = dynamic_cast<P::IfStmtContext *>(s)) {
       K *r = ctx_.stmt(K::If, range(s));
       r->e1 = expr(c->expr());
-      r->body = block(c->block());
+      r->ext->body = block(c->block());
       if (c->elseBranch())
-        r->elseBody = elseBranch(c->elseBranch());
+        r->ext->elseBody = elseBranch(c->elseBranch());
       return r;
     }
     if (auto *c = dynamic_cast<P::LinkStmtContext *>(s)) {
       K *r = ctx_.stmt(K::Link, range(s));
+      llvm::SmallVector<ast::Path, 2> paths;
       for (P::PathContext *p : c->path())
-        r->paths.push_back(path(p));
+        paths.push_back(path(p));
+      r->paths = list(paths);
       r->props = props(c->propBlock());
       return r;
     }
     if (auto *c = dynamic_cast<P::GroupStmtContext *>(s)) {
       K *r = ctx_.stmt(K::Group, range(s));
-      r->name2 = text(c->kind);
-      r->name2Range = range(c->kind);
+      r->ext->name2 = text(c->kind);
+      r->ext->name2Range = range(c->kind);
       r->name = text(c->name);
       r->nameRange = range(c->name);
       r->e1 = c->expr() ? expr(c->expr()) : nullptr;
+      llvm::SmallVector<ast::Path, 8> paths;
       for (P::PathContext *p : c->path())
-        r->paths.push_back(path(p));
+        paths.push_back(path(p));
+      r->paths = list(paths);
       return r;
     }
     if (auto *c = dynamic_cast<P::PlaceStmtContext *>(s)) {
       K *r = ctx_.stmt(K::Place, range(s));
-      r->paths.push_back(path(c->path()));
-      r->name2 = text(c->building);
-      r->name2Range = range(c->building);
+      ast::Path p = path(c->path());
+      r->paths = ctx_.list<ast::Path>(p);
+      r->ext->name2 = text(c->building);
+      r->ext->name2Range = range(c->building);
       if (c->hall) {
-        r->name3 = text(c->hall);
-        r->name3Range = range(c->hall);
+        r->ext->name3 = text(c->hall);
+        r->ext->name3Range = range(c->hall);
       }
       r->props = props(c->propBlock());
       return r;
@@ -357,18 +393,22 @@ private:
       K *r = ctx_.stmt(K::Building, range(s));
       r->name = text(c->name);
       r->nameRange = range(c->name);
+      llvm::SmallVector<ast::Prop, 8> ps;
       for (P::PropContext *p : c->prop())
-        r->props.push_back(prop(p));
+        ps.push_back(prop(p));
+      r->props = list(ps);
+      llvm::SmallVector<ast::Hall, 4> halls;
       for (P::HallDeclContext *h : c->hallDecl())
-        r->halls.push_back({text(h->ID()), range(h->ID()), props(h->propBlock())});
+        halls.push_back({text(h->ID()), range(h->ID()), props(h->propBlock())});
+      r->ext->halls = list(halls);
       return r;
     }
     if (auto *c = dynamic_cast<P::SpanStmtContext *>(s)) {
       K *r = ctx_.stmt(K::Span, range(s));
       r->name = text(c->ID(0));
       r->nameRange = range(c->ID(0));
-      r->name2 = text(c->ID(1));
-      r->name2Range = range(c->ID(1));
+      r->ext->name2 = text(c->ID(1));
+      r->ext->name2Range = range(c->ID(1));
       r->props = props(c->propBlock());
       return r;
     }
@@ -383,7 +423,7 @@ private:
       K *r = ctx_.stmt(K::Assert, range(s));
       r->e1 = expr(c->expr());
       if (c->STRING())
-        r->message = unquote(text(c->STRING()));
+        r->ext->message = unquote(raw(c->STRING()));
       return r;
     }
     return nullptr; // an alternative the error recovery left empty
@@ -407,23 +447,25 @@ private:
       E *r = ctx_.expr(E::Unary, range(e));
       r->text = text(c->op);
       r->op = ast::opFromText(r->text);
-      r->kids.push_back(expr(c->expr()));
+      r->kids = ctx_.list<ast::Expr *>(expr(c->expr()));
       return r;
     }
     if (auto *c = dynamic_cast<P::BinaryExprContext *>(e)) {
       E *r = ctx_.expr(E::Binary, range(e));
       r->text = text(c->op);
       r->op = ast::opFromText(r->text);
-      r->kids.push_back(expr(c->expr(0)));
-      r->kids.push_back(expr(c->expr(1)));
+      ast::Expr *kids[] = {expr(c->expr(0)), expr(c->expr(1))};
+      r->kids = ctx_.list<ast::Expr *>(kids);
       return r;
     }
     if (auto *c = dynamic_cast<P::CondExprContext *>(e)) {
       E *r = ctx_.expr(E::Cond, range(e));
+      llvm::SmallVector<ast::Expr *, 3> kids;
       for (P::ExprContext *k : c->expr())
-        r->kids.push_back(expr(k));
-      while (r->kids.size() < 3)
-        r->kids.push_back(expr(nullptr));
+        kids.push_back(expr(k));
+      while (kids.size() < 3)
+        kids.push_back(expr(nullptr));
+      r->kids = list(kids);
       return r;
     }
     return expr(nullptr);
@@ -437,26 +479,26 @@ private:
       return expr(nullptr);
     if (auto *c = dynamic_cast<P::NumberLitContext *>(p)) {
       E *r = ctx_.expr(E::Number, range(p));
-      r->number = number(text(c->NUMBER()), &r->isInteger);
+      r->number = number(raw(c->NUMBER()), &r->isInteger);
       if (r->isInteger)
-        r->isInteger = lit::integer(text(c->NUMBER()), &r->integer);
+        r->isInteger = lit::integer(raw(c->NUMBER()), &r->integer);
       r->text = text(c->NUMBER());
       return r;
     }
     if (auto *c = dynamic_cast<P::QuantityLitContext *>(p)) {
       E *r = ctx_.expr(E::Quantity, range(p));
-      std::string t = text(c->QUANTITY());
+      std::string t = raw(c->QUANTITY());
       size_t i = quantityNumberLength(t);
       bool isInt;
       r->number = number(t.substr(0, i), &isInt);
       size_t u = t.find_first_not_of(" \t", i);
-      r->text = u == std::string::npos ? "" : t.substr(u);
+      r->text = u == std::string::npos ? std::string_view() : ctx_.save(t.substr(u));
       return r;
     }
     if (auto *c = dynamic_cast<P::PercentLitContext *>(p)) {
       // "90%": the plain number 0.9 (a Quantity in the unit "%", which Expr scales).
       E *r = ctx_.expr(E::Quantity, range(p));
-      std::string t = text(c->PERCENT());
+      std::string t = raw(c->PERCENT());
       bool isInt;
       r->number = number(t.substr(0, t.size() - 1), &isInt);
       r->text = "%";
@@ -464,7 +506,7 @@ private:
     }
     if (auto *c = dynamic_cast<P::StringLitContext *>(p)) {
       E *r = ctx_.expr(E::String, range(p));
-      r->text = unquote(text(c->STRING()));
+      r->text = unquote(raw(c->STRING()));
       return r;
     }
     if (dynamic_cast<P::BoolLitContext *>(p)) {
@@ -475,15 +517,19 @@ private:
     if (auto *c = dynamic_cast<P::CallExprContext *>(p)) {
       E *r = ctx_.expr(E::Call, range(c->ID()));
       r->text = text(c->ID());
+      llvm::SmallVector<ast::Expr *, 8> kids;
       for (P::ExprContext *k : c->expr())
-        r->kids.push_back(expr(k));
+        kids.push_back(expr(k));
+      r->kids = list(kids);
       return r;
     }
     if (auto *c = dynamic_cast<P::NameExprContext *>(p)) {
       E *r = ctx_.expr(E::Name, range(c->ID()));
       r->text = text(c->ID());
+      llvm::SmallVector<ast::Expr *, 8> kids;
       for (P::ExprContext *k : c->expr())
-        r->kids.push_back(expr(k));
+        kids.push_back(expr(k));
+      r->kids = list(kids);
       return r;
     }
     if (auto *c = dynamic_cast<P::CompExprContext *>(p)) {
@@ -498,16 +544,20 @@ private:
           hasIf |= t->getText() == "if";
         }
       size_t k = 0;
-      r->kids.push_back(expr(k < es.size() ? es[k++] : nullptr));
-      r->kids.push_back(expr(k < es.size() ? es[k++] : nullptr));
-      r->kids.push_back(hasEnd ? expr(k < es.size() ? es[k++] : nullptr) : nullptr);
-      r->kids.push_back(hasIf ? expr(k < es.size() ? es[k++] : nullptr) : nullptr);
+      ast::Expr *kids[4];
+      kids[0] = expr(k < es.size() ? es[k++] : nullptr);
+      kids[1] = expr(k < es.size() ? es[k++] : nullptr);
+      kids[2] = hasEnd ? expr(k < es.size() ? es[k++] : nullptr) : nullptr;
+      kids[3] = hasIf ? expr(k < es.size() ? es[k++] : nullptr) : nullptr;
+      r->kids = ctx_.list<ast::Expr *>(kids);
       return r;
     }
     if (auto *c = dynamic_cast<P::ListExprContext *>(p)) {
       E *r = ctx_.expr(E::List, range(p));
+      llvm::SmallVector<ast::Expr *, 8> kids;
       for (P::ExprContext *k : c->expr())
-        r->kids.push_back(expr(k));
+        kids.push_back(expr(k));
+      r->kids = list(kids);
       return r;
     }
     if (auto *c = dynamic_cast<P::ParenExprContext *>(p))
@@ -598,7 +648,7 @@ bool validUtf8(std::string_view s, size_t *bad) {
 }
 
 
-size_t quantityNumberLength(const std::string &t) {
+size_t quantityNumberLength(std::string_view t) {
   size_t i = 0;
   while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
                           ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
@@ -608,7 +658,7 @@ size_t quantityNumberLength(const std::string &t) {
   return i;
 }
 
-ast::Expr::Op ast::opFromText(const std::string &t) {
+ast::Expr::Op ast::opFromText(std::string_view t) {
   static const std::pair<const char *, Expr::Op> ops[] = {
       {"&&", Expr::And}, {"||", Expr::Or}, {"==", Expr::Eq}, {"!=", Expr::Ne}, {"<", Expr::Lt},
       {"<=", Expr::Le},  {">", Expr::Gt},  {">=", Expr::Ge}, {"+", Expr::Add}, {"-", Expr::Sub},

@@ -19,7 +19,7 @@ public:
     out += '\n';
   }
   static std::string r(SourceRange x) { return fmt::format("@{}:{}+{}", x.begin.file, x.begin.offset, x.length); }
-  static std::string q(const std::string &s) {
+  static std::string q(std::string_view s) {
     std::string o = "\"";
     for (unsigned char c : s)
       o += c == '\n' ? std::string("\\n") : c == '"' ? std::string("\\\"") : c == '\\' ? std::string("\\\\") : std::string(1, char(c));
@@ -37,7 +37,7 @@ public:
     for (const ast::Expr *k : e->kids)
       expr(d + 1, k, "kid");
   }
-  void props(int d, const std::vector<ast::Prop> &ps) {
+  void props(int d, const ast::List<ast::Prop> &ps) {
     for (const ast::Prop &p : ps) {
       line(d, fmt::format("prop {} {} annot={} {}", q(p.key), r(p.keyRange), int(p.annot), q(p.annotText)));
       expr(d + 1, p.value, "value");
@@ -47,7 +47,10 @@ public:
     line(d, fmt::format("path {}", r(p.range)));
     for (const ast::Segment &s : p.segs) {
       line(d + 1, fmt::format("seg {} {} star={}", q(s.name), r(s.range), s.star));
-      expr(d + 2, s.index, "index");
+      if (s.hasLiteral()) // the inline integer literal: its value and range
+        line(d + 2, fmt::format("index: literal {} {}", s.literal, r(s.indexRange())));
+      else
+        expr(d + 2, s.index, "index");
     }
   }
   void block(int d, const ast::Block &b, const char *role) {
@@ -61,23 +64,23 @@ public:
       return;
     }
     line(d, fmt::format("stmt {} {} name={} {} name2={} {} name3={} {} args={} msg={}", int(s->kind), r(s->range),
-                        q(s->name), r(s->nameRange), q(s->name2), r(s->name2Range), q(s->name3), r(s->name3Range),
-                        s->hasArgs, q(s->message)));
+                        q(s->name), r(s->nameRange), q(s->name2()), r(s->name2Range()), q(s->name3()),
+                        r(s->name3Range()), s->hasArgs, q(s->message())));
     expr(d + 1, s->e1, "e1");
-    expr(d + 1, s->e2, "e2");
-    for (const ast::Arg &a : s->args) {
+    expr(d + 1, s->e2(), "e2");
+    for (const ast::Arg &a : s->args()) {
       line(d + 1, fmt::format("arg {} {}", q(a.name), r(a.range)));
       expr(d + 2, a.value, "value");
     }
     props(d + 1, s->props);
     for (const ast::Path &p : s->paths)
       path(d + 1, p);
-    for (const ast::Stmt::Hall &h : s->halls) {
+    for (const ast::Hall &h : s->halls()) {
       line(d + 1, fmt::format("hall {} {}", q(h.name), r(h.range)));
       props(d + 2, h.props);
     }
-    block(d + 1, s->body, "body");
-    block(d + 1, s->elseBody, "else");
+    block(d + 1, s->body(), "body");
+    block(d + 1, s->elseBody(), "else");
   }
 };
 

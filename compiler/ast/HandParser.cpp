@@ -8,6 +8,8 @@
 #include "ast/Literals.h"
 #include "ast/Parser.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 namespace fabc {
 namespace hand {
 namespace {
@@ -32,6 +34,12 @@ public:
     done_.push_back({0, 0, 0});
     if (tok_.kind == Bad)
       throw Reject{};
+    llvm::SmallVector<ast::Import, 4> imports;
+    llvm::SmallVector<ast::Model *, 8> models;
+    llvm::SmallVector<ast::Template *, 8> templates;
+    llvm::SmallVector<ast::Function *, 4> functions;
+    llvm::SmallVector<ast::Fabric *, 1> fabrics;
+    llvm::SmallVector<ast::Stmt *, 8> topLevel;
     while (tok_.kind != End) {
       done_.back().next(tok_.begin);
       switch (tok_.kind) {
@@ -39,25 +47,31 @@ public:
         next();
         Token str = expect(String);
         expect(Semi);
-        out->imports.push_back({lit::unquote(text(str)), range(str)});
+        imports.push_back({unquote(str), range(str)});
         break;
       }
-      case KwModel: out->models.push_back(model()); break;
-      case KwTemplate: out->templates.push_back(tmpl()); break;
-      case KwFn: out->functions.push_back(function()); break;
+      case KwModel: models.push_back(model()); break;
+      case KwTemplate: templates.push_back(tmpl()); break;
+      case KwFn: functions.push_back(function()); break;
       case KwFabric: {
         next();
         Token name = expect(Id);
         ast::Fabric *f = ctx_.fabric();
-        f->name = std::string(text(name));
+        f->name = text(name);
         f->range = range(name);
         f->body = block();
-        out->fabrics.push_back(f);
+        fabrics.push_back(f);
         break;
       }
-      default: out->topLevel.push_back(stmt()); break;
+      default: topLevel.push_back(stmt()); break;
       }
     }
+    out->imports = ctx_.list<ast::Import>(imports);
+    out->models = ctx_.list<ast::Model *>(models);
+    out->templates = ctx_.list<ast::Template *>(templates);
+    out->functions = ctx_.list<ast::Function *>(functions);
+    out->fabrics = ctx_.list<ast::Fabric *>(fabrics);
+    out->topLevel = ctx_.list<ast::Stmt *>(topLevel);
   }
 
 private:
@@ -94,6 +108,8 @@ private:
     return true;
   }
   std::string_view text(const Token &t) const { return s_.substr(t.begin, t.end - t.begin); }
+  // A string literal's decoded text, saved in the arena (the source holds it escaped).
+  std::string_view unquote(const Token &t) { return ctx_.save(lit::unquote(text(t))); }
   SourceRange range(uint32_t b, uint32_t e) const { return {{file_, b}, e > b ? e - b : 1}; }
   SourceRange range(const Token &t) const { return range(t.begin, t.end); }
 
@@ -104,28 +120,32 @@ private:
     Token name = expect(Id);
     expect(Colon);
     Token kind = expect(Id);
-    m->name = std::string(text(name));
+    m->name = text(name);
     m->range = range(name);
-    m->kind = std::string(text(kind));
+    m->kind = text(kind);
     m->kindRange = range(kind);
     expect(LBrace);
+    llvm::SmallVector<ast::PortDecl, 4> ports;
+    llvm::SmallVector<ast::Prop, 8> props;
     while (tok_.kind != RBrace) {
       if (tok_.kind == KwPort) {
         next();
         ast::PortDecl d;
         Token pn = expect(Id);
-        d.name = std::string(text(pn));
+        d.name = text(pn);
         d.range = range(pn);
         expect(LBrack);
         d.count = expr().e;
         expect(RBrack);
         d.props = propBlock();
-        m->ports.push_back(std::move(d));
+        ports.push_back(d);
       } else {
-        m->props.push_back(prop());
+        props.push_back(prop());
       }
     }
     next();
+    m->ports = ctx_.list<ast::PortDecl>(ports);
+    m->props = ctx_.list<ast::Prop>(props);
     return m;
   }
 
@@ -133,20 +153,22 @@ private:
     next();
     ast::Template *t = ctx_.tmpl();
     Token name = expect(Id);
-    t->name = std::string(text(name));
+    t->name = text(name);
     t->range = range(name);
     expect(LParen);
+    llvm::SmallVector<ast::Param, 8> params;
     if (tok_.kind != RParen) {
       do {
         Token p = expect(Id);
         ast::Expr *deflt = accept(Assign) ? expr().e : nullptr;
-        t->params.push_back({std::string(text(p)), range(p), deflt});
+        params.push_back({text(p), range(p), deflt});
       } while (accept(Comma));
     }
     expect(RParen);
+    t->params = ctx_.list<ast::Param>(params);
     if (accept(Colon)) {
       Token kind = expect(Id);
-      t->kind = std::string(text(kind));
+      t->kind = text(kind);
       t->kindRange = range(kind);
     }
     t->body = block();
@@ -158,16 +180,18 @@ private:
     next();
     ast::Function *f = ctx_.function();
     Token name = expect(Id);
-    f->name = std::string(text(name));
+    f->name = text(name);
     f->range = range(name);
     expect(LParen);
+    llvm::SmallVector<ast::Param, 8> params;
     if (tok_.kind != RParen) {
       do {
         Token p = expect(Id);
-        f->params.push_back({std::string(text(p)), range(p), nullptr});
+        params.push_back({text(p), range(p), nullptr});
       } while (accept(Comma));
     }
     expect(RParen);
+    f->params = ctx_.list<ast::Param>(params);
     expect(Assign);
     f->body = expr().e;
     expect(Semi);
@@ -177,26 +201,26 @@ private:
   ast::Prop prop() {
     ast::Prop p;
     Token key = expect(Id);
-    p.key = std::string(text(key));
+    p.key = text(key);
     p.keyRange = range(key);
     expect(Assign);
     p.value = expr().e;
     if (tok_.kind == KwSource || tok_.kind == KwEstimate) {
       p.annot = tok_.kind == KwSource ? ast::Prop::Source : ast::Prop::Estimate;
       next();
-      p.annotText = lit::unquote(text(expect(String)));
+      p.annotText = unquote(expect(String));
     }
     expect(Semi);
     return p;
   }
 
-  std::vector<ast::Prop> propBlock() {
-    std::vector<ast::Prop> r;
+  ast::List<ast::Prop> propBlock() {
+    llvm::SmallVector<ast::Prop, 8> r;
     expect(LBrace);
     while (tok_.kind != RBrace)
       r.push_back(prop());
     next();
-    return r;
+    return ctx_.list<ast::Prop>(r);
   }
 
   // `(propBlock ';'? | ';')`, the end of an instance, a link or a placement.
@@ -210,7 +234,7 @@ private:
   }
 
   ast::Block block() {
-    ast::Block b;
+    llvm::SmallVector<ast::Stmt *, 16> b;
     expect(LBrace);
     done_.push_back({prevEnd_, prevEnd_, prevEnd_});
     while (tok_.kind != RBrace) {
@@ -219,7 +243,7 @@ private:
     }
     done_.pop_back();
     next();
-    return b;
+    return ctx_.list<ast::Stmt *>(b);
   }
 
 public:
@@ -236,24 +260,47 @@ private:
   ast::Path path() {
     ast::Path p;
     uint32_t b = tok_.begin;
-    segs_.clear(); // collected here, then moved into a vector of the exact size (no regrowth)
+    segs_.clear(); // collected here, then copied into an arena array of the exact size
     do {
       ast::Segment seg;
       Token id = expect(Id);
-      seg.name = std::string(text(id));
+      seg.name = text(id);
+      seg.range = range(id); // its begin, for the index's; its end is set below
       if (accept(LBrack)) {
         if (accept(Star))
           seg.star = true;
-        else
-          seg.index = expr().e;
+        else if (!literalIndex(seg))
+          ast::setIndex(seg, expr().e);
         expect(RBrack);
       }
       seg.range = range(id.begin, prevEnd_);
-      segs_.push_back(std::move(seg));
+      segs_.push_back(seg);
     } while (accept(Dot));
-    p.segs.assign(std::make_move_iterator(segs_.begin()), std::make_move_iterator(segs_.end()));
+    p.segs = ctx_.list<ast::Segment>(segs_);
     p.range = range(b, prevEnd_);
     return p;
+  }
+
+  // `p[12]`, the common index: kept inline in the segment without making the Expr that
+  // ast::setIndex would then fold (the same form: the literal's value and range).
+  bool literalIndex(ast::Segment &seg) {
+    if (tok_.kind != Number || peek().kind != RBrack)
+      return false;
+    std::string_view t = text(tok_);
+    bool isInt;
+    int64_t v = 0;
+    lit::number(t, &isInt);
+    if (!isInt || !lit::integer(t, &v) || v < 0 || v > int64_t(UINT32_MAX))
+      return false;
+    SourceRange r = range(tok_);
+    uint32_t delta = r.begin.offset - seg.range.begin.offset;
+    if (delta > UINT16_MAX || r.length > UINT8_MAX)
+      return false;
+    seg.literal = uint32_t(v);
+    seg.literalDelta = uint16_t(delta);
+    seg.literalLength = uint8_t(r.length);
+    next();
+    return true;
   }
 
   // --- statements
@@ -271,7 +318,7 @@ private:
       K *s = ctx_.stmt(tok_.kind == KwLet ? K::Let : tok_.kind == KwParam ? K::Param : K::Option, {});
       next();
       Token id = expect(Id);
-      s->name = std::string(text(id));
+      s->name = text(id);
       s->nameRange = range(id);
       expect(Assign);
       s->e1 = expr().e;
@@ -282,15 +329,15 @@ private:
       K *s = ctx_.stmt(K::Inst, {});
       Token name = tok_;
       next();
-      s->name = std::string(text(name));
+      s->name = text(name);
       s->nameRange = range(name);
       if (accept(LBrack)) {
         if (tok_.kind == Id && peek().kind == KwIn) {
-          s->name3 = std::string(text(tok_));
-          s->name3Range = range(tok_);
+          s->ext->name3 = text(tok_);
+          s->ext->name3Range = range(tok_);
           next();
           next();
-          s->e2 = expr().e;
+          s->ext->e2 = expr().e;
           expect(DotDot);
         }
         s->e1 = expr().e;
@@ -298,26 +345,28 @@ private:
       }
       expect(Colon);
       Token model = expect(Id);
-      s->name2 = std::string(text(model));
-      s->name2Range = range(model);
+      s->ext->name2 = text(model);
+      s->ext->name2Range = range(model);
       if (accept(LParen)) {
         s->hasArgs = true;
+        llvm::SmallVector<ast::Arg, 8> args;
         if (tok_.kind != RParen) {
           do {
             ast::Arg a;
             uint32_t ab = tok_.begin;
             if (tok_.kind == Id && peek().kind == Assign) {
-              a.name = std::string(text(tok_));
+              a.name = text(tok_);
               next();
               next();
             }
             PE v = expr();
             a.value = v.e;
             a.range = range(ab, v.end);
-            s->args.push_back(std::move(a));
+            args.push_back(a);
           } while (accept(Comma));
         }
         expect(RParen);
+        s->ext->args = ctx_.list<ast::Arg>(args);
       }
       propsOrSemi(s);
       return finish(s);
@@ -326,13 +375,13 @@ private:
       K *s = ctx_.stmt(K::For, {});
       next();
       Token id = expect(Id);
-      s->name = std::string(text(id));
+      s->name = text(id);
       s->nameRange = range(id);
       expect(KwIn);
       s->e1 = expr().e;
       expect(DotDot);
-      s->e2 = expr().e;
-      s->body = block();
+      s->ext->e2 = expr().e;
+      s->ext->body = block();
       return finish(s);
     }
     case KwIf: {
@@ -344,16 +393,16 @@ private:
       for (K *cur = s;;) {
         next(); // 'if'
         cur->e1 = expr().e;
-        cur->body = block();
+        cur->ext->body = block();
         if (!accept(KwElse))
           break;
         if (tok_.kind != KwIf) {
-          cur->elseBody = block();
+          cur->ext->elseBody = block();
           break;
         }
         K *elif = ctx_.stmt(K::If, {});
         chain.push_back({elif, tok_.begin});
-        cur->elseBody = {elif};
+        cur->ext->elseBody = ctx_.list<ast::Stmt *>(llvm::ArrayRef<ast::Stmt *>(elif));
         cur = elif;
       }
       for (auto &[st, sb] : chain)
@@ -363,10 +412,11 @@ private:
     case KwLink: {
       K *s = ctx_.stmt(K::Link, {});
       next();
-      s->paths.reserve(2);
-      s->paths.push_back(path());
+      ast::Path ps[2];
+      ps[0] = path();
       expect(DashDash);
-      s->paths.push_back(path());
+      ps[1] = path();
+      s->paths = ctx_.list<ast::Path>(ps);
       propsOrSemi(s);
       return finish(s);
     }
@@ -375,34 +425,37 @@ private:
       next();
       Token kind = expect(Id);
       Token name = expect(Id);
-      s->name2 = std::string(text(kind));
-      s->name2Range = range(kind);
-      s->name = std::string(text(name));
+      s->ext->name2 = text(kind);
+      s->ext->name2Range = range(kind);
+      s->name = text(name);
       s->nameRange = range(name);
       if (accept(LBrack)) {
         s->e1 = expr().e;
         expect(RBrack);
       }
       expect(LBrace);
+      llvm::SmallVector<ast::Path, 8> paths;
       while (tok_.kind != RBrace) {
-        s->paths.push_back(path());
+        paths.push_back(path());
         expect(Semi);
       }
       next();
+      s->paths = ctx_.list<ast::Path>(paths);
       return finish(s);
     }
     case KwPlace: {
       K *s = ctx_.stmt(K::Place, {});
       next();
-      s->paths.push_back(path());
+      ast::Path p = path();
+      s->paths = ctx_.list<ast::Path>(p);
       expect(KwIn);
       Token bld = expect(Id);
-      s->name2 = std::string(text(bld));
-      s->name2Range = range(bld);
+      s->ext->name2 = text(bld);
+      s->ext->name2Range = range(bld);
       if (accept(Dot)) {
         Token hall = expect(Id);
-        s->name3 = std::string(text(hall));
-        s->name3Range = range(hall);
+        s->ext->name3 = text(hall);
+        s->ext->name3Range = range(hall);
       }
       propsOrSemi(s);
       return finish(s);
@@ -411,18 +464,22 @@ private:
       K *s = ctx_.stmt(K::Building, {});
       next();
       Token name = expect(Id);
-      s->name = std::string(text(name));
+      s->name = text(name);
       s->nameRange = range(name);
       expect(LBrace);
+      llvm::SmallVector<ast::Hall, 4> halls;
+      llvm::SmallVector<ast::Prop, 8> props;
       while (tok_.kind != RBrace) {
         if (accept(KwHall)) {
           Token h = expect(Id);
-          s->halls.push_back({std::string(text(h)), range(h), propBlock()});
+          halls.push_back({text(h), range(h), propBlock()});
         } else {
-          s->props.push_back(prop());
+          props.push_back(prop());
         }
       }
       next();
+      s->ext->halls = ctx_.list<ast::Hall>(halls);
+      s->props = ctx_.list<ast::Prop>(props);
       return finish(s);
     }
     case KwSpan: {
@@ -431,10 +488,10 @@ private:
       Token a = expect(Id);
       expect(DashDash);
       Token z = expect(Id);
-      s->name = std::string(text(a));
+      s->name = text(a);
       s->nameRange = range(a);
-      s->name2 = std::string(text(z));
-      s->name2Range = range(z);
+      s->ext->name2 = text(z);
+      s->ext->name2Range = range(z);
       s->props = propBlock();
       accept(Semi);
       return finish(s);
@@ -443,7 +500,7 @@ private:
       K *s = ctx_.stmt(K::Policy, {});
       next();
       Token kind = expect(Id);
-      s->name = std::string(text(kind));
+      s->name = text(kind);
       s->nameRange = range(kind);
       s->props = propBlock();
       return finish(s);
@@ -453,7 +510,7 @@ private:
       next();
       s->e1 = expr().e;
       if (accept(Comma))
-        s->message = lit::unquote(text(expect(String)));
+        s->ext->message = unquote(expect(String));
       expect(Semi);
       return finish(s);
     }
@@ -484,9 +541,9 @@ private:
       next();
       PE v = expr(8);
       E *u = ctx_.expr(E::Unary, range(op.begin, v.end));
-      u->text = std::string(text(op));
+      u->text = text(op);
       u->op = ast::opFromText(u->text);
-      u->kids.push_back(v.e);
+      u->kids = ctx_.list<ast::Expr *>(v.e);
       l = {u, op.begin, v.end};
     } else {
       l = primary();
@@ -498,11 +555,10 @@ private:
         next();
         PE r = expr(p + 1);
         E *bin = ctx_.expr(E::Binary, range(l.begin, r.end));
-        bin->text = std::string(text(op));
+        bin->text = text(op);
         bin->op = ast::opFromText(bin->text);
-        bin->kids.reserve(2);
-        bin->kids.push_back(l.e);
-        bin->kids.push_back(r.e);
+        ast::Expr *kids[] = {l.e, r.e};
+        bin->kids = ctx_.list<ast::Expr *>(kids);
         l = {bin, l.begin, r.end};
       } else if (tok_.kind == Question && minPrec <= 1) {
         next();
@@ -510,7 +566,8 @@ private:
         expect(Colon);
         PE r = expr(1);
         E *c = ctx_.expr(E::Cond, range(l.begin, r.end));
-        c->kids = {l.e, mid.e, r.e};
+        ast::Expr *kids[] = {l.e, mid.e, r.e};
+        c->kids = ctx_.list<ast::Expr *>(kids);
         l = {c, l.begin, r.end};
       } else {
         return l;
@@ -519,12 +576,14 @@ private:
   }
 
   void exprList(ast::Expr *e, Tok close) {
+    llvm::SmallVector<ast::Expr *, 8> kids;
     if (tok_.kind != close) {
       do
-        e->kids.push_back(expr().e);
+        kids.push_back(expr().e);
       while (accept(Comma));
     }
     expect(close);
+    e->kids = ctx_.list<ast::Expr *>(kids);
   }
 
   PE primary() {
@@ -534,7 +593,7 @@ private:
     case Number: {
       next();
       E *e = ctx_.expr(E::Number, range(t));
-      e->text = std::string(text(t));
+      e->text = text(t);
       e->number = lit::number(e->text, &e->isInteger);
       if (e->isInteger)
         e->isInteger = lit::integer(e->text, &e->integer);
@@ -543,12 +602,12 @@ private:
     case Quantity: {
       next();
       E *e = ctx_.expr(E::Quantity, range(t));
-      std::string q(text(t));
+      std::string_view q = text(t);
       size_t i = quantityNumberLength(q);
       bool isInt;
-      e->number = lit::number(std::string_view(q).substr(0, i), &isInt);
+      e->number = lit::number(q.substr(0, i), &isInt);
       size_t u = q.find_first_not_of(" \t", i);
-      if (u != std::string::npos)
+      if (u != std::string_view::npos)
         e->text = q.substr(u);
       return {e, t.begin, t.end};
     }
@@ -563,7 +622,7 @@ private:
     case String: {
       next();
       E *e = ctx_.expr(E::String, range(t));
-      e->text = lit::unquote(text(t));
+      e->text = unquote(t);
       return {e, t.begin, t.end};
     }
     case KwTrue:
@@ -577,16 +636,18 @@ private:
       next();
       if (accept(LParen)) {
         E *e = ctx_.expr(E::Call, range(t));
-        e->text = std::string(text(t));
+        e->text = text(t);
         exprList(e, RParen);
         return {e, t.begin, prevEnd_};
       }
       E *e = ctx_.expr(E::Name, range(t));
-      e->text = std::string(text(t));
+      e->text = text(t);
+      llvm::SmallVector<ast::Expr *, 4> kids;
       while (accept(LBrack)) {
-        e->kids.push_back(expr().e);
+        kids.push_back(expr().e);
         expect(RBrack);
       }
+      e->kids = ctx_.list<ast::Expr *>(kids);
       return {e, t.begin, prevEnd_};
     }
     case LBrack: {
@@ -596,21 +657,22 @@ private:
         if (accept(KwFor)) { // compExpr: '[' expr 'for' ID 'in' expr ('..' expr)? ('if' expr)? ']'
           E *c = ctx_.expr(E::Comp, {});
           Token var = expect(Id);
-          c->text = std::string(text(var));
+          c->text = text(var);
           expect(KwIn);
-          c->kids.reserve(4);
-          c->kids.push_back(first);
-          c->kids.push_back(expr().e);
-          c->kids.push_back(accept(DotDot) ? expr().e : nullptr);
-          c->kids.push_back(accept(KwIf) ? expr().e : nullptr);
+          ast::Expr *kids[4] = {first, nullptr, nullptr, nullptr};
+          kids[1] = expr().e;
+          kids[2] = accept(DotDot) ? expr().e : nullptr;
+          kids[3] = accept(KwIf) ? expr().e : nullptr;
+          c->kids = ctx_.list<ast::Expr *>(kids);
           expect(RBrack);
           c->range = range(t.begin, prevEnd_);
           return {c, t.begin, prevEnd_};
         }
         E *e = ctx_.expr(E::List, {});
-        e->kids.push_back(first);
+        llvm::SmallVector<ast::Expr *, 8> kids{first};
         while (accept(Comma))
-          e->kids.push_back(expr().e);
+          kids.push_back(expr().e);
+        e->kids = ctx_.list<ast::Expr *>(kids);
         expect(RBrack);
         e->range = range(t.begin, prevEnd_);
         return {e, t.begin, prevEnd_};
@@ -636,7 +698,7 @@ private:
   Token tok_, peek_;
   bool hasPeek_ = false;
   uint32_t prevEnd_ = 0;
-  std::vector<ast::Segment> segs_; // path()'s scratch (a segment's index parses no path)
+  llvm::SmallVector<ast::Segment, 4> segs_; // path()'s scratch (a segment's index parses no path)
   // Per open statement list: where it begins, where its last completed statement and its
   // current one start. Rejection::done leaves out [begin, last): ANTLR still sees the
   // statement before the one it gave up in (its recovery and the missing-';' rule look
@@ -656,14 +718,14 @@ private:
 
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
                      hand::Rejection *why) {
-  ast::Context::Mark mark = ctx.mark();
   ast::File *file = ctx.file();
   file->fileId = fileId;
   hand::Parser parser(fileId, text, ctx, limits);
   try {
     parser.run(file);
   } catch (const hand::Reject &) {
-    ctx.rollback(mark); // the nodes built so far: the ANTLR parse that follows does not pay for them
+    // The nodes built so far stay in the arena until the Context goes (at most this
+    // file's AST, once; the ANTLR parse that follows costs far more per token).
     if (why)
       *why = parser.rejection();
     return nullptr;

@@ -52,7 +52,7 @@ ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEn
 
 // The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
 // -> 6): where the AST builder and the formatter split the value from its unit.
-size_t quantityNumberLength(const std::string &token);
+size_t quantityNumberLength(std::string_view token);
 
 // Well-formed UTF-8 (RFC 3629), no NUL; else false and the offset of the first bad byte.
 bool validUtf8(std::string_view s, size_t *bad);

@@ -3,6 +3,7 @@
 // line and column are computed only when a diagnostic is printed.
 #include <cstdint>
 #include <string>
+#include <deque>
 #include <vector>
 #include <string_view>
 
@@ -44,7 +45,7 @@ private:
     uint32_t firstLine = 1;                   // the line number of the text's first line
   };
   void index(const File &f) const;
-  std::vector<File> files_;
+  std::deque<File> files_; // a deque: a text never moves (the AST holds views of it)
 };
 
 } // namespace fabc

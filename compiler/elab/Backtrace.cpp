@@ -24,7 +24,7 @@ void Elab::backtrace(Diagnostic *d) {
     }
     const Frame &f = frames_[n - 1 - k];
     if (f.tmpl)
-      DiagEngine::note(d, f.stmt->name2Range,
+      DiagEngine::note(d, f.stmt->name2Range(),
                        fmt::format("in instantiation of template '{}' as '{}' requested here", f.tmpl->name,
                                    shortPath(F.nodeName(f.node))));
     else

@@ -99,7 +99,7 @@ public:
 
 private:
   // ---- symbols ----
-  uint32_t sym(const std::string &s, uint32_t &cache) {
+  uint32_t sym(std::string_view s, uint32_t &cache) {
     if (cache == UINT32_MAX)
       cache = F.strings.intern(s);
     return cache;
@@ -144,7 +144,7 @@ private:
     uint32_t index, base; // base: None, or the model it derives from (converted before it)
   };
   std::vector<PendingModel> pendingModels_;
-  static bool modelKind(const std::string &k, ir::ModelKind &out);
+  static bool modelKind(std::string_view k, ir::ModelKind &out);
   static SourceRange propRange(const ast::Prop &p); // from the key to the end of the value
   void convertModel(const ast::Model &m, ir::Model &out);
   void checkLanes(const ast::Model &m, const ir::Model &out); // lanes x lane_rate = speed (FAB-E0056)
@@ -155,7 +155,7 @@ private:
   bool propStr(const ast::Prop &p, uint32_t &out);
   bool propBool(const ast::Prop &p, bool &out);
   // A property set twice in one block is an error (FAB-E0038), never "the last one wins".
-  void duplicateProps(const std::vector<ast::Prop> &props, const char *block) {
+  void duplicateProps(const ast::List<ast::Prop> &props, const char *block) {
     std::map<std::string_view, const ast::Prop *> first;
     for (const ast::Prop &p : props) {
       auto ins = first.emplace(p.key, &p);
@@ -221,11 +221,11 @@ private:
       const Call &c = calls_[runs[k].first];
       DiagEngine::note(d, c.at,
                        runs[k].second == 1
-                           ? "in call to '" + c.fn->name + "' here"
+                           ? "in call to '" + std::string(c.fn->name) + "' here"
                            : fmt::format("in {} nested calls to '{}' here", runs[k].second, c.fn->name));
     }
   }
-  static bool isBuiltin(const std::string &name);
+  static bool isBuiltin(std::string_view name);
   Value evalBinary(const ast::Expr *e);
   Value evalCall(const ast::Expr *e);
   std::string show(const Value &v); // the text str() gives
@@ -268,7 +268,7 @@ private:
   void execSpan(const ast::Stmt *s);
   void execPolicy(const ast::Stmt *s);
   void execOption(const ast::Stmt *s);
-  static bool isExtraOption(const std::string &name);
+  static bool isExtraOption(std::string_view name);
   bool setting(const ast::Prop &p, ir::Setting &out);
   void extraPolicy(const ast::Stmt *s, const char *props);
   void execParam(const ast::Stmt *s);
@@ -301,7 +301,7 @@ private:
   void setLinkChoice(uint32_t choice);
   void partsPolicy(const ast::Stmt *s);
   std::map<std::vector<uint32_t>, uint32_t> choiceSets_;
-  static bool isPartKey(const std::string &k) {
+  static bool isPartKey(std::string_view k) {
     return k == "optic" || k == "cable" || k.rfind("optic_", 0) == 0 || k.rfind("cable_", 0) == 0;
   }
 

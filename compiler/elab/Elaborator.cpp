@@ -28,7 +28,7 @@ void Elab::exec(const ast::Stmt *s) {
   case K::Inst: execInst(s); break;
   case K::For: {
     int64_t from, to;
-    if (!toInt(eval(s->e1), s->e1, from, "loop start") || !toInt(eval(s->e2), s->e2, to, "loop end"))
+    if (!toInt(eval(s->e1), s->e1, from, "loop start") || !toInt(eval(s->e2()), s->e2(), to, "loop end"))
       return;
     uint32_t var = sym(s->name, s->sym);
     frames_.push_back({s, nullptr, None, from});
@@ -37,7 +37,7 @@ void Elab::exec(const ast::Stmt *s) {
       frames_.back().index = i;
       size_t mark = env_.size();
       bind(var, Value::integer(i));
-      for (const ast::Stmt *b : s->body)
+      for (const ast::Stmt *b : s->body())
         exec(b);
       env_.resize(mark);
     }
@@ -48,7 +48,7 @@ void Elab::exec(const ast::Stmt *s) {
     bool c;
     if (!toBool(eval(s->e1), s->e1, c))
       return;
-    execBlock(c ? s->body : s->elseBody);
+    execBlock(c ? s->body() : s->elseBody());
     break;
   }
   case K::Link: execLink(s); break;
@@ -66,7 +66,7 @@ void Elab::exec(const ast::Stmt *s) {
       // ends here, so no unrelated error follows (docs/design-decisions.md, "A failed
       // assert ends elaboration").
       Diagnostic *d = error(DiagCode::E0032, s->e1->range, "assertion failed{}",
-                            s->message.empty() ? "" : ": " + s->message);
+                            s->message().empty() ? "" : ": " + std::string(s->message()));
       DiagEngine::note(d, {}, "elaboration stops at a failed assertion: the statements after it are not checked");
       throw Abort{};
     }
@@ -108,20 +108,20 @@ void Elab::duplicateStmtProps(const ast::Block &b) {
   using K = ast::Stmt;
   for (const ast::Stmt *s : b) {
     switch (s->kind) {
-    case K::Inst: duplicateProps(s->props, ("instance '" + s->name + "'").c_str()); break;
+    case K::Inst: duplicateProps(s->props, ("instance '" + std::string(s->name) + "'").c_str()); break;
     case K::Link: duplicateProps(s->props, "a link"); break;
     case K::Place: duplicateProps(s->props, "a place"); break;
     case K::Span: duplicateProps(s->props, "a span"); break;
-    case K::Policy: duplicateProps(s->props, ("policy '" + s->name + "'").c_str()); break;
+    case K::Policy: duplicateProps(s->props, ("policy '" + std::string(s->name) + "'").c_str()); break;
     case K::Building:
-      duplicateProps(s->props, ("building '" + s->name + "'").c_str());
-      for (const ast::Stmt::Hall &h : s->halls)
-        duplicateProps(h.props, ("hall '" + h.name + "'").c_str());
+      duplicateProps(s->props, ("building '" + std::string(s->name) + "'").c_str());
+      for (const ast::Hall &h : s->halls())
+        duplicateProps(h.props, ("hall '" + std::string(h.name) + "'").c_str());
       break;
     default: break;
     }
-    duplicateStmtProps(s->body);
-    duplicateStmtProps(s->elseBody);
+    duplicateStmtProps(s->body());
+    duplicateStmtProps(s->elseBody());
   }
 }
 

@@ -163,7 +163,7 @@ Value Elab::eval(const ast::Expr *e) {
 
 Value Elab::evalBinary(const ast::Expr *e) {
   using E = ast::Expr;
-  const std::string &op = e->text; // for messages
+  const std::string op(e->text); // for messages
   if (e->op == E::And || e->op == E::Or) {
     bool a;
     if (!toBool(eval(e->kids[0]), e->kids[0], a))
@@ -289,7 +289,7 @@ std::string Elab::show(const Value &v) {
 }
 
 Value Elab::evalCall(const ast::Expr *e) {
-  const std::string &f = e->text; // for messages
+  std::string_view f = e->text; // for messages
   enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
   if (e->builtin == Unresolved) {
     static const std::pair<const char *, uint8_t> fns[] = {{"min", Min},   {"max", Max},   {"sum", Sum},

@@ -28,7 +28,7 @@ uint64_t weight(const Value &v, uint64_t cap) {
 }
 } // namespace
 
-bool Elab::isBuiltin(const std::string &name) {
+bool Elab::isBuiltin(std::string_view name) {
   static const char *const names[] = {"min", "max", "sum", "ceil", "floor", "round",
                                       "abs", "log2", "sqrt", "len", "str"};
   for (const char *n : names)
@@ -66,7 +66,7 @@ Value Elab::callFunction(const ast::Function *fn, const ast::Expr *call, llvm::S
   if (args.size() != fn->params.size()) {
     Diagnostic *d = error(DiagCode::E0029, call->range, "'{}' takes {} argument{}, not {}", fn->name,
                           fn->params.size(), fn->params.size() == 1 ? "" : "s", args.size());
-    DiagEngine::note(d, fn->range, "'" + fn->name + "' is declared here");
+    DiagEngine::note(d, fn->range, "'" + std::string(fn->name) + "' is declared here");
     return {};
   }
   uintptr_t here = uintptr_t(__builtin_frame_address(0));

@@ -122,7 +122,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
         }
       }
     } else if (p.key.rfind("breakout_", 0) == 0) {
-      std::string gname = p.key.substr(9);
+      std::string gname(p.key.substr(9));
       size_t g = 0;
       while (g < m.ports.size() && F.strings.str(m.ports[g].name) != gname)
         ++g;
@@ -204,8 +204,8 @@ void Elab::execInst(const ast::Stmt *s) {
   int64_t lo = 0, hi = 0;
   bool isArray = s->e1 != nullptr;
   if (isArray) {
-    if (s->e2) {
-      if (!toInt(eval(s->e2), s->e2, lo, "array start") || !toInt(eval(s->e1), s->e1, hi, "array end"))
+    if (s->e2()) {
+      if (!toInt(eval(s->e2()), s->e2(), lo, "array start") || !toInt(eval(s->e1), s->e1, hi, "array end"))
         return;
     } else if (!toInt(eval(s->e1), s->e1, hi, "array size")) {
       return;
@@ -223,14 +223,14 @@ void Elab::execInst(const ast::Stmt *s) {
   }
   // An array of devices that alone passes the device limit fails now, not after
   // creating millions of them (minutes and gigabytes).
-  if (modelIndex_.count(sym(s->name2, s->sym2)) &&
+  if (modelIndex_.count(sym(s->name2(), s->sym2())) &&
       uint64_t(hi - lo) > opts_.limits.maxDevices - std::min<uint64_t>(F.numDevices(), opts_.limits.maxDevices)) {
     Diagnostic *d = error(DiagCode::E0030, s->range, "more than {} devices", opts_.limits.maxDevices);
     DiagEngine::note(d, {}, fmt::format("this array alone adds {}; raise the limit with --max-devices if the design "
                                         "is really this large", hi - lo));
     throw Abort{};
   }
-  uint32_t var = s->name3.empty() ? UINT32_MAX : sym(s->name3, s->sym3);
+  uint32_t var = s->name3().empty() ? UINT32_MAX : sym(s->name3(), s->sym3());
   for (int64_t i = lo; i < hi; ++i) {
     step(s->range);
     size_t mark = env_.size();
@@ -246,7 +246,7 @@ void Elab::execInst(const ast::Stmt *s) {
 // The model an instance names: a model, or a binding holding one (a template parameter
 // `leaf_model = QM9700`); None if it names a template or nothing.
 uint32_t Elab::targetModel(const ast::Stmt *s) {
-  uint32_t target = sym(s->name2, s->sym2);
+  uint32_t target = sym(s->name2(), s->sym2());
   auto mi = modelIndex_.find(target);
   if (mi != modelIndex_.end())
     return mi->second;
@@ -262,24 +262,24 @@ uint32_t Elab::targetModel(const ast::Stmt *s) {
 }
 
 bool Elab::checkTarget(const ast::Stmt *s) {
-  uint32_t target = sym(s->name2, s->sym2);
+  uint32_t target = sym(s->name2(), s->sym2());
   uint32_t model = targetModel(s);
   if (model != None) {
     const ir::Model &m = F.models[model];
     if (m.kind == ir::ModelKind::Optic || m.kind == ir::ModelKind::Cable || m.kind == ir::ModelKind::Gpu) {
-      Diagnostic *d = error(DiagCode::E0023, s->name2Range, "'{}' is a model of kind {} and cannot be a device",
-                            s->name2, ir::modelKindName(m.kind));
+      Diagnostic *d = error(DiagCode::E0023, s->name2Range(), "'{}' is a model of kind {} and cannot be a device",
+                            s->name2(), ir::modelKindName(m.kind));
       DiagEngine::note(d, m.loc, "declared here");
       return false;
     }
     if (s->hasArgs) {
-      error(DiagCode::E0029, s->name2Range, "'{}' is a model and takes no arguments", s->name2);
+      error(DiagCode::E0029, s->name2Range(), "'{}' is a model and takes no arguments", s->name2());
       return false;
     }
     return true;
   }
   if (!templates_.count(target)) {
-    Diagnostic *d = error(DiagCode::E0022, s->name2Range, "unknown model or template '{}'", s->name2);
+    Diagnostic *d = error(DiagCode::E0022, s->name2Range(), "unknown model or template '{}'", s->name2());
     DiagEngine::note(d, {}, "import the catalog that declares it, for example import \"nvidia/switches.fab\";");
     return false;
   }
@@ -292,7 +292,7 @@ bool Elab::checkTarget(const ast::Stmt *s) {
 
 void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
   uint32_t name = sym(s->name, s->sym);
-  uint32_t target = sym(s->name2, s->sym2);
+  uint32_t target = sym(s->name2(), s->sym2());
   uint32_t model = targetModel(s);
   if (model != None) {
     uint32_t node = declare(scope_, name, index, isArray, true, s->nameRange);
@@ -305,15 +305,15 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
   }
   const ast::Template *t = templates_.find(target)->second;
   if (depth_ >= opts_.limits.maxDepth) {
-    Diagnostic *d = error(DiagCode::E0031, s->name2Range, "templates nest deeper than {} levels", opts_.limits.maxDepth);
-    DiagEngine::note(d, t->range, "in template '" + t->name + "'");
+    Diagnostic *d = error(DiagCode::E0031, s->name2Range(), "templates nest deeper than {} levels", opts_.limits.maxDepth);
+    DiagEngine::note(d, t->range, "in template '" + std::string(t->name) + "'");
     throw Abort{};
   }
   // Arguments are evaluated in the caller's scope.
   std::vector<Value> args(t->params.size());
   std::vector<bool> given(t->params.size());
   size_t positional = 0;
-  for (const ast::Arg &a : s->args) {
+  for (const ast::Arg &a : s->args()) {
     size_t idx;
     if (a.name.empty()) {
       idx = positional++;
@@ -329,7 +329,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
         Diagnostic *d = error(DiagCode::E0029, a.range, "'{}' has no parameter '{}'", t->name, a.name);
         std::string list;
         for (const ast::Param &p : t->params)
-          list += (list.empty() ? "" : ", ") + p.name;
+          list += (list.empty() ? "" : ", ") + std::string(p.name);
         DiagEngine::note(d, t->range, "parameters: " + (list.empty() ? std::string("none") : list));
         return;
       }
@@ -359,7 +359,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
     } else if (p.deflt) {
       bind(ps, eval(p.deflt));
     } else {
-      Diagnostic *d = error(DiagCode::E0029, s->name2Range, "missing argument '{}' for template '{}'", p.name, t->name);
+      Diagnostic *d = error(DiagCode::E0029, s->name2Range(), "missing argument '{}' for template '{}'", p.name, t->name);
       DiagEngine::note(d, p.range, "parameter declared here");
       bind(ps, Value());
     }

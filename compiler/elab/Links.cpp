@@ -84,25 +84,25 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
       error(DiagCode::E0035, ps.range, "a link names one port; use a for loop for many");
       return;
     }
-    if (ps.index) {
-      int64_t idx;
-      if (!toInt(eval(ps.index), ps.index, idx, "port index"))
+    if (ps.hasIndex()) {
+      int64_t idx = ps.literal; // an inline literal (`p[12]`), else the expression's value
+      if (ps.index && !toInt(eval(ps.index), ps.index, idx, "port index"))
         return;
       const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
       if (idx < 0 || idx >= int64_t(gl.count)) {
-        Diagnostic *d = error(DiagCode::E0036, ps.index->range, "port {}[{}] does not exist: '{}' has {} ports in '{}'",
+        Diagnostic *d = error(DiagCode::E0036, ps.indexRange(), "port {}[{}] does not exist: '{}' has {} ports in '{}'",
                               ps.name, idx, F.nodeName(node), gl.count, ps.name);
         if (gl.breakout > 1)
           DiagEngine::note(d, {}, fmt::format("after its 1:{} breakout", gl.breakout));
         return;
       }
       ep.port = idx;
-      ep.portRange = ps.index->range;
+      ep.portRange = ps.indexRange();
     }
     out.push_back(ep);
   };
   if (!e.array) {
-    if (seg.index || seg.star) {
+    if (seg.hasIndex() || seg.star) {
       error(DiagCode::E0036, seg.range, "'{}' is not an array", seg.name);
       return;
     }
@@ -121,16 +121,16 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     }
     return;
   }
-  if (!seg.index) {
+  if (!seg.hasIndex()) {
     error(DiagCode::E0036, seg.range, "'{}' is an array: give an index, or [*] for all", seg.name);
     return;
   }
-  int64_t k;
-  if (!toInt(eval(seg.index), seg.index, k, "index"))
+  int64_t k = seg.literal; // an inline literal (`x[3]`), else the expression's value
+  if (seg.index && !toInt(eval(seg.index), seg.index, k, "index"))
     return;
   auto el = elems_.find(ElemKey{scope, name, k});
   if (el == elems_.end()) {
-    error(DiagCode::E0036, seg.index->range, "'{}[{}]' does not exist (indices {}..{})", seg.name, k, e.lo, e.hi - 1);
+    error(DiagCode::E0036, seg.indexRange(), "'{}[{}]' does not exist (indices {}..{})", seg.name, k, e.lo, e.hi - 1);
     return;
   }
   visit(el->second);
@@ -349,8 +349,8 @@ void Elab::execLink(const ast::Stmt *s) {
 
 void Elab::execGroup(const ast::Stmt *s) {
   ir::Group g;
-  g.kind = ir::groupKindFromName(s->name2);
-  g.kindName = sym(s->name2, s->sym2);
+  g.kind = ir::groupKindFromName(s->name2());
+  g.kindName = sym(s->name2(), s->sym2());
   int64_t index = -1;
   if (s->e1 && !toInt(eval(s->e1), s->e1, index, "group index"))
     return;

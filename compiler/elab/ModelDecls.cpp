@@ -4,7 +4,7 @@
 
 namespace fabc::elab {
 
-bool Elab::modelKind(const std::string &k, ir::ModelKind &out) {
+bool Elab::modelKind(std::string_view k, ir::ModelKind &out) {
   static const std::pair<const char *, ir::ModelKind> kinds[] = {
       {"gpu", ir::ModelKind::Gpu},       {"system", ir::ModelKind::System}, {"nic", ir::ModelKind::Nic},
       {"switch", ir::ModelKind::Switch}, {"nvswitch", ir::ModelKind::NvSwitch},

@@ -83,7 +83,7 @@ bool Elab::optionValue(const ast::Prop &p, const ir::Setting &st) {
     // A property with its own code keeps it for every fault; others: a type mismatch.
     Diagnostic *d = error(r->code == DiagCode::E0034 ? DiagCode::E0026 : r->code, p.value->range,
                           "option {} takes a number of devices", p.key);
-    DiagEngine::note(d, {}, "for example: option " + p.key + " = 1000;");
+    DiagEngine::note(d, {}, "for example: option " + std::string(p.key) + " = 1000;");
     return false;
   }
   return inRange("option", p, st.number, Dim());
@@ -157,7 +157,7 @@ void Elab::orderLengths(const ast::Prop &p, ir::Model &out) {
 
 bool Elab::propInt(const ast::Prop &p, int64_t lo, int64_t hi, int64_t &out) {
   Value v = eval(p.value);
-  if (!v.ok() || !toInt(v, p.value, out, p.key.c_str()))
+  if (!v.ok() || !toInt(v, p.value, out, std::string(p.key).c_str()))
     return false;
   if (out < lo || out > hi) {
     error(DiagCode::E0034, p.value->range, "'{}' is {}, outside {}..{}", p.key, out, lo, hi);
@@ -275,9 +275,9 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   using K = ir::ModelKind;
   bool device = out.kind == K::System || out.kind == K::Switch || out.kind == K::Nic || out.kind == K::NvSwitch;
   bool media = out.kind == K::Optic || out.kind == K::Cable;
-  duplicateProps(m.props, ("model '" + m.name + "'").c_str());
+  duplicateProps(m.props, ("model '" + std::string(m.name) + "'").c_str());
   for (const ast::Prop &p : m.props) {
-    const std::string &k = p.key;
+    std::string_view k = p.key;
     // Where the property is set: a derived model's override replaces its base's place.
     uint32_t key = F.strings.intern(k);
     auto at = std::find_if(out.propLocs.begin(), out.propLocs.end(), [&](const auto &kv) { return kv.first == key; });
@@ -389,7 +389,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     g.count = uint32_t(n);
     bool haveSpeed = false;
-    duplicateProps(pd.props, ("port group '" + pd.name + "' of model '" + m.name + "'").c_str());
+    duplicateProps(pd.props, ("port group '" + std::string(pd.name) + "' of model '" + std::string(m.name) + "'").c_str());
     for (const ast::Prop &p : pd.props) {
       int64_t iv;
       if (p.key == "speed") haveSpeed = propQty("port", p, dims::Bandwidth, g.speed);

@@ -56,7 +56,7 @@ uint32_t Elab::deviceChoices(const ir::Model &m, const std::vector<const ast::Pr
       partProp(*p, optic, all);
       continue;
     }
-    std::string gname = p->key.substr(cut + 1);
+    std::string gname(p->key.substr(cut + 1));
     size_t g = 0;
     while (g < m.ports.size() && F.strings.str(m.ports[g].name) != gname)
       ++g;

@@ -23,7 +23,7 @@ void Elab::execBuilding(const ast::Stmt *s) {
       unknownProp(p, "a building", keys::kBuilding);
   }
   F.buildings.push_back(b);
-  for (const ast::Stmt::Hall &h : s->halls) {
+  for (const ast::Hall &h : s->halls()) {
     uint32_t hn = F.strings.intern(h.name);
     if (hallIndex_.count(EntryKey{bi, hn})) {
       error(DiagCode::E0021, h.range, "redefinition of hall '{}'", h.name);
@@ -47,10 +47,10 @@ void Elab::execBuilding(const ast::Stmt *s) {
 }
 
 void Elab::execSpan(const ast::Stmt *s) {
-  auto a = buildingIndex_.find(sym(s->name, s->sym)), b = buildingIndex_.find(sym(s->name2, s->sym2));
+  auto a = buildingIndex_.find(sym(s->name, s->sym)), b = buildingIndex_.find(sym(s->name2(), s->sym2()));
   if (a == buildingIndex_.end() || b == buildingIndex_.end()) {
-    error(DiagCode::E0050, a == buildingIndex_.end() ? s->nameRange : s->name2Range, "unknown building '{}'",
-          a == buildingIndex_.end() ? s->name : s->name2);
+    error(DiagCode::E0050, a == buildingIndex_.end() ? s->nameRange : s->name2Range(), "unknown building '{}'",
+          a == buildingIndex_.end() ? s->name : s->name2());
     return;
   }
   ir::Span sp;
@@ -72,27 +72,27 @@ void Elab::execSpan(const ast::Stmt *s) {
 }
 
 void Elab::execPlace(const ast::Stmt *s) {
-  auto b = buildingIndex_.find(sym(s->name2, s->sym2));
+  auto b = buildingIndex_.find(sym(s->name2(), s->sym2()));
   if (b == buildingIndex_.end()) {
-    Diagnostic *d = error(DiagCode::E0050, s->name2Range, "unknown building '{}'", s->name2);
+    Diagnostic *d = error(DiagCode::E0050, s->name2Range(), "unknown building '{}'", s->name2());
     DiagEngine::note(d, {}, "declare it first: building NAME { hall NAME { } }");
     return;
   }
   uint32_t hall = None;
-  if (s->name3.empty()) {
+  if (s->name3().empty()) {
     for (uint32_t h = 0; h < F.halls.size(); ++h)
       if (F.halls[h].building == b->second) {
         hall = h;
         break;
       }
   } else {
-    auto h = hallIndex_.find(EntryKey{b->second, sym(s->name3, s->sym3)});
+    auto h = hallIndex_.find(EntryKey{b->second, sym(s->name3(), s->sym3())});
     if (h != hallIndex_.end())
       hall = h->second;
   }
   if (hall == None) {
-    error(DiagCode::E0050, s->name3.empty() ? s->name2Range : s->name3Range, "building '{}' has no hall{}{}", s->name2,
-          s->name3.empty() ? "" : " named ", s->name3);
+    error(DiagCode::E0050, s->name3().empty() ? s->name2Range() : s->name3Range(), "building '{}' has no hall{}{}", s->name2(),
+          s->name3().empty() ? "" : " named ", s->name3());
     return;
   }
   int64_t row = 0, pos = 0, u = 0;

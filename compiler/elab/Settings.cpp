@@ -39,7 +39,7 @@ void Elab::execOption(const ast::Stmt *s) {
     unknownProp(p, "an option", kOptionNames.c_str());
 }
 
-bool Elab::isExtraOption(const std::string &name) {
+bool Elab::isExtraOption(std::string_view name) {
 #define OPTION(N, HELP) if (name == #N) return true;
 #define POLICY(K, PROPS, HELP)
 #include "ir/Settings.def"
@@ -85,7 +85,7 @@ bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
 void Elab::execPolicy(const ast::Stmt *s) {
   ir::Policy pol;
   pol.loc = s->nameRange;
-  const std::string &k = s->name;
+  const std::string k(s->name);
   const char *accepted = "";
   if (k == "power") { pol.kind = ir::PolicyKind::Power; pol.scope = F.strings.intern("rack"); accepted = keys::policyKeys(k); }
   else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = keys::policyKeys(k); }
@@ -149,7 +149,7 @@ bool Elab::policyValue(const char *where, const ast::Prop &p, const ir::Setting 
   if (st.type != ir::Setting::Number || !st.dim.none()) {
     Diagnostic *d = error(st.type != ir::Setting::Number ? DiagCode::E0026 : DiagCode::E0025, p.value->range,
                           "'{}' of the {} takes a plain number", p.key, where);
-    DiagEngine::note(d, {}, "for example: " + p.key + " = 2;");
+    DiagEngine::note(d, {}, "for example: " + std::string(p.key) + " = 2;");
     return false;
   }
   return inRange(where, p, st.number, Dim());
@@ -161,12 +161,12 @@ void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
   pb.loc = s->nameRange;
   std::string accepted = std::string(" ") + props + " ";
   for (const ast::Prop &p : s->props) {
-    if (accepted.find(" " + p.key + " ") == std::string::npos) {
-      unknownProp(p, ("the " + s->name + " policy").c_str(), props);
+    if (accepted.find(" " + std::string(p.key) + " ") == std::string::npos) {
+      unknownProp(p, ("the " + std::string(s->name) + " policy").c_str(), props);
       continue;
     }
     ir::Setting st;
-    if (setting(p, st) && policyValue(("policy " + s->name).c_str(), p, st))
+    if (setting(p, st) && policyValue(("policy " + std::string(s->name)).c_str(), p, st))
       pb.props.push_back(std::move(st));
   }
   // A spares policy must name what it spares: min_per_sku applies per named category.

@@ -139,7 +139,7 @@ public:
 
 private:
   void import(ast::Import &imp) {
-    const std::string &p = imp.path;
+    const std::string p(imp.path);
     bool dotdot = p == ".." || p.rfind("../", 0) == 0 || p.find("/../") != std::string::npos ||
                   (p.size() >= 3 && p.compare(p.size() - 3, 3, "/..") == 0);
     if (p.empty() || p[0] == '/' || dotdot) {

@@ -345,7 +345,7 @@ std::vector<OutlineItem> outline(const Index &ix, uint32_t file) {
     } else if ((s.kind == SymbolKind::PortGroup || s.kind == SymbolKind::Instance) && s.container != NoSymbol &&
                at[s.container] >= 0) {
       std::string detail = s.kind == SymbolKind::PortGroup ? "port group"
-                                                           : static_cast<const ast::Stmt *>(s.node)->name2;
+                                                           : std::string(static_cast<const ast::Stmt *>(s.node)->name2());
       r[size_t(at[s.container])].children.push_back({s.name, detail, s.kind, s.nameRange, {}});
     }
   }

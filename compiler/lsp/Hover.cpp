@@ -51,7 +51,7 @@ std::string exprText(const SourceManager &sm, const ast::Expr *e) {
   return end - b > 300 ? r + "..." : r;
 }
 
-const ir::Model *irModel(const ir::Fabric *F, const std::string &name) {
+const ir::Model *irModel(const ir::Fabric *F, std::string_view name) {
   if (!F)
     return nullptr;
   uint32_t s = F->strings.lookup(name);
@@ -193,7 +193,7 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   const Index &ix = q.index;
   uint32_t target = ix.targetOf(uint32_t(&sym - ix.symbols().data()));
   bool tmpl = target != NoSymbol && ix.symbol(target).kind == SymbolKind::Template;
-  std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name, tmpl ? "template " : "", s.name2);
+  std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name, tmpl ? "template " : "", s.name2());
   const ir::Fabric *F = q.fabric;
   if (!F || F->numDevices() == 0)
     return r;
@@ -259,7 +259,7 @@ std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
     for (size_t i = 0; i < t.params.size(); ++i)
       md += fmt::format("{}{}{}{}", i ? ", " : "", t.params[i].name, t.params[i].deflt ? " = " : "",
                         exprText(q.sm, t.params[i].deflt));
-    md += ")" + (t.kind.empty() ? std::string() : " : " + t.kind) + "\n";
+    md += ")" + (t.kind.empty() ? std::string() : " : " + std::string(t.kind)) + "\n";
     break;
   }
   case SymbolKind::TemplateParam: {
@@ -283,7 +283,7 @@ std::optional<Hover> hoverAt(const QueryContext &q, SourceLoc loc) {
     const auto &fn = *static_cast<const ast::Function *>(sym.node);
     md = fmt::format("**fn {}**(", fn.name);
     for (size_t i = 0; i < fn.params.size(); ++i)
-      md += (i ? ", " : "") + fn.params[i].name;
+      md += (i ? ", " : "") + std::string(fn.params[i].name);
     md += fmt::format(") = `{}`\n", exprText(q.sm, fn.body));
     break;
   }

@@ -32,11 +32,11 @@ const char *symbolKindName(SymbolKind k) {
 // The names a body sees: its container (template or fabric) and a stack of bindings.
 struct Index::Scope {
   uint32_t container = NoSymbol;
-  std::vector<std::pair<std::string, uint32_t>> names; // innermost last
+  std::vector<std::pair<std::string_view, uint32_t>> names; // innermost last
 };
 
-uint32_t Index::add(SymbolKind kind, std::string name, SourceRange r, const void *node, uint32_t container) {
-  symbols_.push_back({kind, std::move(name), r, node, container, r.begin.file});
+uint32_t Index::add(SymbolKind kind, std::string_view name, SourceRange r, const void *node, uint32_t container) {
+  symbols_.push_back({kind, std::string(name), r, node, container, r.begin.file});
   uint32_t id = uint32_t(symbols_.size() - 1);
   use(r, id, true);
   return id;
@@ -49,7 +49,7 @@ void Index::use(SourceRange r, uint32_t symbol, bool decl) {
 
 namespace {
 SourceRange nameOf(const ast::Segment &s) { return {s.range.begin, uint32_t(s.name.size())}; }
-bool isModelKindName(const std::string &k) {
+bool isModelKindName(std::string_view k) {
   static const char *kinds[] = {"gpu", "system", "nic", "switch", "nvswitch", "optic", "cable"};
   return std::find_if(std::begin(kinds), std::end(kinds), [&](const char *x) { return k == x; }) != std::end(kinds);
 }
@@ -57,8 +57,8 @@ bool isModelKindName(const std::string &k) {
 void extentOf(const ast::Block &b, uint32_t &end) {
   for (const ast::Stmt *s : b) {
     end = std::max(end, s->range.begin.offset + s->range.length);
-    extentOf(s->body, end);
-    extentOf(s->elseBody, end);
+    extentOf(s->body(), end);
+    extentOf(s->elseBody(), end);
   }
 }
 } // namespace
@@ -198,12 +198,12 @@ void Index::declareInstances(const ast::Block &b, uint32_t container) {
     } else if (s->kind == ast::Stmt::Building) {
       buildings_.emplace(s->name, add(SymbolKind::Building, s->name, s->nameRange, s, container));
     }
-    declareInstances(s->body, container);
-    declareInstances(s->elseBody, container);
+    declareInstances(s->body(), container);
+    declareInstances(s->elseBody(), container);
   }
 }
 
-uint32_t Index::lookup(const std::string &name, const Scope &scope) const {
+uint32_t Index::lookup(std::string_view name, const Scope &scope) const {
   for (auto it = scope.names.rbegin(); it != scope.names.rend(); ++it)
     if (it->first == name)
       return it->second;
@@ -255,7 +255,7 @@ void Index::walkExpr(const ast::Expr *e, const Scope &scope) {
     walkExpr(k, scope);
 }
 
-void Index::walkProps(const std::vector<ast::Prop> &props, const Scope &scope) {
+void Index::walkProps(const ast::List<ast::Prop> &props, const Scope &scope) {
   for (const ast::Prop &p : props)
     walkExpr(p.value, scope);
 }
@@ -313,21 +313,21 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
   case K::Option: walkExpr(s->e1, scope); break;
   case K::Inst: {
     walkExpr(s->e1, scope);
-    walkExpr(s->e2, scope);
-    uint32_t target = lookup(s->name2, scope);
+    walkExpr(s->e2(), scope);
+    uint32_t target = lookup(s->name2(), scope);
     if (target != NoSymbol && symbols_[target].kind != SymbolKind::Model &&
         symbols_[target].kind != SymbolKind::Template)
       target = NoSymbol;
-    use(s->name2Range, target);
+    use(s->name2Range(), target);
     size_t mark = scope.names.size();
-    if (!s->name3.empty()) {
-      uint32_t id = add(SymbolKind::LoopVar, s->name3, s->name3Range, s, scope.container);
-      scope.names.push_back({s->name3, id});
+    if (!s->name3().empty()) {
+      uint32_t id = add(SymbolKind::LoopVar, s->name3(), s->name3Range(), s, scope.container);
+      scope.names.push_back({s->name3(), id});
     }
     const ast::Template *t = target != NoSymbol && symbols_[target].kind == SymbolKind::Template
                                  ? static_cast<const ast::Template *>(symbols_[target].node)
                                  : nullptr;
-    for (const ast::Arg &a : s->args) {
+    for (const ast::Arg &a : s->args()) {
       walkExpr(a.value, scope);
       if (t && !a.name.empty())
         for (uint32_t i : params_[target])
@@ -340,18 +340,18 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
   }
   case K::For: {
     walkExpr(s->e1, scope);
-    walkExpr(s->e2, scope);
+    walkExpr(s->e2(), scope);
     size_t mark = scope.names.size();
     uint32_t id = add(SymbolKind::LoopVar, s->name, s->nameRange, s, scope.container);
     scope.names.push_back({s->name, id});
-    walkBlock(s->body, scope);
+    walkBlock(s->body(), scope);
     scope.names.resize(mark);
     break;
   }
   case K::If:
     walkExpr(s->e1, scope);
-    walkBlock(s->body, scope);
-    walkBlock(s->elseBody, scope);
+    walkBlock(s->body(), scope);
+    walkBlock(s->elseBody(), scope);
     break;
   case K::Link:
   case K::Group:
@@ -365,22 +365,22 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
     for (const ast::Path &p : s->paths)
       walkPath(p, scope);
     // `place x in B.hall` and `span A -- B` name buildings.
-    auto building = [&](const std::string &n) {
+    auto building = [&](std::string_view n) {
       auto it = buildings_.find(n);
       return it == buildings_.end() ? NoSymbol : it->second;
     };
     if (s->kind == K::Place)
-      use(s->name2Range, building(s->name2));
+      use(s->name2Range(), building(s->name2()));
     else {
       use(s->nameRange, building(s->name));
-      use(s->name2Range, building(s->name2));
+      use(s->name2Range(), building(s->name2()));
     }
     walkProps(s->props, scope);
     break;
   }
   case K::Building:
     walkProps(s->props, scope);
-    for (const ast::Stmt::Hall &h : s->halls)
+    for (const ast::Hall &h : s->halls())
       walkProps(h.props, scope);
     break;
   case K::Policy: walkProps(s->props, scope); break;
@@ -417,7 +417,7 @@ uint32_t Index::findGlobal(SymbolKind kind, std::string_view name) const {
                     : kind == SymbolKind::Template ? templates_
                     : kind == SymbolKind::Function ? functions_
                                                    : globals_;
-  auto it = map.find(std::string(name));
+  auto it = map.find(name);
   return it == map.end() ? NoSymbol : it->second;
 }
 
@@ -425,7 +425,7 @@ uint32_t Index::findInstance(uint32_t container, std::string_view name) const {
   auto c = instances_.find(container);
   if (c == instances_.end())
     return NoSymbol;
-  auto it = c->second.find(std::string(name));
+  auto it = c->second.find(name);
   return it == c->second.end() ? NoSymbol : it->second;
 }
 
@@ -453,10 +453,10 @@ uint32_t Index::findPortGroup(uint32_t model, std::string_view name) const {
 
 uint32_t Index::targetOf(uint32_t instance) const {
   const auto *s = static_cast<const ast::Stmt *>(symbols_[instance].node);
-  auto m = models_.find(s->name2);
+  auto m = models_.find(s->name2());
   if (m != models_.end())
     return m->second;
-  auto t = templates_.find(s->name2);
+  auto t = templates_.find(s->name2());
   return t == templates_.end() ? NoSymbol : t->second;
 }
 

@@ -86,27 +86,27 @@ public:
 
 private:
   struct Scope;
-  uint32_t add(SymbolKind kind, std::string name, SourceRange r, const void *node, uint32_t container);
+  uint32_t add(SymbolKind kind, std::string_view name, SourceRange r, const void *node, uint32_t container);
   void use(SourceRange r, uint32_t symbol, bool decl = false);
   void declareInstances(const ast::Block &b, uint32_t container);
   void walkBlock(const ast::Block &b, Scope &scope);
   void walkStmt(const ast::Stmt *s, Scope &scope);
   void walkExpr(const ast::Expr *e, const Scope &scope);
-  void walkProps(const std::vector<ast::Prop> &props, const Scope &scope);
+  void walkProps(const ast::List<ast::Prop> &props, const Scope &scope);
   void walkPath(const ast::Path &p, const Scope &scope);
-  uint32_t lookup(const std::string &name, const Scope &scope) const;
+  uint32_t lookup(std::string_view name, const Scope &scope) const;
 
   const LoadedProgram *prog_ = nullptr;
   std::vector<Symbol> symbols_;
   std::vector<Occurrence> occ_; // sorted by (file, offset) after build
-  std::unordered_map<std::string, uint32_t> models_, templates_, globals_, functions_;
+  std::unordered_map<std::string_view, uint32_t> models_, templates_, globals_, functions_;
   const SourceManager *sm_ = nullptr;
   std::unordered_map<uint64_t, uint32_t> fileSymbols_;
-  std::unordered_map<std::string, uint32_t> buildings_;
+  std::unordered_map<std::string_view, uint32_t> buildings_;
   std::unordered_map<const void *, uint32_t> byNode_;            // template -> symbol
   std::unordered_map<uint32_t, std::vector<uint32_t>> params_; // template -> its parameters
   // Per template/fabric symbol: its instances by name.
-  std::unordered_map<uint32_t, std::unordered_map<std::string, uint32_t>> instances_;
+  std::unordered_map<uint32_t, std::unordered_map<std::string_view, uint32_t>> instances_;
   // Bodies: the extent of each template and fabric (first to last offset of its
   // statements and names), and each binding's visible extent, for completion.
   struct Extent {
