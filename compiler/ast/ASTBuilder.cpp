@@ -1,14 +1,11 @@
-// Builds the AST from ANTLR's parse tree. ANTLR types stay in this file.
+// Builds the AST from ANTLR's parse tree (a file ANTLR parsed without an error:
+// AntlrParse.cpp). ANTLR types stay in compiler/ast/.
+#include "ast/AntlrTree.h"
+#include "ast/Literals.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 
-#include "FabricLexer.h"
-#include "FabricParser.h"
 #include "antlr4-runtime.h"
-#include "ast/Input.h"
-#include "ast/SyntaxWindow.h"
-#include "ast/Literals.h"
-#include "ast/TwoStage.h"
 
 #include <llvm/ADT/SmallVector.h>
 
@@ -17,117 +14,9 @@
 #include <cstring>
 
 namespace fabc {
+using antlrparse::OffsetMap;
 namespace {
 using P = fabc_antlr::FabricParser;
-
-// Byte offsets for ANTLR's code-point indices (identical for ASCII files).
-class OffsetMap {
-public:
-  // `window`: `text` is a SyntaxWindow's, and offsets map back to the file's.
-  explicit OffsetMap(std::string_view text, const SyntaxWindow *window = nullptr) : window_(window) {
-    bool ascii = true;
-    for (unsigned char c : text)
-      if (c >= 0x80) {
-        ascii = false;
-        break;
-      }
-    if (ascii)
-      return;
-    for (uint32_t i = 0; i < text.size(); ++i)
-      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
-        starts_.push_back(i);
-    starts_.push_back(uint32_t(text.size()));
-  }
-  uint32_t byte(size_t cp) const {
-    uint32_t b = inText(cp);
-    return window_ ? window_->original(b) : b;
-  }
-  // The offset in the text parsed (not mapped to the file's).
-  uint32_t inText(size_t cp) const {
-    if (starts_.empty())
-      return uint32_t(cp);
-    return cp < starts_.size() ? starts_[cp] : starts_.back();
-  }
-  bool synthesized(size_t cp) const { return window_ && inText(cp) >= window_->synthesizedFrom(); }
-
-private:
-  const SyntaxWindow *window_;
-  std::vector<uint32_t> starts_;
-};
-
-std::string tokenDesc(antlr4::Token *t) {
-  if (!t || t->getType() == antlr4::Token::EOF)
-    return "end of file";
-  std::string s = t->getText();
-  if (s.size() > 40)
-    s = s.substr(0, 40) + "...";
-  return "'" + s + "'";
-}
-
-class ErrorListener : public antlr4::BaseErrorListener {
-public:
-  ErrorListener(uint32_t file, const OffsetMap &map, DiagEngine &diags)
-      : file_(file), map_(map), diags_(diags) {}
-
-  void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
-                   const std::string &, std::exception_ptr) override {
-    // The '}'s that close a cut window are not the file's: what they meet is not reported.
-    if (bad && map_.synthesized(bad->getStartIndex()))
-      return;
-    ++count_;
-    // Later errors are mostly the recovery's echoes of the first; recovering through
-    // the rest of a large broken file costs minutes and gigabytes for nothing.
-    if (count_ > 3)
-      throw antlr4::ParseCancellationException();
-    SourceRange r{{file_, bad ? map_.byte(bad->getStartIndex()) : 0}, 1};
-    if (bad && bad->getType() != antlr4::Token::EOF && bad->getStopIndex() >= bad->getStartIndex())
-      r.length = uint32_t(bad->getStopIndex() - bad->getStartIndex() + 1);
-    std::string msg = "unexpected " + tokenDesc(bad);
-    if (auto *parser = dynamic_cast<antlr4::Parser *>(rec)) {
-      antlr4::misc::IntervalSet exp = parser->getExpectedTokens();
-      if (exp.size() > 0 && exp.size() <= 4) {
-        std::string list;
-        for (size_t t : exp.toList()) {
-          if (!list.empty())
-            list += " or ";
-          std::string name = t == antlr4::Token::EOF ? std::string("end of file")
-                                                     : parser->getVocabulary().getDisplayName(t);
-          if (name == "ID") name = "a name";
-          else if (name == "NUMBER") name = "a number";
-          else if (name == "STRING") name = "a string";
-          else if (name == "QUANTITY") name = "a quantity";
-          list += name;
-        }
-        msg += ", expected " + list;
-      }
-    }
-    // A missing ';' at the end of a line is reported where it belongs, after the
-    // previous token, as clang does.
-    if (auto *parser = dynamic_cast<antlr4::Parser *>(rec)) {
-      antlr4::Token *prev = parser->getTokenStream()->LT(-1);
-      if (prev && bad && prev->getLine() < bad->getLine() && parser->getExpectedTokens().contains(semicolon_)) {
-        r = {{file_, map_.byte(prev->getStopIndex() + 1)}, 1};
-        msg = "expected ';' after " + tokenDesc(prev);
-      }
-    }
-    Diagnostic *d = diags_.report(DiagCode::E0002, r, msg);
-    if (bad && bad->getType() == P::QUANTITY)
-      DiagEngine::note(d, r, "a number followed by a word is read as a quantity with a unit; "
-                             "put the number in parentheses if the word is not a unit");
-    last_ = d;
-  }
-  unsigned count() const { return count_; }
-  Diagnostic *last() const { return last_; } // the last reported, while nothing else is
-  void setSemicolon(size_t t) { semicolon_ = t; }
-
-private:
-  size_t semicolon_ = 0;
-  uint32_t file_;
-  const OffsetMap &map_;
-  DiagEngine &diags_;
-  unsigned count_ = 0;
-  Diagnostic *last_ = nullptr;
-};
 
 using lit::unquote;
 
@@ -570,83 +459,7 @@ private:
   ast::Context &ctx_;
 };
 
-// A recursive-descent parser recurses once per nesting level: reject absurd nesting
-// before ANTLR sees it, so that no input can overflow the stack.
-bool checkNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabulary &vocab, uint32_t file,
-                  const OffsetMap &map, DiagEngine &diags, const ParseLimits &limits) {
-  // Classify the literal token types once, by their grammar spelling, so the loop reads
-  // only each token's type (never its text, which getText() re-encodes from UTF-32).
-  enum : uint8_t { Other, Open, Close, Op, Semi, LBrace, RBrace };
-  std::vector<uint8_t> cls(vocab.getMaxTokenType() + 1, Other);
-  for (size_t t = 0; t < cls.size(); ++t) {
-    const std::string lit = vocab.getLiteralName(t);
-    if (lit == "'('" || lit == "'['")
-      cls[t] = Open;
-    else if (lit == "')'" || lit == "']'")
-      cls[t] = Close;
-    else if (lit == "'{'")
-      cls[t] = LBrace;
-    else if (lit == "'}'")
-      cls[t] = RBrace;
-    else if (lit == "';'")
-      cls[t] = Semi;
-    else if (lit == "'-'" || lit == "'!'" || lit == "'?'" || lit == "'+'" || lit == "'*'" || lit == "'/'" ||
-             lit == "'&&'" || lit == "'||'")
-      cls[t] = Op;
-  }
-  uint32_t depth = 0, ops = 0;
-  for (antlr4::Token *t : tokens.getTokens()) {
-    size_t type = t->getType();
-    if (type >= cls.size() || t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
-      continue;
-    uint8_t c = cls[type];
-    if (c == Open || c == LBrace)
-      ++depth;
-    else if ((c == Close || c == RBrace) && depth)
-      --depth;
-    if (c == Semi || c == LBrace || c == RBrace)
-      ops = 0;
-    else if (c == Op)
-      ++ops;
-    if (depth > limits.maxDepth || ops > limits.maxDepth * 20) {
-      SourceRange r{{file, map.byte(t->getStartIndex())}, 1};
-      diags.report(DiagCode::E0006, r, "{} nested deeper than {} levels",
-                   depth > limits.maxDepth ? "brackets are" : "an expression is",
-                   depth > limits.maxDepth ? limits.maxDepth : limits.maxDepth * 20);
-      return false;
-    }
-  }
-  return true;
-}
-
 } // namespace
-
-// Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past
-// U+10FFFF, no NUL. An overlong "\xc0\xaf" would otherwise read as '/'.
-bool validUtf8(std::string_view s, size_t *bad) {
-  size_t i = 0;
-  while (i < s.size()) {
-    unsigned char c = s[i];
-    size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 14 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    if (c == 0 || n == 0 || i + n > s.size()) {
-      *bad = i;
-      return false;
-    }
-    for (size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) {
-        *bad = i;
-        return false;
-      }
-    unsigned char c1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) {
-      *bad = i;
-      return false;
-    }
-    i += n;
-  }
-  return true;
-}
-
 
 size_t quantityNumberLength(std::string_view t) {
   size_t i = 0;
@@ -669,106 +482,8 @@ ast::Expr::Op ast::opFromText(std::string_view t) {
   return Expr::NoOp;
 }
 
-// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
-// says where it gave up.
-ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
-                     hand::Rejection *why);
-
-namespace {
-
-// ANTLR's parse of `text` (the file's, or a SyntaxWindow's): its diagnostics, and the AST
-// of a file without errors. `*reported`: it reported something.
-ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow *window, const SourceManager &sm,
-                      DiagEngine &diags, ast::Context &ctx, const ParseLimits &limits, bool *reported) {
-  *reported = true;
-  OffsetMap map(text, window);
-  Utf8Input input(text);
-  fabc_antlr::FabricLexer lexer(&input);
-  lexer.removeErrorListeners();
-  // The parser holds every token and tree node (about half a kilobyte a token): count
-  // the tokens first, without keeping them, when the text could exceed the limit.
-  if (text.size() >= limits.maxTokens) {
-    uint64_t n = 0;
-    for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken())
-      if (++n > limits.maxTokens) {
-        Diagnostic *d = diags.report(DiagCode::E0005, {{fileId, map.byte(t->getStartIndex())}, 1},
-                                     "more than {} tokens in one file", limits.maxTokens);
-        DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
-                                "generate repetitive structure with loops and templates");
-        return nullptr;
-      }
-    lexer.reset();
-  }
-  antlr4::CommonTokenStream tokens(&lexer);
-  tokens.fill();
-  unsigned badChars = 0;
-  for (antlr4::Token *t : tokens.getTokens()) {
-    if (t->getType() != P::BAD_CHAR)
-      continue;
-    if (++badChars <= 3) {
-      Diagnostic *d = diags.report(DiagCode::E0003, {{fileId, map.byte(t->getStartIndex())}, 1},
-                                   "invalid character '{}'", t->getText());
-      if (t->getText() == "\"")
-        DiagEngine::note(d, {}, "strings end on the same line they start");
-    }
-  }
-  if (badChars)
-    return nullptr;
-  if (!checkNesting(tokens, lexer.getVocabulary(), fileId, map, diags, limits))
-    return nullptr;
-  P parser(&tokens);
-  ErrorListener listener(fileId, map, diags);
-  parser.removeErrorListeners();
-  parser.addErrorListener(&listener);
-  for (size_t t = 0; t <= parser.getVocabulary().getMaxTokenType(); ++t)
-    if (parser.getVocabulary().getLiteralName(t) == "';'")
-      listener.setSemicolon(t);
-  P::FileContext *tree = parseTwoStage(parser, tokens);
-  ast::File *file = ctx.file();
-  file->fileId = fileId;
-  if (listener.count()) {
-    if (window && window->cut())
-      DiagEngine::note(listener.last(), {},
-                       fmt::format("syntax errors past line {} are not looked for in a file this large: "
-                                   "fix these and compile again",
-                                   sm.lineCol({fileId, window->cutAt()}).line));
-    return file;
-  }
-  *reported = false;
-  if (window)
-    return nullptr; // the window parsed clean: only the whole file can say why the hand parser did not
+void antlrparse::build(uint32_t fileId, const OffsetMap &map, ast::Context &ctx, P::FileContext *tree, ast::File *file) {
   Builder(fileId, map, ctx).build(tree, file);
-  return file;
-}
-
-} // namespace
-
-ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
-                     const ParseLimits &limits) {
-  std::string_view text = sm.text(fileId);
-  size_t bad = 0;
-  if (!validUtf8(text, &bad)) {
-    diags.report(DiagCode::E0004, {{fileId, uint32_t(bad)}, 1},
-                 text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
-    return nullptr;
-  }
-  hand::Rejection why;
-  if (limits.engine != ParserEngine::AntlrOnly) {
-    if (ast::File *f = parseHand(fileId, text, ctx, limits, &why))
-      return f;
-    if (limits.engine == ParserEngine::HandOnly)
-      return nullptr;
-    // ANTLR's diagnostics from where the hand-written parser gave up, not from the start.
-    SyntaxWindow window;
-    bool reported = false;
-    if (window.make(text, why, limits.syntaxWindow)) {
-      ast::File *f = parseAntlr(fileId, window.text(), &window, sm, diags, ctx, limits, &reported);
-      if (reported)
-        return f;
-    }
-  }
-  bool reported = false;
-  return parseAntlr(fileId, text, nullptr, sm, diags, ctx, limits, &reported);
 }
 
 } // namespace fabc
