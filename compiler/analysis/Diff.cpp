@@ -3,6 +3,7 @@
 // DiffJoin.cpp. tools/fabc prints the result as a plan in working order.
 #include "analysis/Diff.h"
 #include "ir/Address.h"
+#include "support/TextBuffer.h"
 
 #include <fmt/format.h>
 
@@ -100,8 +101,9 @@ DiffCable diffCable(const DiffNames &N, uint32_t l) {
     std::swap(c.a, c.b);
   c.media = ir::mediaName(F.linkMedia[l]);
   c.sku = N.cableSku(l);
-  char buf[64];
-  c.length.assign(buf, fmt::format_to_n(buf, sizeof buf, "{:.2f}", F.linkLength[l]).out);
+  TextBuffer length; // "{:.2f}", without fmt's format-string parsing per cable
+  appendFixed(length, F.linkLength[l], 2);
+  c.length.assign(length.data(), length.size());
   c.gbps = F.portSpeed(F.linkA[l]) / 1e9;
   return c;
 }
@@ -257,6 +259,9 @@ FabricDiff compareFabrics(const Analyses &anA, const Analyses &anB, const DiffSt
   D.powerOld = anA.energy().it;
   D.powerNew = anB.energy().it;
   D.powerEstimate = anA.fabric().metrics.usesEstimates || anB.fabric().metrics.usesEstimates;
+  next("diff reliability");
+  D.reliabilityOld = reliabilityFigures(anA.fabric(), anA.reliability());
+  D.reliabilityNew = reliabilityFigures(anB.fabric(), anB.reliability());
   return D;
 }
 

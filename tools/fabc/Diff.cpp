@@ -435,8 +435,7 @@ void printPower(Writer &w, const FabricDiff &D) {
 }
 
 // Writes the plan from `sa` (old) to `sb` (new).
-void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out,
-               const ReliabilityFigures &ra, const ReliabilityFigures &rb) {
+void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
   Writer w(json, out);
   if (json)
     w.j().beginObject();
@@ -447,7 +446,7 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
   printSettings(w, D);
   printBom(w, D);
   printPower(w, D);
-  printReliability(w, ra, rb);
+  printReliability(w, D.reliabilityOld, D.reliabilityNew);
   if (json)
     w.j().endObject();
 }
@@ -476,8 +475,7 @@ int diffCommand(Options &o) {
   const ir::Fabric &A = a.fabric(), &B = b.fabric();
   FabricDiff D = compareFabrics(a.analyses(), b.analyses(), [&](const char *stage) { timer(stage); });
   timer("diff print");
-  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout,
-            reliabilityFigures(A, a.analyses().reliability()), reliabilityFigures(B, b.analyses().reliability()));
+  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout);
   timer.report();
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     return ExitUsage;
