@@ -40,6 +40,35 @@ inline uint64_t jsonSpecial8(uint64_t w) {
   return ctl | zeroByte(w ^ (0x22 * ones)) | zeroByte(w ^ (0x5C * ones));
 }
 
+// A key known when fabc is compiled, quoted once then: `"name": ` in a fixed array, so
+// writing it is one copy of a fixed size. For the keys of records written millions of
+// times (the diff's and the cabling plan's cables); JsonWriter::key(std::string_view)
+// does the same for any key, checking it for escapes each time. Declare it constexpr:
+// a key with a character to escape, or longer than 27 bytes, then fails to compile.
+class JsonKey {
+public:
+  template <size_t N> constexpr explicit JsonKey(const char (&k)[N]) : text_(), size_(uint8_t(N + 3)) {
+    static_assert(N + 3 <= Capacity, "a JsonKey is at most 27 bytes");
+    text_[0] = '"';
+    for (size_t i = 0; i + 1 < N; ++i) {
+      char c = k[i];
+      if ((unsigned char)c < 0x20 || c == '"' || c == '\\')
+        throw "a JsonKey has no character to escape"; // in a constexpr one: a compile error
+      text_[i + 1] = c;
+    }
+    text_[N] = '"';
+    text_[N + 1] = ':';
+    text_[N + 2] = ' ';
+  }
+  static constexpr size_t Capacity = 32;
+  const char *data() const { return text_; } // Capacity bytes, size() of them the key's
+  size_t size() const { return size_; }
+
+private:
+  char text_[Capacity];
+  uint8_t size_;
+};
+
 enum class JsonLayout : uint8_t {
   Inline, // {"a": 1, "b": [2, 3]}: on the line of its key
   Block,  // one member a line, indented one level deeper; {} or [] when empty
@@ -71,6 +100,16 @@ public:
     assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
     separator();
     quoted(k, ": ");
+    keyed_ = true;
+    return *this;
+  }
+  JsonWriter &key(const JsonKey &k) {
+    assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
+    separator();
+    size_t n = b_.size();
+    b_.resize(n + JsonKey::Capacity); // the whole array, a fixed-size copy; then the key's length
+    std::memcpy(b_.data() + n, k.data(), JsonKey::Capacity);
+    b_.resize(n + k.size());
     keyed_ = true;
     return *this;
   }

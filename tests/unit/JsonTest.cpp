@@ -93,6 +93,30 @@ TEST(Json, KeysAndStringsEscapedAtEveryLength) {
   }
 }
 
+// A JsonKey (quoted when fabc is compiled) writes what key() writes for its text, in
+// every layout and position.
+TEST(Json, CompiledKeysAsKeys) {
+  static constexpr JsonKey one("a"), two("speed_gbps"), longest("abcdefghijklmnopqrstuvwxyz0");
+  auto write = [](bool compiled) {
+    TextBuffer b;
+    JsonWriter j(b);
+    j.beginObject();
+    compiled ? j.key(one) : j.key("a");
+    j.beginObject(JsonLayout::Inline);
+    compiled ? j.key(two) : j.key("speed_gbps");
+    j.integer(400);
+    compiled ? j.key(longest) : j.key("abcdefghijklmnopqrstuvwxyz0");
+    j.string("x");
+    j.endObject();
+    compiled ? j.key(two) : j.key("speed_gbps");
+    j.null();
+    j.endObject();
+    return str(b);
+  };
+  EXPECT_EQ(write(true), write(false));
+  EXPECT_EQ(write(true), "{\n  \"a\": {\"speed_gbps\": 400, \"abcdefghijklmnopqrstuvwxyz0\": \"x\"},\n  \"speed_gbps\": null\n}\n");
+}
+
 TEST(Json, StringsReadBackAsKeysAndValues) {
   for (const std::string &s : tricky()) {
     TextBuffer doc;
