@@ -29,14 +29,20 @@ bool checkHostNames(const ir::Fabric &F, DiagEngine &diags, const std::vector<ui
                                       "'{}' gives the hostname '{}', which is not a valid RFC 1123 hostname",
                                       F.deviceName(d), h);
         DiagEngine::note(dg, {}, "hostnames are at most 63 letters, digits and '-', and neither start nor end with '-'");
+      } else {
+        diags.tally(DiagCode::E0107, {F.devLoc[d], 1});
       }
       continue;
     }
     auto ins = seen.try_emplace(h, d);
-    if (!ins.second && reported++ < 20) {
+    if (ins.second)
+      continue;
+    if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::E0107, {F.devLoc[d], 1}, "'{}' and '{}' both get the hostname '{}'",
                                     F.deviceName(ins.first->second), F.deviceName(d), h);
       DiagEngine::note(dg, {F.devLoc[ins.first->second], 1}, "the first one is declared here");
+    } else {
+      diags.tally(DiagCode::E0107, {F.devLoc[d], 1});
     }
   }
   return reported == 0;

@@ -58,6 +58,8 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                       "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
                                       F.portName(p), F.deviceName(s), ir::tierIndex(F.devTier[s]));
         DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
+      } else if (F.devTier[s] != ir::Tier::Leaf) {
+        diags.tally(DiagCode::W0153, {F.linkLoc[l], 4});
       }
       member[d] = 1;
       v.hostGroups[F.devLayout[d]] |= uint64_t(1) << std::min<uint32_t>(F.portGroup(p), 63);

@@ -125,6 +125,8 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
                                         "topology.conf lists it as a leaf only",
                                         F.deviceName(s), F.deviceName(w));
           DiagEngine::note(dg, {}, "Slurm's tree topology gives a switch either nodes or switches");
+        } else {
+          diags.tally(DiagCode::W0156, {F.devLoc[s], 1});
         }
         break;
       }

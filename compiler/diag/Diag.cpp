@@ -43,19 +43,21 @@ const DiagInfo *findDiag(std::string_view text, DiagCode *out) {
   return nullptr;
 }
 
-Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string message) {
-  if (disabled_.count(uint16_t(code))) {
-    sink_ = {};
-    return &sink_;
-  }
-  Severity sev = diagInfo(code).severity;
+// What report() and tally() share: a disabled or silenced code is dropped (false);
+// otherwise `sev` is its severity after -Werror, it is counted (the totals and the exit
+// status stay exact), and a repeat of a code at a place already reported is counted
+// into that diagnostic (`*fold`: its index in kept_).
+bool DiagEngine::admit(DiagCode code, SourceRange range, Severity &sev, uint32_t *fold) {
+  *fold = ~0u;
+  if (disabled_.count(uint16_t(code)))
+    return false;
+  sev = diagInfo(code).severity;
   if (sev == Severity::Warning) {
     if (promoted_.count(uint16_t(code)))
       sev = Severity::Error;
-    else if (noWarnings_) {
-      sink_ = {};
-      return &sink_;
-    } else if (werror_)
+    else if (noWarnings_)
+      return false;
+    else if (werror_)
       sev = Severity::Error;
   }
   if (sev == Severity::Error)
@@ -64,16 +66,36 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
     ++warnings_;
   // One code from one statement (a link in a loop, the racks one place statement fills)
   // is one diagnostic: the first, and a note counting the others (docs/diagnostics.md,
-  // "Folding"). Counted above, so the exit status and the totals stay exact.
-  std::tuple<uint16_t, uint32_t, uint32_t> key{uint16_t(code), range.begin.file, range.begin.offset};
+  // "Folding").
   if (range.begin.valid()) {
-    auto f = folds_.find(key);
+    auto f = folds_.find(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(code), range.begin.file, range.begin.offset});
     if (f != folds_.end()) {
       ++kept_[f->second].more;
-      foldSink_ = {};
-      foldSink_.foldOf = f->second;
-      return &foldSink_;
+      *fold = f->second;
     }
+  }
+  return true;
+}
+
+void DiagEngine::tally(DiagCode code, SourceRange range) {
+  Severity sev;
+  uint32_t fold;
+  if (admit(code, range, sev, &fold) && fold == ~0u)
+    ++unshown_;
+}
+
+Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string message) {
+  Severity sev;
+  uint32_t fold;
+  if (!admit(code, range, sev, &fold)) {
+    sink_ = {};
+    return &sink_;
+  }
+  std::tuple<uint16_t, uint32_t, uint32_t> key{uint16_t(code), range.begin.file, range.begin.offset};
+  if (fold != ~0u) {
+    foldSink_ = {};
+    foldSink_.foldOf = fold;
+    return &foldSink_;
   }
   // Bounded: a million-link design with one systematic mistake prints a page, not a book.
   bool over = sev == Severity::Error ? tooManyErrors()
@@ -179,6 +201,10 @@ void DiagEngine::finish() {
     if (suppressed_)
       fmt::print(out_, "fabc: note: {} more diagnostics not shown (error limit reached; see --error-limit)\n",
                  suppressed_);
+    if (unshown_)
+      fmt::print(out_, "fabc: note: {} more diagnostic{} not shown (a check shows at most 20 of its kind; "
+                       "all are counted)\n",
+                 unshown_, unshown_ == 1 ? "" : "s");
   } else {
     DiagReport local;
     DiagReport &r = report_ ? *report_ : local;
@@ -190,8 +216,10 @@ void DiagEngine::finish() {
         e.notes.push_back({DiagReport::resolve(sm_, n.range), n.message});
       r.add(std::move(e));
     }
-    r.count(errors_ - handed_.errors, warnings_ - handed_.warnings, suppressed_ - handed_.suppressed);
-    handed_ = {kept_.size(), errors_, warnings_, suppressed_};
+    // Not shown, in the documents: past the error limit or past a check's own limit.
+    r.count(errors_ - handed_.errors, warnings_ - handed_.warnings,
+            suppressed_ + unshown_ - handed_.suppressed);
+    handed_ = {kept_.size(), errors_, warnings_, suppressed_ + unshown_};
     if (!report_)
       local.print(out_, format_);
   }

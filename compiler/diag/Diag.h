@@ -122,6 +122,10 @@ public:
     if (d)
       d->notes.push_back({r, std::move(msg)});
   }
+  // A diagnostic a check finds but does not show (it shows at most 20 of its kind):
+  // counted as report() counts it (the totals, the exit status, a fold's "N more like
+  // this"), never printed; the rest is summed in one note.
+  void tally(DiagCode code, SourceRange range);
   // Names how bad this case is (`magnitude`: larger is worse) and what it is ("rack
   // B.H.row0.rack3 at 56.5 kW"): when diagnostics of one code at one location are folded
   // into the first, its note names the worst of them.
@@ -146,6 +150,7 @@ public:
   }
 
 private:
+  bool admit(DiagCode code, SourceRange range, Severity &sev, uint32_t *fold);
   void syncFoldNotes() const;
   void printText(const Diagnostic &d);
 
@@ -153,6 +158,7 @@ private:
   DiagFormat format_ = DiagFormat::Text;
   bool color_ = false, werror_ = false, noWarnings_ = false;
   unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
+  unsigned unshown_ = 0; // tally()'d and folded into nothing
   unsigned shownErrors_ = 0, shownWarnings_ = 0; // not counting folded ones: the limits
   std::unordered_set<uint16_t> disabled_, promoted_;
   FILE *out_ = stderr;

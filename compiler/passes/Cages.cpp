@@ -85,6 +85,8 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const st
               DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's most demanding link is here");
               if (splitAssembly)
                 DiagEngine::note(dg, {}, "a twin-port copper cable joins two whole cages; these ports go to different cages");
+            } else {
+              diags.tally(DiagCode::E0053, {F.linkLoc[l], 4});
             }
             F.linkMedia[l] = ir::Media::None; // reported: no plug, no transceivers
             F.linkCable[l] = F.linkOpticA[l] = F.linkOpticB[l] = None;

@@ -126,6 +126,8 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
                                       F.deviceName(d));
         DiagEngine::note(dg, {}, "remove the guid, or link the device to a switch whose model says protocol = "
                                  "\"infiniband\"");
+      } else {
+        diags.tally(DiagCode::W0151, devRange(F, d));
       }
       F.devGuid[d] = 0;
     }
@@ -222,8 +224,10 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     if (used[i].first != used[i - 1].first)
       continue;
     uint32_t a = std::min(used[i].second, used[i - 1].second), b = std::max(used[i].second, used[i - 1].second);
-    if (dups++ >= 20)
-      break;
+    if (dups++ >= 20) {
+      diags.tally(DiagCode::E0132, devRange(F, b));
+      continue;
+    }
     Diagnostic *dg = diags.report(DiagCode::E0132, devRange(F, b), "GUID 0x{:016x} of '{}' is also a GUID of '{}'",
                                   used[i].first, F.deviceName(b), F.deviceName(a));
     DiagEngine::note(dg, devRange(F, a), "'" + F.deviceName(a) + "' is declared here");

@@ -139,8 +139,10 @@ bool checkOverlaps(const ir::Fabric &F, DiagEngine &diags, const HostPlan &plan,
     if (!routed[d] || !a || !overlaps(plan.base, plan.len, a, 32))
       continue;
     ok = false;
-    if (shown++ >= 20)
+    if (shown++ >= 20) {
+      diags.tally(DiagCode::E0142, {F.devLoc[d], 1});
       continue;
+    }
     Diagnostic *dg = diags.report(DiagCode::E0142, {F.devLoc[d], 1}, "loopback {} of '{}' lies in host_pool {}/{}",
                                   ipv4String(a), F.deviceName(d), ipv4String(plan.base), plan.len);
     DiagEngine::note(dg, plan.poolLoc, "host_pool is set here");
@@ -233,9 +235,11 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
       for (size_t i = 1; i < mine.size(); ++i) {
         if (mine[i].first != mine[i - 1].first)
           continue;
-        if (twice++ >= 20)
-          continue;
         uint32_t l = mine[i].second, first = mine[i - 1].second;
+        if (twice++ >= 20) {
+          diags.tally(DiagCode::E0143, {F.linkLoc[l], 4});
+          continue;
+        }
         uint32_t leaf = uint32_t(mine[i].first & 0xffffffffu);
         Diagnostic *dg = diags.report(DiagCode::E0143, {F.linkLoc[l], 4},
                                       "NIC of '{}' has two links to '{}', but host_scheme \"p2p\" gives each NIC one /31 "

@@ -416,8 +416,14 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
           Diagnostic *d = diags.report(DiagCode::E0058, chosen.opticAt[side], "'{}' is a CPO port: it takes no optic",
                                        F.portName(side ? pb : pa));
           DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+        } else if (chosen.cpoOptic[side]) {
+          diags.tally(DiagCode::E0058, chosen.opticAt[side]);
         }
-      if (chosen.conflict && fitReported++ < 20) {
+      if (chosen.conflict && fitReported++ >= 20) {
+        diags.tally(DiagCode::E0058, chosen.conflictAt[1]);
+        continue;
+      }
+      if (chosen.conflict) {
         Diagnostic *d = diags.report(DiagCode::E0058, chosen.conflictAt[1], "the two ends of '{}' -- '{}' choose different cables",
                                      F.portName(pa), F.portName(pb));
         DiagEngine::note(d, chosen.conflictAt[0], "the other end's choice");
@@ -447,9 +453,12 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     }
     bool forced = key.a.optic != None || key.b.optic != None || key.cable != None;
     if (opts.empty() && forced) {
-      // The chosen part does not fit: say why, once per kind of link.
-      if (!explained.insert(key).second || fitReported++ >= 20)
+      // The chosen part does not fit: say why, once per kind of link; the others are counted.
+      if (!explained.insert(key).second || fitReported++ >= 20) {
+        diags.tally(DiagCode::E0058,
+                    key.a.optic != None ? chosen.opticAt[0] : key.b.optic != None ? chosen.opticAt[1] : chosen.cableAt);
         continue;
+      }
       std::string why;
       SourceRange at;
       std::string part;
@@ -505,8 +514,10 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       relaxedKey.ignoreLanes = true;
       const std::vector<Option> &relaxed = optionsFor(relaxedKey);
       if (!relaxed.empty()) {
-        if (!explained.insert(key).second || joinReported++ >= 20)
+        if (!explained.insert(key).second || joinReported++ >= 20) {
+          diags.tally(DiagCode::E0059, {F.linkLoc[l], 4});
           continue;
+        }
         Diagnostic *d = diags.report(DiagCode::E0059, {F.linkLoc[l], 4},
                                      "no part joins {} and {}: their lanes or interfaces disagree",
                                      endText(F, pa, key.a), endText(F, pb, key.b));
@@ -518,8 +529,15 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
         continue;
       }
     }
-    if (reachReported++ >= 20)
+    if (reachReported++ >= 20) {
+      if (forced && !opts.empty())
+        diags.tally(DiagCode::E0058, key.a.optic != None   ? chosen.opticAt[0]
+                                     : key.b.optic != None ? chosen.opticAt[1]
+                                                           : chosen.cableAt);
+      else
+        diags.tally(DiagCode::E0044, {F.linkLoc[l], 4});
       continue;
+    }
     double best = 0;
     for (const Option &o : opts)
       best = std::max(best, o.reach);

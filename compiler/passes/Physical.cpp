@@ -210,6 +210,8 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
                                         F.strings.str(F.models[o].name));
           DiagEngine::note(dg, {F.linkLoc[F.portLink[owner]], 4}, "the cage's first link is here");
           DiagEngine::note(dg, {}, "give both links the same media and similar lengths");
+        } else if (o != optic) {
+          diags.tally(DiagCode::E0053, {F.linkLoc[l], 4});
         }
       }
       if (owner == None)

@@ -124,8 +124,12 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     ir::Protocol pa = F.modelOf(a).protocol, pb = F.modelOf(b).protocol;
-    if (pa == ir::Protocol::Unspecified || pb == ir::Protocol::Unspecified || pa == pb || mixed++ >= 20)
+    if (pa == ir::Protocol::Unspecified || pb == ir::Protocol::Unspecified || pa == pb)
       continue;
+    if (mixed++ >= 20) {
+      diags.tally(DiagCode::E0115, {F.linkLoc[l], 4});
+      continue;
+    }
     uint32_t eth = pa == ir::Protocol::Ethernet ? a : b, ib = eth == a ? b : a;
     Diagnostic *d = diags.report(DiagCode::E0115, {F.linkLoc[l], 4}, "link joins Ethernet '{}' and InfiniBand '{}'",
                                  F.deviceName(eth), F.deviceName(ib));

@@ -42,6 +42,8 @@ void checkPorts(ir::Fabric &F, DiagEngine &diags) {
                                     F.deviceName(d), free, free == 1 ? "" : "s", F.portName(first));
       DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
       reported += !DiagEngine::isFolded(dg);
+    } else if (free) {
+      diags.tally(DiagCode::W0100, devRange(F, d));
     }
   }
 }
@@ -186,7 +188,7 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
     });
   unsigned reported = 0;
   std::vector<std::pair<uint32_t, uint32_t>> mine; // (leaf, first link) per rail of one system
-  for (uint32_t d = 0; d < nd && reported < 20; ++d) {
+  for (uint32_t d = 0; d < nd; ++d) {
     mine.clear();
     forEachRail(d, [&](uint32_t, uint32_t leaf, uint32_t l) { mine.push_back({leaf, l}); });
     std::sort(mine.begin(), mine.end());
@@ -201,6 +203,8 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
                                       leafRails[leaf].size(), F.deviceName(leaf));
         DiagEngine::note(dg, {}, "wire port r of every system to the leaf (or leaf group) of rail r, so each leaf serves "
                                  "the same rails for all its systems");
+      } else if (j - i != leafRails[leaf].size()) {
+        diags.tally(DiagCode::W0102, {F.linkLoc[mine[i].second], 4});
       }
       i = j;
     }
@@ -225,6 +229,8 @@ void checkRedundancy(ir::Fabric &F, DiagEngine &diags) {
     if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0103, devRange(F, d), "'{}' has a single uplink", F.deviceName(d));
       DiagEngine::note(dg, {}, "a second uplink removes the single point of failure");
+    } else {
+      diags.tally(DiagCode::W0103, devRange(F, d));
     }
   }
 }

@@ -82,14 +82,28 @@ done < "$WORK/cables"
 # Each lldpd runs in its own UTS namespace too, with the host's name as the system's, and
 # is configured before it first announces (-O: lldpcli runs the file at start). Set with
 # lldpcli afterwards, a loaded machine announced, and kept, the machine's name.
-for h in $HOSTS; do
+start_lldpd() {
+  local h=$1 ifaces
   ifaces=$(awk -v h="$h" '$1 == h {print $2} $3 == h {print $4}' "$WORK/cables" | paste -sd, -)
   printf 'configure system hostname %s\nconfigure lldp portidsubtype ifname\nconfigure lldp tx-interval 1\n' \
     "$h" > "$WORK/$h.conf"
   ip netns exec "$TAG-$h" unshare -u sh -c 'hostname "$1" && exec lldpd -u "$2" -p "$3" -I "$4" -M 4 -O "$5"' \
-    sh "$h" "$WORK/$h.sock" "$WORK/$h.pid" "$ifaces" "$WORK/$h.conf" 2>"$WORK/$h.log" ||
+    sh "$h" "$WORK/$h.sock" "$WORK/$h.pid" "$ifaces" "$WORK/$h.conf" 2>>"$WORK/$h.log" ||
     fail "lldpd did not start in $h: $(cat "$WORK/$h.log")"
-done
+}
+# Seen once in a full test run at low load: one host's lldpd saw no neighbour at all for
+# 60 s while its peers saw it. Such an agent is restarted (once, after 20 s); the test is
+# about fabc reading lldpd's output, not about lldpd's start-up.
+restart_lldpd() {
+  local h=$1
+  echo "lldp-netns: $h: no neighbour after 20 s, restarting its lldpd" >&2
+  kill "$(cat "$WORK/$h.pid")" 2>/dev/null || true
+  for _ in $(seq 50); do [ -S "$WORK/$h.sock" ] || break; sleep 0.1; done
+  rm -f "$WORK/$h.sock" "$WORK/$h.pid"
+  start_lldpd "$h"
+  for _ in $(seq 100); do [ -S "$WORK/$h.sock" ] && break; sleep 0.1; done
+}
+for h in $HOSTS; do start_lldpd "$h"; done
 for h in $HOSTS; do
   for _ in $(seq 100); do [ -S "$WORK/$h.sock" ] && break; sleep 0.1; done
   [ -S "$WORK/$h.sock" ] || fail "lldpd of $h has no control socket after 10 s"
@@ -97,6 +111,7 @@ done
 
 # Until every host has a neighbour on every cabled interface.
 deadline=$((SECONDS + WAIT))
+declare -A restarted=()
 for h in $HOSTS; do
   want=$(awk -v h="$h" '$1 == h || $3 == h' "$WORK/cables" | wc -l)
   while :; do
@@ -106,8 +121,14 @@ for h in $HOSTS; do
         grep -qv -E "=($(echo $HOSTS | tr ' ' '|'))$"; then
       break
     fi
+    if [ "$got" = 0 ] && [ -z "${restarted[$h]:-}" ] && [ $SECONDS -ge $((deadline - WAIT + 20)) ]; then
+      restarted[$h]=1
+      restart_lldpd "$h"
+    fi
     if [ $SECONDS -ge $deadline ]; then
       lldpctl -u "$WORK/$h.sock" -f keyvalue | grep 'chassis.name=' >&2 || true
+      echo "lldp-netns: lldpd log of $h:" >&2
+      cat "$WORK/$h.log" >&2 || true
       lldpcli -u "$WORK/$h.sock" show interfaces >&2 || true
       ip -n "$TAG-$h" -br link >&2 || true
       fail "$h: $got of $want neighbours after ${WAIT}s"

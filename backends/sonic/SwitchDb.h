@@ -1,0 +1,75 @@
+#pragma once
+// Private to backends/sonic/: one switch's config_db.json writer. Sonic.cpp writes the
+// ports, QoS and metadata tables and drives the table order; Routing.cpp writes the
+// BGP, interface, VLAN and routing-policy tables.
+#include "backends/Common.h"
+#include "backends/ethernet/Ethernet.h"
+#include "backends/sonic/Tables.h"
+#include "passes/Roce.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fabc::sonicdb {
+
+inline const char *const kGroup = "FABRIC"; // the BGP peer group of every fabric session
+
+// One switch's config_db.json, streamed table by table. ConfigDB keys are sorted (as
+// `config save` writes them), so every table below comes in alphabetical order, its
+// keys in string order (ports through the layout's SonicPortOrder, other keys sorted
+// here) and its fields in alphabetical order as written.
+class SwitchDb {
+public:
+  SwitchDb(const ir::Fabric &F, const Analyses &an, eth::HostNames &hosts, std::vector<eth::SonicPortOrder> &orders)
+      : F(F), an(an), hosts(hosts), orders(orders) {}
+
+  // `index`: the switch's position in EthernetPlan::switches (its MAC and management address).
+  void write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, uint32_t mtu, const passes::RoceSettings &roce);
+
+private:
+  // Per port of the switch: its naming and, when connected, its peer.
+  struct PortRow {
+    eth::PortInfo info;
+    char name[24];
+    uint32_t nameLen;
+    uint32_t peer; // index into peers_, or ir::None
+    std::string_view sv() const { return {name, nameLen}; }
+  };
+  void fillPorts(uint32_t d);
+  template <typename Fn> void eachPeer(const std::vector<uint32_t> &order, Fn fn) {
+    for (uint32_t i : order)
+      if (rows_[i].peer != ir::None)
+        fn(rows_[i], peers_[rows_[i].peer]);
+  }
+  template <typename Fn> void eachRouted(const std::vector<uint32_t> &order, Fn fn) {
+    eachPeer(order, [&](const PortRow &r, const eth::Peer &p) {
+      if (p.routed)
+        fn(r, p);
+    });
+  }
+  std::string_view key(TextBuffer &b) { return {b.data(), b.size()}; }
+  // BGP_GLOBALS ... BGP_PEER_GROUP_AF, in Routing.cpp with the other routing tables.
+  void bgpTables(JsonWriter &j, uint32_t d, std::string_view loopback, bool unnumbered);
+  void bgpNeighbors(JsonWriter &j, bool unnumbered, bool af);
+  void interfaces(JsonWriter &j, bool unnumbered);
+  void vlanTables(JsonWriter &j, uint32_t d);
+
+  const ir::Fabric &F;
+  const Analyses &an;
+  eth::HostNames &hosts;
+  std::vector<eth::SonicPortOrder> &orders;
+  sonic::PortNames names_;
+  uint32_t dev_ = 0;
+  bool anyRouted_ = false;
+  std::vector<PortRow> rows_;
+  std::vector<eth::Peer> peers_;
+  TextBuffer tmp_, tmp2_, keyb_;
+  std::vector<std::pair<std::string, uint32_t>> sorted_; // numbered keys, sorted per switch
+};
+
+// The routing policy (F.routePolicy): PREFIX_SET/PREFIX and ROUTE_MAP_SET/ROUTE_MAP.
+void prefixTables(JsonWriter &j, const ir::Fabric &F);
+void routeMapTables(JsonWriter &j, const ir::Fabric &F);
+
+} // namespace fabc::sonicdb
