@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace fabc::analysis {
 namespace {
@@ -66,6 +67,13 @@ std::map<std::string, std::string> settingsOf(const ir::Fabric &F) {
 // A cable's ends in the plan's orientation: a's full port name ("device/port") sorts
 // first, compared as the joined text without composing it.
 bool fullNameLess(const DiffEnd &x, const DiffEnd &y) {
+  // Most pairs differ within the device names, or have names of one length (then the
+  // '/' is at one place and the ports decide): compared whole, as bytes.
+  size_t m = std::min(x.device.size(), y.device.size());
+  if (int c = m ? std::memcmp(x.device.data(), y.device.data(), m) : 0)
+    return c < 0;
+  if (x.device.size() == y.device.size())
+    return x.port < y.port;
   auto at = [](const DiffEnd &e, size_t i) -> int {
     if (i < e.device.size())
       return (unsigned char)e.device[i];

@@ -13,13 +13,17 @@ inline bool wholeBelow(double v, double limit) {
 } // namespace
 
 void appendUint(TextBuffer &b, uint64_t v) {
-  char buf[20];
-  char *e = buf + sizeof buf, *p = e;
+  // The digits counted, then written in place from the last (no copy of a few bytes).
+  size_t k = 1;
+  for (uint64_t t = v; t >= 10; t /= 10)
+    ++k;
+  size_t n = b.size();
+  b.resize(n + k);
+  char *d = b.data() + n + k;
   do {
-    *--p = char('0' + v % 10);
+    *--d = char('0' + v % 10);
     v /= 10;
   } while (v);
-  append(b, std::string_view(p, size_t(e - p)));
 }
 
 void appendInt(TextBuffer &b, int64_t v) {
