@@ -6,6 +6,7 @@
 #include "FabricParser.h"
 #include "antlr4-runtime.h"
 #include "ast/Input.h"
+#include "ast/SyntaxWindow.h"
 #include "ast/Literals.h"
 #include "ast/TwoStage.h"
 
@@ -20,7 +21,8 @@ using P = fabc_antlr::FabricParser;
 // Byte offsets for ANTLR's code-point indices (identical for ASCII files).
 class OffsetMap {
 public:
-  explicit OffsetMap(std::string_view text) {
+  // `window`: `text` is a SyntaxWindow's, and offsets map back to the file's.
+  explicit OffsetMap(std::string_view text, const SyntaxWindow *window = nullptr) : window_(window) {
     bool ascii = true;
     for (unsigned char c : text)
       if (c >= 0x80) {
@@ -35,12 +37,19 @@ public:
     starts_.push_back(uint32_t(text.size()));
   }
   uint32_t byte(size_t cp) const {
+    uint32_t b = inText(cp);
+    return window_ ? window_->original(b) : b;
+  }
+  // The offset in the text parsed (not mapped to the file's).
+  uint32_t inText(size_t cp) const {
     if (starts_.empty())
       return uint32_t(cp);
     return cp < starts_.size() ? starts_[cp] : starts_.back();
   }
+  bool synthesized(size_t cp) const { return window_ && inText(cp) >= window_->synthesizedFrom(); }
 
 private:
+  const SyntaxWindow *window_;
   std::vector<uint32_t> starts_;
 };
 
@@ -60,6 +69,9 @@ public:
 
   void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
                    const std::string &, std::exception_ptr) override {
+    // The '}'s that close a cut window are not the file's: what they meet is not reported.
+    if (bad && map_.synthesized(bad->getStartIndex()))
+      return;
     ++count_;
     // Later errors are mostly the recovery's echoes of the first; recovering through
     // the rest of a large broken file costs minutes and gigabytes for nothing.
@@ -100,8 +112,10 @@ public:
     if (bad && bad->getType() == P::QUANTITY)
       DiagEngine::note(d, r, "a number followed by a word is read as a quantity with a unit; "
                              "put the number in parentheses if the word is not a unit");
+    last_ = d;
   }
   unsigned count() const { return count_; }
+  Diagnostic *last() const { return last_; } // the last reported, while nothing else is
   void setSemicolon(size_t t) { semicolon_ = t; }
 
 private:
@@ -110,6 +124,7 @@ private:
   const OffsetMap &map_;
   DiagEngine &diags_;
   unsigned count_ = 0;
+  Diagnostic *last_ = nullptr;
 };
 
 using lit::unquote;
@@ -554,6 +569,8 @@ bool checkNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabula
   return true;
 }
 
+} // namespace
+
 // Well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past
 // U+10FFFF, no NUL. An overlong "\xc0\xaf" would otherwise read as '/'.
 bool validUtf8(std::string_view s, size_t *bad) {
@@ -580,7 +597,6 @@ bool validUtf8(std::string_view s, size_t *bad) {
   return true;
 }
 
-} // namespace
 
 size_t quantityNumberLength(const std::string &t) {
   size_t i = 0;
@@ -603,25 +619,19 @@ ast::Expr::Op ast::opFromText(const std::string &t) {
   return Expr::NoOp;
 }
 
-// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject.
-ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits);
+// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
+// says where it gave up.
+ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
+                     hand::Rejection *why);
 
-ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
-                     const ParseLimits &limits) {
-  std::string_view text = sm.text(fileId);
-  size_t bad = 0;
-  if (!validUtf8(text, &bad)) {
-    diags.report(DiagCode::E0004, {{fileId, uint32_t(bad)}, 1},
-                 text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
-    return nullptr;
-  }
-  if (limits.engine != ParserEngine::AntlrOnly) {
-    if (ast::File *f = parseHand(fileId, text, ctx, limits))
-      return f;
-    if (limits.engine == ParserEngine::HandOnly)
-      return nullptr;
-  }
-  OffsetMap map(text);
+namespace {
+
+// ANTLR's parse of `text` (the file's, or a SyntaxWindow's): its diagnostics, and the AST
+// of a file without errors. `*reported`: it reported something.
+ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow *window, const SourceManager &sm,
+                      DiagEngine &diags, ast::Context &ctx, const ParseLimits &limits, bool *reported) {
+  *reported = true;
+  OffsetMap map(text, window);
   Utf8Input input(text);
   fabc_antlr::FabricLexer lexer(&input);
   lexer.removeErrorListeners();
@@ -666,10 +676,49 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
   P::FileContext *tree = parseTwoStage(parser, tokens);
   ast::File *file = ctx.file();
   file->fileId = fileId;
-  if (listener.count())
+  if (listener.count()) {
+    if (window && window->cut())
+      DiagEngine::note(listener.last(), {},
+                       fmt::format("syntax errors past line {} are not looked for in a file this large: "
+                                   "fix these and compile again",
+                                   sm.lineCol({fileId, window->cutAt()}).line));
     return file;
+  }
+  *reported = false;
+  if (window)
+    return nullptr; // the window parsed clean: only the whole file can say why the hand parser did not
   Builder(fileId, map, ctx).build(tree, file);
   return file;
+}
+
+} // namespace
+
+ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
+                     const ParseLimits &limits) {
+  std::string_view text = sm.text(fileId);
+  size_t bad = 0;
+  if (!validUtf8(text, &bad)) {
+    diags.report(DiagCode::E0004, {{fileId, uint32_t(bad)}, 1},
+                 text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
+    return nullptr;
+  }
+  hand::Rejection why;
+  if (limits.engine != ParserEngine::AntlrOnly) {
+    if (ast::File *f = parseHand(fileId, text, ctx, limits, &why))
+      return f;
+    if (limits.engine == ParserEngine::HandOnly)
+      return nullptr;
+    // ANTLR's diagnostics from where the hand-written parser gave up, not from the start.
+    SyntaxWindow window;
+    bool reported = false;
+    if (window.make(text, why, limits.syntaxWindow)) {
+      ast::File *f = parseAntlr(fileId, window.text(), &window, sm, diags, ctx, limits, &reported);
+      if (reported)
+        return f;
+    }
+  }
+  bool reported = false;
+  return parseAntlr(fileId, text, nullptr, sm, diags, ctx, limits, &reported);
 }
 
 } // namespace fabc

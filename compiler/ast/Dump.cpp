@@ -1,5 +1,6 @@
 // dumpAST: every node, field and range of a file's AST as text, one node a line, so that
 // two parsers' ASTs compare with ==, and a difference shows as the first differing line.
+#include "ast/Cst.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 
@@ -122,6 +123,56 @@ std::string dumpAST(const ast::File &f) {
   return du.out;
 }
 
+namespace {
+
+std::string diagText(const Diagnostic &d, bool notes) {
+  std::string s = fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset,
+                              d.range.length, d.message);
+  for (const DiagNote &n : d.notes)
+    if (notes)
+      s += fmt::format("  note {}+{} {}\n", n.range.begin.offset, n.range.length, n.message);
+  return s;
+}
+
+// The compile path's diagnostics of a file both parsers reject against ANTLR's on the
+// whole file: all of them with the default window; with a window cut at the first
+// statement end past where the hand parser gave up, the first one (its note says the cut).
+void compareWindow(uint32_t id, const SourceManager &sm, const DiagEngine &out, ParseLimits limits,
+                   ParserComparison &c) {
+  DiagEngine ref(sm);
+  ref.setOutput(out.output());
+  ast::Context refCtx;
+  limits.engine = ParserEngine::AntlrOnly;
+  parseFile(id, sm, ref, refCtx, limits);
+  std::string whole;
+  for (const Diagnostic &d : ref.all())
+    whole += diagText(d, true);
+  for (uint32_t window : {limits.syntaxWindow, 1u}) {
+    DiagEngine diags(sm);
+    diags.setOutput(ref.output());
+    ast::Context ctx;
+    limits.engine = ParserEngine::Auto;
+    limits.syntaxWindow = window;
+    parseFile(id, sm, diags, ctx, limits);
+    std::string got;
+    for (const Diagnostic &d : diags.all())
+      got += diagText(d, window != 1);
+    std::string want = whole;
+    if (window == 1) { // the first diagnostic, without its notes
+      got = got.substr(0, got.find('\n') + 1);
+      want = ref.all().empty() ? std::string() : diagText(ref.all().front(), false);
+    }
+    if (got != want) {
+      c.result = ParserComparison::WindowDiffers;
+      c.antlrDump = std::move(want);
+      c.handDump = std::move(got);
+      return;
+    }
+  }
+}
+
+} // namespace
+
 ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine &diags, ParseLimits limits) {
   ast::Context antlrCtx, handCtx;
   limits.engine = ParserEngine::AntlrOnly;
@@ -129,18 +180,32 @@ ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine
   bool refOk = ref && !diags.hasErrors();
   limits.engine = ParserEngine::HandOnly;
   ast::File *hand = parseFile(id, sm, diags, handCtx, limits);
+  // fmt's parse tree too (Cst.h): the hand-written CST parser's against ANTLR's, converted.
+  // Where the two hand-written parsers disagree on accepting, the wrong one is reported.
+  std::string_view text = sm.text(id);
+  size_t bad = 0;
+  cst::Tree handCst, antlrCst;
+  bool cstOk = validUtf8(text, &bad) && cst::parse(text, limits, handCst);
+  if (refOk && !cstOk)
+    hand = nullptr; // reported as HandRejects
+  if (!refOk && cstOk && !hand)
+    hand = handCtx.file(); // reported as HandAccepts
   ParserComparison c{ParserComparison::Same, {}, {}, {}};
   if (!refOk) {
     c.result = hand ? ParserComparison::HandAccepts : ParserComparison::RejectedByBoth;
     if (hand)
       c.antlrError = diags.all().empty() ? std::string("no AST") : diags.all().front().message;
+    else
+      compareWindow(id, sm, diags, limits, c);
     return c;
   }
   if (!hand) {
     c.result = ParserComparison::HandRejects;
     return c;
   }
-  std::string a = dumpAST(*ref), b = dumpAST(*hand);
+  cst::parseAntlr(text, antlrCst);
+  std::string a = dumpAST(*ref) + "--- parse tree\n" + antlrCst.dump(),
+              b = dumpAST(*hand) + "--- parse tree\n" + handCst.dump();
   if (a != b) {
     c.result = ParserComparison::AstsDiffer;
     c.antlrDump = std::move(a);

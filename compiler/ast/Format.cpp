@@ -1,171 +1,119 @@
-// The formatter's driver: parse, print (FormatPrinter.h), and check the result against
-// the input token stream before it is returned. Every token passes through Printer::tok,
-// so no token and no comment can be dropped. ANTLR types stay in compiler/ast/.
+// The formatter's driver: parse into a concrete syntax tree (Cst.h), print it
+// (FormatPrinter.h), and check the result against the input token stream before it is
+// returned. Every token passes through Printer::tok, so no token and no comment can be
+// dropped. ANTLR types stay in compiler/ast/ (CstAntlr.cpp).
 #include "ast/FormatPrinter.h"
 #include "diag/Diag.h"
 
-#include "ast/HandLexer.h"
-#include "ast/Input.h"
-#include "ast/TwoStage.h"
-
-#include <unordered_map>
-
 namespace fabc {
+
 namespace {
 using namespace fmtdetail;
 
-struct Lexed {
-  std::vector<std::pair<size_t, std::string>> tokens, comments;
-};
-
-Lexed lexed(antlr4::CommonTokenStream &ts) {
-  Lexed r;
-  for (Token *t : ts.getTokens()) {
-    if (t->getType() == Token::EOF)
-      continue;
-    if (isComment(t))
-      r.comments.push_back({t->getType(), commentText(t)});
-    else if (t->getChannel() == Token::DEFAULT_CHANNEL)
-      r.tokens.push_back({t->getType(), t->getType() == P::QUANTITY ? quantityText(t->getText()) : t->getText()});
-  }
-  return r;
-}
-
-Lexed antlrLex(const std::string &text) {
-  Utf8Input input(text);
-  L lexer(&input);
-  lexer.removeErrorListeners();
-  antlr4::CommonTokenStream ts(&lexer);
-  ts.fill();
-  return lexed(ts);
-}
-
-// The grammar's token type of a hand-lexed token: the named rules by kind, the literal
-// tokens (keywords, punctuation) by their text, as the generated vocabulary spells them.
-class TypeMap {
-public:
-  TypeMap() {
-    Utf8Input none{std::string_view()};
-    L lexer(&none);
-    const antlr4::dfa::Vocabulary &v = lexer.getVocabulary();
-    for (size_t t = 1; t <= v.getMaxTokenType(); ++t) {
-      std::string lit = v.getLiteralName(t);
-      if (lit.size() >= 2 && lit.front() == '\'' && lit.back() == '\'')
-        literal_.emplace(lit.substr(1, lit.size() - 2), t);
-    }
-  }
-  size_t operator()(hand::Tok k, std::string_view text) const {
-    switch (k) {
-    case hand::Id: return L::ID;
-    case hand::Number: return L::NUMBER;
-    case hand::Quantity: return L::QUANTITY;
-    case hand::PercentLit: return L::PERCENT;
-    case hand::String: return L::STRING;
-    case hand::LineComment: return L::LINE_COMMENT;
-    case hand::BlockComment: return L::BLOCK_COMMENT;
-    case hand::Bad: return L::BAD_CHAR;
-    default: {
-      auto it = literal_.find(std::string(text));
-      return it == literal_.end() ? size_t(L::BAD_CHAR) : it->second;
-    }
-    }
-  }
-
-private:
-  std::unordered_map<std::string, size_t> literal_;
-};
-
-const TypeMap &typeMap() {
-  static const TypeMap m;
-  return m;
-}
-
-// The token stream ANTLR's lexer would produce for `text` (default and hidden channels,
-// then EOF), made by the hand lexer: the types, texts and lines the printer reads.
-// Empty if the hand lexer meets a token the grammar reports (never on a file that parsed).
-std::vector<std::unique_ptr<Token>> handTokens(std::string_view text) {
-  std::vector<std::unique_ptr<Token>> r;
-  ParseLimits unlimited;
-  unlimited.maxDepth = UINT32_MAX / 64;
-  unlimited.maxTokens = UINT64_MAX;
-  hand::Lexer lx(text, unlimited, /*comments=*/true);
-  const TypeMap &types = typeMap();
-  size_t line = 1, at = 0;
-  for (;;) {
-    hand::Token t = lx.next();
-    line += size_t(std::count(text.begin() + long(at), text.begin() + long(t.begin), '\n'));
-    at = t.begin;
-    if (t.kind == hand::Bad)
-      return {};
-    std::string_view s = text.substr(t.begin, t.end - t.begin);
-    auto tok = std::make_unique<antlr4::CommonToken>(t.kind == hand::End ? size_t(Token::EOF) : types(t.kind, s),
-                                                      t.kind == hand::End ? std::string("<EOF>") : std::string(s));
-    tok->setLine(line);
-    tok->setStartIndex(t.begin);
-    tok->setStopIndex(t.end - 1);
-    if (t.kind == hand::LineComment || t.kind == hand::BlockComment)
-      tok->setChannel(Token::HIDDEN_CHANNEL);
-    r.push_back(std::move(tok));
-    if (t.kind == hand::End)
-      return r;
-  }
-}
-
-// Types and texts as `lexed` keeps them; false if the hand lexer cannot lex `text`.
-bool handLex(const std::string &text, Lexed &r) {
-  std::vector<std::unique_ptr<Token>> ts = handTokens(text);
-  if (ts.empty())
-    return false;
-  for (auto &t : ts) {
-    if (t->getType() == Token::EOF)
-      continue;
-    if (isComment(t.get()))
-      r.comments.push_back({t->getType(), commentText(t.get())});
-    else
-      r.tokens.push_back({t->getType(), t->getType() == P::QUANTITY ? quantityText(t->getText()) : t->getText()});
-  }
-  return true;
-}
-
-Lexed lex(const std::string &text, bool antlr) {
-  Lexed r;
-  if (antlr || !handLex(text, r))
-    return antlrLex(text);
-  return r;
+// The self-check's limits: the output has the input's tokens and nesting (and the ';'
+// the printer adds), which passed the file's limits already.
+ParseLimits selfCheckLimits(const ParseLimits &in) {
+  ParseLimits l = in;
+  l.maxTokens = UINT64_MAX;
+  return l;
 }
 
 // The output must be the same program with the same comments: the same tokens (but the
-// ones the printer added), the same comment texts, and it must parse.
-bool sameProgram(const Lexed &a, const std::string &out, const std::vector<size_t> &synth, bool antlr,
-                 std::string &why) {
-  Lexed b = lex(out, antlr);
-  size_t j = 0, s = 0;
-  for (size_t k = 0; k < b.tokens.size(); ++k) {
-    if (s < synth.size() && synth[s] == k) {
+// ones the printer added: `synth`, ordinals among the default channel's), the same
+// comment texts. `b` are the output's tokens.
+bool sameTokens(const cst::Tree &a, std::string_view out, const std::vector<cst::Token> &b,
+                const std::vector<size_t> &synth, std::string &why) {
+  auto text = [](std::string_view s, const cst::Token &t) { return s.substr(t.begin, t.end - t.begin); };
+  size_t i = 0, j = 0, k = 0, s = 0; // a's token, b's token, b's default-channel ordinal, synth
+  auto nextDefault = [](const std::vector<cst::Token> &v, size_t &x) {
+    while (x < v.size() && cst::isComment(v[x].kind))
+      ++x;
+  };
+  auto nextComment = [](const std::vector<cst::Token> &v, size_t &x) {
+    while (x < v.size() && !cst::isComment(v[x].kind) && v[x].kind != hand::End)
+      ++x;
+  };
+  // Default-channel tokens.
+  for (;; ++j) {
+    nextDefault(b, j);
+    if (j >= b.size() || b[j].kind == hand::End)
+      break;
+    if (s < synth.size() && synth[s] == k++) {
       ++s;
       continue;
     }
-    if (j >= a.tokens.size() || a.tokens[j] != b.tokens[k]) {
-      why = "token '" + b.tokens[k].second + "' differs from the input's" +
-            (j < a.tokens.size() ? " '" + a.tokens[j].second + "'" : std::string(" end"));
+    nextDefault(a.tokens, i);
+    std::string_view bt = text(out, b[j]);
+    bool end = i >= a.tokens.size() || a.tokens[i].kind == hand::End;
+    bool same = !end && a.tokens[i].kind == b[j].kind &&
+                (b[j].kind == hand::Quantity ? quantityText(a.text(uint32_t(i))) == quantityText(bt)
+                                             : a.text(uint32_t(i)) == bt);
+    if (!same) {
+      why = "token '" + std::string(b[j].kind == hand::Quantity ? quantityText(bt) : std::string(bt)) +
+            "' differs from the input's" +
+            (end ? std::string(" end")
+                 : " '" + std::string(a.tokens[i].kind == hand::Quantity ? quantityText(a.text(uint32_t(i)))
+                                                                          : std::string(a.text(uint32_t(i)))) +
+                       "'");
       return false;
     }
-    ++j;
+    ++i;
   }
-  if (j != a.tokens.size()) {
+  nextDefault(a.tokens, i);
+  if (i < a.tokens.size() && a.tokens[i].kind != hand::End) {
     why = "tokens missing from the output";
     return false;
   }
-  if (a.comments != b.comments) {
-    why = "comments differ";
+  // Comments, in order.
+  i = j = 0;
+  for (;; ++i, ++j) {
+    nextComment(a.tokens, i);
+    nextComment(b, j);
+    bool ea = i >= a.tokens.size() || a.tokens[i].kind == hand::End;
+    bool eb = j >= b.size() || b[j].kind == hand::End;
+    if (ea || eb) {
+      if (ea != eb) {
+        why = "comments differ";
+        return false;
+      }
+      return true;
+    }
+    std::string_view ct = text(out, b[j]);
+    if (b[j].kind == hand::LineComment)
+      ct = rstrip(ct);
+    if (a.tokens[i].kind != b[j].kind || commentText(a, uint32_t(i)) != ct) {
+      why = "comments differ";
+      return false;
+    }
+  }
+}
+
+// The whole self-check: the same program, and the output parses (with the hand-written
+// parser, or with --parser=antlr through parseFile and ANTLR's lexer).
+bool sameProgram(const cst::Tree &in, const std::string &out, const std::vector<size_t> &synth,
+                 const FormatOptions &opts, std::string &why) {
+  bool antlr = opts.parse.engine == ParserEngine::AntlrOnly;
+  if (!antlr) {
+    cst::Tree o;
+    if (cst::parse(out, selfCheckLimits(opts.parse), o, /*nodes=*/false))
+      return sameTokens(in, out, o.tokens, synth, why);
+    // It does not parse: say first which token differs, if one does.
+    std::vector<cst::Token> toks;
+    if (cst::lex(out, toks) && !sameTokens(in, out, toks, synth, why))
+      return false;
+    why = "the output does not parse";
     return false;
   }
+  std::vector<cst::Token> toks;
+  cst::lexAntlr(out, toks);
+  if (!sameTokens(in, out, toks, synth, why))
+    return false;
   SourceManager sm;
   DiagEngine d(sm);
   d.setFormat(DiagFormat::Json); // collected, never printed (finish() is not called)
   ast::Context ctx;
   uint32_t id = sm.add("<fmt>", out);
-  if (!parseFile(id, sm, d, ctx) || d.hasErrors()) {
+  if (!parseFile(id, sm, d, ctx, selfCheckLimits(opts.parse)) || d.hasErrors()) {
     why = "the output does not parse";
     return false;
   }
@@ -176,46 +124,42 @@ bool sameProgram(const Lexed &a, const std::string &out, const std::vector<size_
 
 bool formatSource(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, std::string &out,
                   const FormatOptions &opts) {
-  // The parser's checks first (UTF-8, characters, nesting, syntax): only a valid file
-  // has a canonical form. Each stage's tokens and trees are freed before the next
-  // starts: ANTLR holds ~200 bytes a token, and the peak is then one stage's, not three.
-  {
+  // Only a valid file has a canonical form. The hand-written parser builds the tree
+  // directly (no AST); a file it rejects, and every file with --parser=antlr, goes through
+  // the compile path's parseFile first, whose diagnostics (ANTLR's) are the reference,
+  // then ANTLR's tree is converted. Each stage's tokens and trees are freed before the
+  // next starts.
+  std::string_view text = sm.text(fileId);
+  bool antlr = opts.parse.engine == ParserEngine::AntlrOnly;
+  cst::Tree tree;
+  size_t bad = 0;
+  bool parsed = !antlr && validUtf8(text, &bad) && cst::parse(text, opts.parse, tree);
+  if (!parsed) {
     unsigned before = diags.errors();
-    ast::Context actx;
-    if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
+    {
+      ast::Context actx;
+      if (!parseFile(fileId, sm, diags, actx, opts.parse) || diags.errors() != before)
+        return false;
+    }
+    // The file parsed clean above, so ANTLR yields a tree.
+    if (!cst::parseAntlr(text, tree)) {
+      diags.report(DiagCode::E0160, {{fileId, 0}, 1}, "fmt self-check failed: {}",
+                   "ANTLR's parser rejects a file the compile path accepted");
       return false;
+    }
   }
-  std::string text(sm.text(fileId));
   std::string result;
   std::vector<size_t> synthesized;
-  Lexed in;
-  // The tokens come from the hand lexer (the compile path's, held equal to the grammar's
-  // by tests/lit/parse/differential.test), or with --parser=antlr from ANTLR's lexer;
-  // tests/lit/fmt/differential.test holds the two outputs equal.
-  bool antlr = opts.parse.engine == ParserEngine::AntlrOnly;
-  std::vector<std::unique_ptr<Token>> handToks;
-  if (!antlr)
-    handToks = handTokens(text);
   {
-    bool useHand = !handToks.empty();
-    Utf8Input input(useHand ? std::string_view() : std::string_view(text));
-    L lexer(&input);
-    lexer.removeErrorListeners();
-    std::unique_ptr<antlr4::ListTokenSource> list; // (it refuses an empty list)
-    if (useHand)
-      list = std::make_unique<antlr4::ListTokenSource>(std::move(handToks));
-    antlr4::CommonTokenStream tokens(useHand ? static_cast<antlr4::TokenSource *>(list.get()) : &lexer);
-    P parser(&tokens);
-    parser.removeErrorListeners();
-    // The file parsed clean above, so this yields a tree.
-    P::FileContext *tree = parseTwoStage(parser, tokens);
-    Printer printer(tokens, opts);
-    result = printer.run(tree);
+    Printer printer(tree, opts);
+    result = printer.run();
     synthesized = printer.synthesized();
-    in = lexed(tokens);
   }
+  // The self-check needs the input's tokens only.
+  std::vector<cst::Node>().swap(tree.nodes);
+  std::vector<cst::Kid>().swap(tree.kids);
   std::string why;
-  if (!sameProgram(in, result, synthesized, antlr, why)) {
+  if (!sameProgram(tree, result, synthesized, opts, why)) {
     Diagnostic *d = diags.report(DiagCode::E0160, {{fileId, 0}, 1}, "fmt self-check failed: {}", why);
     DiagEngine::note(d, {}, "the file is left as it is; please report this with the file attached");
     return false;

@@ -1,32 +1,21 @@
 #pragma once
 // Private to compiler/ast/ (Format.cpp, FormatWrap.cpp): the formatter's printer. It prints
-// the parse tree token by token, in source order, and places the comments of the hidden
-// channel around the tokens they were written next to. ANTLR types stay in compiler/ast/.
+// the concrete syntax tree (Cst.h) token by token, in source order, and places the
+// comments around the tokens they were written next to. Its layout rules are keyed on the
+// grammar's rule contexts (brace lists, flatAllowed, span's synthesized ';', the
+// expression spines); the tree comes from the hand-written parser or from ANTLR's.
+#include "ast/Cst.h"
 #include "ast/Format.h"
 #include "ast/Parser.h"
-
-#include "FabricLexer.h"
-#include "FabricParser.h"
-#include "antlr4-runtime.h"
 
 #include <algorithm>
 #include <string>
 #include <vector>
 
 namespace fabc::fmtdetail {
-using P = fabc_antlr::FabricParser;
-using L = fabc_antlr::FabricLexer;
-using antlr4::ParserRuleContext;
-using antlr4::Token;
-using antlr4::tree::ParseTree;
-using antlr4::tree::TerminalNode;
-
-inline bool isComment(const Token *t) { return t->getType() == L::LINE_COMMENT || t->getType() == L::BLOCK_COMMENT; }
-
-inline size_t endLine(Token *t) {
-  std::string s = t->getText();
-  return t->getLine() + size_t(std::count(s.begin(), s.end(), '\n'));
-}
+using cst::Kid;
+using cst::Rule;
+using hand::Tok;
 
 // Display columns of UTF-8 text (code points).
 inline size_t columns(std::string_view s) {
@@ -36,15 +25,16 @@ inline size_t columns(std::string_view s) {
   return n;
 }
 
-inline std::string rstrip(std::string s) {
+inline std::string_view rstrip(std::string_view s) {
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.pop_back();
+    s.remove_suffix(1);
   return s;
 }
 
 // "400Gb/s" and "400  Gb/s" become "400 Gb/s": the number, one space, the unit, split
 // exactly where the AST builder splits them (so the value cannot change): quantityNumberLength.
-inline std::string quantityText(const std::string &t) {
+inline std::string quantityText(std::string_view tv) {
+  std::string t(tv);
   size_t i = quantityNumberLength(t);
   size_t u = t.find_first_not_of(" \t", i);
   if (u == std::string::npos)
@@ -52,27 +42,32 @@ inline std::string quantityText(const std::string &t) {
   return t.substr(0, i) + " " + t.substr(u);
 }
 
-inline std::string commentText(Token *t) {
-  return t->getType() == L::LINE_COMMENT ? rstrip(t->getText()) : t->getText();
+// A comment as fmt prints it: a line comment without its trailing blanks.
+inline std::string_view commentText(const cst::Tree &t, uint32_t i) {
+  return t.token(i).kind == hand::LineComment ? rstrip(t.text(i)) : t.text(i);
 }
 
-inline bool isTerminal(ParseTree *n, const char *text) {
-  auto *t = dynamic_cast<TerminalNode *>(n);
-  return t && t->getSymbol()->getText() == text;
+inline size_t endLine(const cst::Tree &t, uint32_t i) {
+  std::string_view s = t.text(i);
+  return t.token(i).line + size_t(std::count(s.begin(), s.end(), '\n'));
 }
 
 class Printer {
 public:
-  Printer(antlr4::CommonTokenStream &ts, const FormatOptions &o) : ts_(ts), opts_(o) {}
+  Printer(const cst::Tree &t, const FormatOptions &o) : t_(t), opts_(o) {}
 
-  std::string run(P::FileContext *f) {
+  std::string run() {
     suppressBlank_ = true;
-    for (P::ItemContext *it : f->item()) {
+    uint32_t f = t_.root;
+    for (uint32_t i = 0; i < t_.nkids(f); ++i) {
+      Kid it = t_.kid(f, i);
+      if (!cst::Tree::isNode(it))
+        continue; // EOF
       wantNewline_ = true;
-      visit(it);
+      visit(it, f);
     }
     wantNewline_ = true;
-    flushComments(f->EOF()->getSymbol());
+    flushComments(t_.node(f).last);
     if (!out_.empty() && out_.back() != '\n')
       out_ += '\n';
     alignTrailingComments();
@@ -86,12 +81,11 @@ private:
     size_t out, cursor, lastLine, trailing, synth, emitted;
     unsigned indent;
     bool wantNewline, mustBreak, pendingSpace, suppressBlank, prevUnary;
-    size_t prevType;
-    std::string prevText;
+    Tok prevKind;
   };
   State save() const {
     return {out_.size(), cursor_,       lastLine_,     trailing_.size(), synth_.size(), emitted_, indent_,
-            wantNewline_, mustBreak_,  pendingSpace_, suppressBlank_,   prevUnary_,   prevType_, prevText_};
+            wantNewline_, mustBreak_,  pendingSpace_, suppressBlank_,   prevUnary_,   prevKind_};
   }
   void restore(const State &s) {
     out_.resize(s.out);
@@ -106,8 +100,7 @@ private:
     pendingSpace_ = s.pendingSpace;
     suppressBlank_ = s.suppressBlank;
     prevUnary_ = s.prevUnary;
-    prevType_ = s.prevType;
-    prevText_ = s.prevText;
+    prevKind_ = s.prevKind;
   }
 
   bool atLineStart() const { return out_.empty() || out_.back() == '\n'; }
@@ -125,20 +118,21 @@ private:
   }
 
   // Writes the comments between the last emitted token and `upTo`.
-  void flushComments(Token *upTo) {
-    size_t end = upTo->getTokenIndex();
+  void flushComments(uint32_t upTo) {
+    size_t end = upTo;
     for (size_t i = cursor_; i < end; ++i) {
-      Token *h = ts_.get(i);
-      if (!isComment(h))
+      const cst::Token &h = t_.token(uint32_t(i));
+      if (!cst::isComment(h.kind))
         continue;
-      std::string text = commentText(h);
-      bool multiLine = endLine(h) != h->getLine();
-      if (lastLine_ && h->getLine() == lastLine_ && !atLineStart()) {
+      std::string_view text = commentText(t_, uint32_t(i));
+      size_t hEnd = endLine(t_, uint32_t(i));
+      bool multiLine = hEnd != h.line;
+      if (lastLine_ && h.line == lastLine_ && !atLineStart()) {
         // Trailing: stays at the end of the line of the token before it.
         trailing_.push_back({out_.size(), text.size()});
         out_ += ' ';
         out_ += text;
-        if (h->getType() == L::LINE_COMMENT || multiLine) {
+        if (h.kind == hand::LineComment || multiLine) {
           if (!wantNewline_)
             mustBreak_ = true;
         } else {
@@ -147,40 +141,39 @@ private:
       } else {
         // Leading: on its own line, before what follows it.
         bool structural = wantNewline_ || out_.empty();
-        breakLine(h->getLine(), structural, !structural);
+        breakLine(h.line, structural, !structural);
         out_ += text;
         suppressBlank_ = false;
-        Token *next = ts_.get(i + 1);
-        bool sameLine = h->getType() == L::BLOCK_COMMENT && next->getLine() == endLine(h) &&
-                        next->getType() != Token::EOF;
+        const cst::Token &next = t_.token(uint32_t(i + 1));
+        bool sameLine = h.kind == hand::BlockComment && next.line == hEnd && next.kind != hand::End;
         wantNewline_ = structural && !sameLine;
         mustBreak_ = !structural && !sameLine;
         pendingSpace_ = sameLine;
       }
-      lastLine_ = endLine(h);
+      lastLine_ = hEnd;
       checkProbe();
     }
     cursor_ = std::max(cursor_, end);
   }
 
-  bool needSpace(Token *t, bool unaryOp) const {
-    const std::string &c = t->getText();
-    if (prevText_ == "(" || prevText_ == "[" || prevText_ == ".")
+  bool needSpace(Tok c) const {
+    using namespace hand;
+    if (prevKind_ == LParen || prevKind_ == LBrack || prevKind_ == Dot)
       return false;
-    if (c == ")" || c == "]" || c == "," || c == ";" || c == ".")
+    if (c == RParen || c == RBrack || c == Comma || c == Semi || c == Dot)
       return false;
-    if (prevText_ == "{" && c == "}")
+    if (prevKind_ == LBrace && c == RBrace)
       return false;
-    if (c == "(" && prevType_ == P::ID)
+    if (c == LParen && prevKind_ == Id)
       return false;
-    if (c == "[" && (prevType_ == P::ID || prevText_ == "]"))
+    if (c == LBrack && (prevKind_ == Id || prevKind_ == RBrack))
       return false;
     if (prevUnary_)
-      return prevText_ == "-" && c == "-"; // "- -x", never "--x" (the link operator)
+      return prevKind_ == Minus && c == Minus; // "- -x", never "--x" (the link operator)
     return true;
   }
 
-  void write(const std::string &text, size_t srcLine, bool space, bool allowBlank) {
+  void write(std::string_view text, size_t srcLine, bool space, bool allowBlank) {
     if (wantNewline_)
       breakLine(srcLine, allowBlank, false);
     else if (mustBreak_)
@@ -192,27 +185,28 @@ private:
     checkProbe();
   }
 
-  void tok(Token *t, ParseTree *parent, bool allowBlank = true) {
+  // Token `t`, a child of node `parent`.
+  void tok(uint32_t t, uint32_t parent, bool allowBlank = true) {
     flushComments(t);
-    if (t->getType() == Token::EOF)
+    const cst::Token &k = t_.token(t);
+    if (k.kind == hand::End)
       return;
-    auto *u = dynamic_cast<P::UnaryExprContext *>(parent);
-    bool unary = u && u->op == t;
-    std::string text = t->getType() == P::QUANTITY ? quantityText(t->getText()) : t->getText();
-    write(text, t->getLine(), needSpace(t, unary), allowBlank);
-    cursor_ = t->getTokenIndex() + 1;
-    lastLine_ = t->getLine();
-    prevType_ = t->getType();
-    prevText_ = t->getText();
+    bool unary = t_.rule(parent) == cst::UnaryExpr && t_.kid(parent, 0) == t;
+    if (k.kind == hand::Quantity)
+      write(quantityText(t_.text(t)), k.line, needSpace(k.kind), allowBlank);
+    else
+      write(t_.text(t), k.line, needSpace(k.kind), allowBlank);
+    cursor_ = t + 1;
+    lastLine_ = k.line;
+    prevKind_ = k.kind;
     prevUnary_ = unary;
     ++emitted_;
   }
 
   // A token the source omitted where the canonical form has it (';' after a span).
-  void synth(const char *text) {
+  void synth(Tok kind, const char *text) {
     write(text, lastLine_, false, false);
-    prevType_ = 0;
-    prevText_ = text;
+    prevKind_ = kind;
     prevUnary_ = false;
     synth_.push_back(emitted_++);
   }
@@ -225,14 +219,14 @@ private:
   enum class FrameKind : uint8_t { Children, Boundary, SynthSemi };
   struct Frame {
     FrameKind kind;
-    ParserRuleContext *ctx;
-    size_t from;
+    uint32_t ctx; // a node
+    uint32_t from;
     uint32_t next;
   };
   static constexpr uint32_t Done = UINT32_MAX;
 
-  uint32_t push(FrameKind k, ParserRuleContext *c, size_t from, uint32_t next) {
-    if (k == FrameKind::Children && from >= c->children.size())
+  uint32_t push(FrameKind k, uint32_t c, uint32_t from, uint32_t next) {
+    if (k == FrameKind::Children && from >= t_.nkids(c))
       return next; // nothing left to print: continue with what follows
     if (k == FrameKind::Boundary && next != Done && frames_[next].kind == FrameKind::Boundary)
       return next; // two tails that end at the same place
@@ -241,20 +235,21 @@ private:
   }
 
   // A node printed with a tail of its own (a statement, an expression, an else branch).
-  uint32_t enter(ParserRuleContext *c, uint32_t next) {
+  uint32_t enter(uint32_t c, uint32_t next) {
     uint32_t k = push(FrameKind::Boundary, c, 0, next);
-    if (dynamic_cast<P::SpanStmtContext *>(c))
+    if (t_.rule(c) == cst::SpanStmt)
       k = push(FrameKind::SynthSemi, c, 0, k);
     return push(FrameKind::Children, c, 0, k);
   }
 
-  void visit(ParseTree *n) {
-    if (auto *t = dynamic_cast<TerminalNode *>(n)) {
-      tok(t->getSymbol(), t->parent);
+  // Child `n` of node `parent`.
+  void visit(Kid n, uint32_t parent) {
+    if (!cst::Tree::isNode(n)) {
+      tok(n, parent);
       return;
     }
     size_t mark = frames_.size();
-    run(enter(static_cast<ParserRuleContext *>(n), Done), Done);
+    run(enter(cst::Tree::index(n), Done), Done);
     frames_.resize(mark);
   }
 
@@ -266,42 +261,43 @@ private:
       if (f.kind == FrameKind::Boundary)
         continue;
       if (f.kind == FrameKind::SynthSemi) {
-        if (!isTerminal(f.ctx->children.back(), ";"))
-          synth(";"); // a span's ';' may be omitted in the source
+        if (!t_.isToken(t_.kid(f.ctx, t_.nkids(f.ctx) - 1), hand::Semi))
+          synth(hand::Semi, ";"); // a span's ';' may be omitted in the source
         continue;
       }
-      ParserRuleContext *c = f.ctx;
-      size_t i = f.from;
-      ParseTree *ch = c->children[i];
-      if (isTerminal(ch, "{")) {
+      uint32_t c = f.ctx;
+      uint32_t i = f.from;
+      Kid ch = t_.kid(c, i);
+      if (t_.isToken(ch, hand::LBrace)) {
         if (tailProbe_)
           throw EndOfLine{2}; // a brace list decides its own layout: " {" ends the line of an expression
-        size_t close = c->children.size() - 1;
-        while (close > i && !isTerminal(c->children[close], "}"))
+        uint32_t close = t_.nkids(c) - 1;
+        while (close > i && !t_.isToken(t_.kid(c, close), hand::RBrace))
           --close;
         top = braceList(c, i, close, push(FrameKind::Children, c, close + 1, top));
         continue;
       }
       uint32_t rest = push(FrameKind::Children, c, i + 1, top);
-      if (auto *t = dynamic_cast<TerminalNode *>(ch)) {
-        if (tailProbe_ && t->getText() == ",")
+      if (!cst::Tree::isNode(ch)) {
+        if (tailProbe_ && t_.token(ch).kind == hand::Comma)
           throw EndOfLine{1}; // the next argument or an assert's message is not the expression's
-        tok(t->getSymbol(), c);
+        tok(ch, c);
         top = rest;
         continue;
       }
-      auto *rc = static_cast<ParserRuleContext *>(ch);
+      uint32_t rc = cst::Tree::index(ch);
+      Rule r = t_.rule(rc);
       // A block's braces share their tail with the statement that owns them.
-      if (rc->getRuleIndex() == P::RulePropBlock || rc->getRuleIndex() == P::RuleBlock)
+      if (r == cst::PropBlock || r == cst::Block)
         top = push(FrameKind::Children, rc, 0, rest);
-      else if (rc->getRuleIndex() == P::RuleExpr && tailProbe_)
+      else if (cst::isExpr(r) && tailProbe_)
         throw EndOfLine{0}; // the next expression decides its own breaks
-      else if (rc->getRuleIndex() == P::RuleExpr && !probe_.active && !noWrap_) {
-        if (c->getRuleIndex() == P::RuleSegment) {
+      else if (cst::isExpr(r) && !probe_.active && !noWrap_) {
+        if (t_.rule(c) == cst::Segment) {
           flat(rc); // a path stays on one line
           top = rest;
         } else {
-          top = expression(static_cast<P::ExprContext *>(rc), rest);
+          top = expression(rc, rest);
         }
       }
       else
@@ -311,22 +307,28 @@ private:
 
   // Lists of properties, group members and all-property models or buildings may go on one
   // line; statement blocks, ports and halls always take one line per item.
-  static bool flatAllowed(ParserRuleContext *c) {
-    if (c->getRuleIndex() == P::RuleBlock)
+  bool flatAllowed(uint32_t c) const {
+    Rule r = t_.rule(c);
+    if (r == cst::Block)
       return false;
-    if (auto *m = dynamic_cast<P::ModelDeclContext *>(c)) {
-      for (P::ModelItemContext *it : m->modelItem())
-        if (it->portDecl())
+    if (r == cst::ModelDecl || r == cst::BuildingStmt) {
+      for (uint32_t i = 0; i < t_.nkids(c); ++i) {
+        Kid k = t_.kid(c, i);
+        if (!cst::Tree::isNode(k))
+          continue;
+        uint32_t n = cst::Tree::index(k);
+        if (t_.rule(n) == cst::HallDecl)
           return false;
+        if (t_.rule(n) == cst::ModelItem && t_.rule(cst::Tree::index(t_.kid(n, 0))) == cst::PortDecl)
+          return false;
+      }
     }
-    if (auto *b = dynamic_cast<P::BuildingStmtContext *>(c))
-      return b->hallDecl().empty();
     return true;
   }
 
-  bool hasComments(Token *from, Token *to) const {
-    for (size_t i = from->getTokenIndex() + 1; i < to->getTokenIndex(); ++i)
-      if (isComment(ts_.get(i)))
+  bool hasComments(uint32_t from, uint32_t to) const {
+    for (uint32_t i = from + 1; i < to; ++i)
+      if (cst::isComment(t_.token(i).kind))
         return true;
     return false;
   }
@@ -342,14 +344,14 @@ private:
   // and the attempt is abandoned as soon as the text breaks a line or passes the width,
   // so it costs at most a line's worth of tokens. A list inside a probe is printed on
   // one line or fails the probe, as its own line break would.
-  uint32_t braceList(ParserRuleContext *c, size_t open, size_t close, uint32_t after) {
-    Token *o = static_cast<TerminalNode *>(c->children[open])->getSymbol();
-    Token *cl = static_cast<TerminalNode *>(c->children[close])->getSymbol();
+  uint32_t braceList(uint32_t c, uint32_t open, uint32_t close, uint32_t after) {
+    uint32_t o = t_.kid(c, open);
+    uint32_t cl = t_.kid(c, close);
     // Items: each child between the braces, with the ';' that follows it (group members).
-    std::vector<std::pair<size_t, size_t>> items;
-    for (size_t i = open + 1; i < close; ++i) {
-      size_t e = i + 1;
-      if (e < close && isTerminal(c->children[e], ";"))
+    std::vector<std::pair<uint32_t, uint32_t>> items;
+    for (uint32_t i = open + 1; i < close; ++i) {
+      uint32_t e = i + 1;
+      if (e < close && t_.isToken(t_.kid(c, e), hand::Semi))
         ++e;
       items.push_back({i, e});
       i = e - 1;
@@ -358,8 +360,8 @@ private:
       auto flat = [&] {
         tok(o, c);
         for (auto &it : items)
-          for (size_t k = it.first; k < it.second; ++k)
-            visit(c->children[k]);
+          for (uint32_t k = it.first; k < it.second; ++k)
+            visit(t_.kid(c, k), c);
         tok(cl, c);
       };
       if (probe_.active) {
@@ -391,8 +393,8 @@ private:
     indent_ += opts_.indent;
     for (auto &it : items) {
       wantNewline_ = true;
-      for (size_t k = it.first; k < it.second; ++k)
-        visit(c->children[k]);
+      for (uint32_t k = it.first; k < it.second; ++k)
+        visit(t_.kid(c, k), c);
     }
     wantNewline_ = true;
     flushComments(cl);
@@ -432,33 +434,36 @@ private:
   };
 
 
-  void flat(ParserRuleContext *x) {
+  void flat(uint32_t x) {
     ++noWrap_;
-    visit(x);
+    visit(x | cst::NodeBit, x);
     --noWrap_;
   }
 
 
-  static int level(P::BinaryExprContext *b) {
-    static const char *const levels[][4] = {{"*", "/", "%", nullptr}, {"+", "-", nullptr, nullptr},
-                                            {"<", "<=", ">", ">="},   {"==", "!=", nullptr, nullptr},
-                                            {"&&", nullptr, nullptr, nullptr}, {"||", nullptr, nullptr, nullptr}};
-    std::string op = b->op->getText();
-    for (int l = 0; l < 6; ++l)
-      for (const char *o : levels[l])
-        if (o && op == o)
-          return l;
-    return -1;
+  // The precedence level of binary expression `b`'s operator, from the tightest.
+  int level(uint32_t b) const {
+    using namespace hand;
+    switch (t_.token(t_.kid(b, 1)).kind) {
+    case Star: case Slash: case Percent: return 0;
+    case Plus: case Minus: return 1;
+    case Lt: case Le: case Gt: case Ge: return 2;
+    case EqEq: case Ne: return 3;
+    case AndAnd: return 4;
+    case OrOr: return 5;
+    default: return -1;
+    }
   }
 
   void breakAt(unsigned k) {
     mustBreak_ = true;
     breakIndent_ = indent_ + 4 * k;
   }
-  size_t flatWidth(ParserRuleContext *x, uint32_t tail, size_t *lineEnd); // the width of `x` flat, or SIZE_MAX
-  uint32_t expression(P::ExprContext *e, uint32_t rest);   // a top-level expression, printed now
-  void operand(P::ExprContext *x, unsigned k, size_t tailW); // flat if it fits, else wrapped at level k
-  void wrap(P::ExprContext *e, unsigned k, size_t tailW);
+  // Expressions are nodes of the `expr` rule (cst::isExpr).
+  size_t flatWidth(uint32_t x, uint32_t tail, size_t *lineEnd); // the width of `x` flat, or SIZE_MAX
+  uint32_t expression(uint32_t e, uint32_t rest);   // a top-level expression, printed now
+  void operand(uint32_t x, unsigned k, size_t tailW); // flat if it fits, else wrapped at level k
+  void wrap(uint32_t e, unsigned k, size_t tailW);
 
   // Trailing comments on consecutive lines start in one column (as clang-format
   // aligns them), as long as the longest line of the run leaves them in the width.
@@ -510,7 +515,7 @@ private:
   struct Trailing {
     size_t at, len;
   };
-  antlr4::CommonTokenStream &ts_;
+  const cst::Tree &t_;
   const FormatOptions &opts_;
   std::string out_;
   size_t cursor_ = 0, lastLine_ = 0, emitted_ = 0;
@@ -520,8 +525,7 @@ private:
   bool tailProbe_ = false;     // measuring the rest of an expression's line: stop at '{'
   size_t probeWidth_ = 0;      // the width a probe may not pass
   bool wantNewline_ = false, mustBreak_ = false, pendingSpace_ = false, suppressBlank_ = false, prevUnary_ = false;
-  size_t prevType_ = 0;
-  std::string prevText_;
+  Tok prevKind_ = hand::End;
   std::vector<Trailing> trailing_;
   std::vector<size_t> synth_;
   std::vector<Frame> frames_;

@@ -195,8 +195,10 @@ Token Lexer::lex() {
 Token Lexer::next() {
   Token t = lex();
   // ASTBuilder's limits, counted the same way: the ANTLR path reports them.
-  if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens)
+  if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens) {
+    limited_ = true;
     return {Bad, t.begin, t.end};
+  }
   if (t.kind == End)
     return t;
   switch (t.kind) {
@@ -209,8 +211,10 @@ Token Lexer::next() {
   else if (t.kind == Minus || t.kind == Bang || t.kind == Question || t.kind == Plus || t.kind == Star ||
            t.kind == Slash || t.kind == AndAnd || t.kind == OrOr)
     ++ops_;
-  if (depth_ > limits_.maxDepth || ops_ > limits_.maxDepth * 20)
+  if (depth_ > limits_.maxDepth || ops_ > limits_.maxDepth * 20) {
+    limited_ = true;
     return {Bad, t.begin, t.end};
+  }
   return t;
 }
 

@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace fabc::hand {
 
@@ -23,6 +25,17 @@ enum Tok : uint8_t {
   Minus, Bang, Star, Slash, Percent, Plus, Lt, Le, Gt, Ge, EqEq, Ne, AndAnd, OrOr, Question,
   // The hidden channel, returned only by a lexer made with `comments` (fmt).
   LineComment, BlockComment,
+};
+
+// Where the hand-written parser gave up, for parseFile's ANTLR parse of the diagnostics
+// (docs/design-decisions.md, "Syntax errors in large files").
+struct Rejection {
+  bool limited = false; // at a token or nesting limit: ANTLR must see the whole file
+  // Per open statement list, outermost (the file) first: [begin, end) holds only
+  // statements the parser completed, and is followed by one more completed statement (or
+  // none) and then the statement it gave up in.
+  std::vector<std::pair<uint32_t, uint32_t>> done;
+  uint32_t at = 0; // the end of the token it gave up at
 };
 
 struct Token {
@@ -40,6 +53,8 @@ public:
   // grammar would report (a bad character, too many tokens, too deep a nesting) comes
   // back as Bad: the caller leaves such a file to the ANTLR parser's diagnostics.
   Token next();
+  // True once a Bad token came from a limit (tokens, nesting), not from the text.
+  bool limited() const { return limited_; }
 
 private:
   Token lex();
@@ -51,6 +66,7 @@ private:
   bool comments_ = false;
   uint64_t tokens_ = 0;         // every token, comments too (FAB-E0005 counts them)
   uint32_t depth_ = 0, ops_ = 0; // as ASTBuilder's checkNesting counts (FAB-E0006)
+  bool limited_ = false;
 };
 
 } // namespace fabc::hand

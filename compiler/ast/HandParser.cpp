@@ -29,9 +29,11 @@ public:
   }
 
   void run(ast::File *out) {
+    done_.push_back({0, 0, 0});
     if (tok_.kind == Bad)
       throw Reject{};
     while (tok_.kind != End) {
+      done_.back().next(tok_.begin);
       switch (tok_.kind) {
       case KwImport: {
         next();
@@ -210,11 +212,26 @@ private:
   ast::Block block() {
     ast::Block b;
     expect(LBrace);
-    while (tok_.kind != RBrace)
+    done_.push_back({prevEnd_, prevEnd_, prevEnd_});
+    while (tok_.kind != RBrace) {
+      done_.back().next(tok_.begin);
       b.push_back(stmt());
+    }
+    done_.pop_back();
     next();
     return b;
   }
+
+public:
+  // After a Reject: where it gave up.
+  Rejection rejection() const {
+    Rejection r{lex_.limited(), {}, tok_.end};
+    for (const Level &l : done_)
+      r.done.push_back({l.begin, l.last});
+    return r;
+  }
+
+private:
 
   ast::Path path() {
     ast::Path p;
@@ -620,19 +637,35 @@ private:
   bool hasPeek_ = false;
   uint32_t prevEnd_ = 0;
   std::vector<ast::Segment> segs_; // path()'s scratch (a segment's index parses no path)
+  // Per open statement list: where it begins, where its last completed statement and its
+  // current one start. Rejection::done leaves out [begin, last): ANTLR still sees the
+  // statement before the one it gave up in (its recovery and the missing-';' rule look
+  // back one token).
+  struct Level {
+    uint32_t begin, last, cur;
+    void next(uint32_t at) {
+      last = cur;
+      cur = at;
+    }
+  };
+  std::vector<Level> done_;
 };
 
 } // namespace
 } // namespace hand
 
-ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits) {
+ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
+                     hand::Rejection *why) {
   ast::Context::Mark mark = ctx.mark();
   ast::File *file = ctx.file();
   file->fileId = fileId;
+  hand::Parser parser(fileId, text, ctx, limits);
   try {
-    hand::Parser(fileId, text, ctx, limits).run(file);
+    parser.run(file);
   } catch (const hand::Reject &) {
     ctx.rollback(mark); // the nodes built so far: the ANTLR parse that follows does not pay for them
+    if (why)
+      *why = parser.rejection();
     return nullptr;
   }
   return file;

@@ -20,6 +20,10 @@ struct ParseLimits {
   uint32_t maxDepth = 200; // nesting of expressions and blocks
   uint64_t maxTokens = (64ull << 20) / 16; // per file: ANTLR's parser needs ~0.5 KB a token (FAB-E0005)
   ParserEngine engine = ParserEngine::Auto;
+  // A file the hand-written parser rejects goes to ANTLR from the statement where it gave
+  // up, and at most about this many bytes past it (ANTLR needs ~100 bytes of memory a
+  // source byte): SyntaxWindow.h.
+  uint32_t syntaxWindow = 1u << 20;
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are
@@ -33,15 +37,23 @@ std::string dumpAST(const ast::File &file);
 // The differential test of the two parsers on one file (`fabc parse-diff`, the fuzz
 // target): ANTLR's is the reference. Where it builds an AST without an error the
 // hand-written one must build the same (dumpAST); where it reports one, the hand-written
-// one must reject the file too. `limits.engine` is ignored.
+// one must reject the file too. fmt's parse tree (Cst.h) is compared the same way: the
+// hand-written CST parser's with ANTLR's tree, converted (appended to the dumps).
+// `limits.engine` is ignored.
 struct ParserComparison {
-  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer } result;
+  // WindowDiffers: both reject it, but the diagnostics of the compile path (ANTLR from
+  // where the hand parser gave up, SyntaxWindow.h) are not ANTLR's on the whole file; or,
+  // with the window cut right after that statement, the first of them is not.
+  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer, WindowDiffers } result;
   std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
-  std::string antlrDump, handDump;  // AstsDiffer: the two dumps
+  std::string antlrDump, handDump;  // AstsDiffer: the two dumps; WindowDiffers: the diagnostics
 };
 ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ParseLimits limits);
 
 // The length of the number at the start of a QUANTITY token ("400 Gb/s" -> 3, "2.5e-3ms"
 // -> 6): where the AST builder and the formatter split the value from its unit.
 size_t quantityNumberLength(const std::string &token);
+
+// Well-formed UTF-8 (RFC 3629), no NUL; else false and the offset of the first bad byte.
+bool validUtf8(std::string_view s, size_t *bad);
 } // namespace fabc

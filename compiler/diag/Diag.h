@@ -108,6 +108,7 @@ public:
   void setIgnoreWarnings(bool on) { noWarnings_ = on; }
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
   void setOutput(FILE *f) { out_ = f; }
+  FILE *output() const { return out_; }
   // JSON/SARIF: finish() hands the diagnostics to `r` instead of printing a document.
   void setReport(DiagReport *r) { report_ = r; }
 
