@@ -1,7 +1,10 @@
 // The BOM roll-up (analysis/Bom.h): one scan of the devices and one of the links.
 #include "analysis/Bom.h"
 
+#include <llvm/ADT/DenseMap.h>
+
 #include <algorithm>
+#include <cstring>
 #include <cmath>
 #include <iterator>
 
@@ -74,9 +77,15 @@ SparesPolicy SparesPolicy::of(const ir::Fabric &F) {
 BomSummary summarize(const ir::Fabric &F) {
   BomSummary s;
   s.spares = SparesPolicy::of(F);
+  // Counted per model, per tier pair and per (cable model, media, order length) in flat
+  // arrays and one hash table of integers, then folded into the summary's ordered maps:
+  // a map lookup with a SKU string per link was most of the roll-up's time.
+  size_t nm = F.models.size();
+  auto slot = [nm](uint32_t m) { return m == None ? nm : size_t(m); }; // None: the last slot
+  std::vector<uint64_t> devices(nm + 1, 0);
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
-    ++s.devices[F.devModel[d]];
+    ++devices[slot(F.devModel[d])];
     if (m.kind == ir::ModelKind::System) {
       ++s.systems;
       s.gpus += m.gpus;
@@ -89,13 +98,22 @@ BomSummary summarize(const ir::Fabric &F) {
         ++s.switchesByTier[t];
     }
   }
-  // One CableKey per distinct (cable model, media, order length): the SKU string is
-  // built once per cable model, not once per link.
-  std::map<std::pair<uint32_t, ir::Media>, std::string> skus;
+  for (size_t m = 0; m <= nm; ++m)
+    if (devices[m])
+      s.devices[m == nm ? None : uint32_t(m)] = devices[m];
+  constexpr unsigned Tiers = 16; // tier indices below this are counted in the array
+  std::vector<uint64_t> tierPairs(Tiers * Tiers, 0);
+  std::vector<XcvrCount> xcvrs(nm + 1);
+  // (cable model, media) and the order length's bits -> cable units.
+  llvm::DenseMap<std::pair<uint64_t, uint64_t>, uint64_t> cables;
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t da = F.portDevice[F.linkA[l]], db = F.portDevice[F.linkB[l]];
     uint8_t ta = uint8_t(ir::tierIndex(F.devTier[da])), tb = uint8_t(ir::tierIndex(F.devTier[db]));
-    ++s.linksByTierPair[{std::min(ta, tb), std::max(ta, tb)}];
+    uint8_t lo = std::min(ta, tb), hi = std::max(ta, tb);
+    if (hi < Tiers)
+      ++tierPairs[lo * Tiers + hi];
+    else
+      ++s.linksByTierPair[{lo, hi}];
     bool mgmt = F.devRole[da] == ir::Role::Management || F.devRole[db] == ir::Role::Management;
     if (!mgmt)
       ++s.computeLinks;
@@ -103,19 +121,17 @@ BomSummary summarize(const ir::Fabric &F) {
     ++s.linksByMedia[size_t(m)];
     s.totalLength += F.linkLength[l];
     if (F.linkCableUnits[l]) {
-      auto it = skus.find({F.linkCable[l], m});
-      if (it == skus.end()) {
-        std::string sku = cableSku(F, F.linkCable[l], m);
-        it = skus.emplace(std::make_pair(F.linkCable[l], m), sku.empty() ? "unresolved" : sku).first;
-      }
-      s.cables[{it->second, m, standardLength(F, F.linkCable[l], m, F.linkLength[l])}] += F.linkCableUnits[l];
+      double len = standardLength(F, F.linkCable[l], m, F.linkLength[l]);
+      uint64_t bits;
+      std::memcpy(&bits, &len, sizeof bits);
+      cables[{uint64_t(F.linkCable[l]) << 8 | uint64_t(m), bits}] += F.linkCableUnits[l];
     }
     for (int side = 0; side < 2; ++side) {
       if (!(side ? F.linkXcvrB[l] : F.linkXcvrA[l]))
         continue;
       uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
       uint32_t d = side ? db : da;
-      XcvrCount &c = s.transceivers[o];
+      XcvrCount &c = xcvrs[slot(o)];
       ++c.total;
       ++s.xcvrTotal;
       if (F.modelOf(d).kind == ir::ModelKind::Switch) {
@@ -126,6 +142,26 @@ BomSummary summarize(const ir::Fabric &F) {
         ++s.xcvrCompute;
       }
     }
+  }
+  for (unsigned i = 0; i < Tiers * Tiers; ++i)
+    if (tierPairs[i])
+      s.linksByTierPair[{uint8_t(i / Tiers), uint8_t(i % Tiers)}] += tierPairs[i];
+  for (size_t m = 0; m <= nm; ++m)
+    if (xcvrs[m].total)
+      s.transceivers[m == nm ? None : uint32_t(m)] = xcvrs[m];
+  // One SKU string per (cable model, media); two models may share a SKU, and add up.
+  std::map<std::pair<uint32_t, ir::Media>, std::string> skus;
+  for (auto &kv : cables) {
+    uint32_t cable = uint32_t(kv.first.first >> 8);
+    ir::Media m = ir::Media(kv.first.first & 0xff);
+    auto it = skus.find({cable, m});
+    if (it == skus.end()) {
+      std::string sku = cableSku(F, cable, m);
+      it = skus.emplace(std::make_pair(cable, m), sku.empty() ? "unresolved" : sku).first;
+    }
+    double len;
+    std::memcpy(&len, &kv.first.second, sizeof len);
+    s.cables[{it->second, m, len}] += kv.second;
   }
   return s;
 }

@@ -3,10 +3,12 @@
 // DiffJoin.cpp. tools/fabc prints the result as a plan in working order.
 #include "analysis/Diff.h"
 #include "ir/Address.h"
+#include "support/TextBuffer.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 
 namespace fabc::analysis {
 namespace {
@@ -65,6 +67,13 @@ std::map<std::string, std::string> settingsOf(const ir::Fabric &F) {
 // A cable's ends in the plan's orientation: a's full port name ("device/port") sorts
 // first, compared as the joined text without composing it.
 bool fullNameLess(const DiffEnd &x, const DiffEnd &y) {
+  // Most pairs differ within the device names, or have names of one length (then the
+  // '/' is at one place and the ports decide): compared whole, as bytes.
+  size_t m = std::min(x.device.size(), y.device.size());
+  if (int c = m ? std::memcmp(x.device.data(), y.device.data(), m) : 0)
+    return c < 0;
+  if (x.device.size() == y.device.size())
+    return x.port < y.port;
   auto at = [](const DiffEnd &e, size_t i) -> int {
     if (i < e.device.size())
       return (unsigned char)e.device[i];
@@ -100,8 +109,9 @@ DiffCable diffCable(const DiffNames &N, uint32_t l) {
     std::swap(c.a, c.b);
   c.media = ir::mediaName(F.linkMedia[l]);
   c.sku = N.cableSku(l);
-  char buf[64];
-  c.length.assign(buf, fmt::format_to_n(buf, sizeof buf, "{:.2f}", F.linkLength[l]).out);
+  TextBuffer length; // "{:.2f}", without fmt's format-string parsing per cable
+  appendFixed(length, F.linkLength[l], 2);
+  c.length.assign(length.data(), length.size());
   c.gbps = F.portSpeed(F.linkA[l]) / 1e9;
   return c;
 }
@@ -257,6 +267,9 @@ FabricDiff compareFabrics(const Analyses &anA, const Analyses &anB, const DiffSt
   D.powerOld = anA.energy().it;
   D.powerNew = anB.energy().it;
   D.powerEstimate = anA.fabric().metrics.usesEstimates || anB.fabric().metrics.usesEstimates;
+  next("diff reliability");
+  D.reliabilityOld = reliabilityFigures(anA.fabric(), anA.reliability());
+  D.reliabilityNew = reliabilityFigures(anB.fabric(), anB.reliability());
   return D;
 }
 

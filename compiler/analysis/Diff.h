@@ -124,6 +124,7 @@ struct FabricDiff {
   std::map<BomKey, std::pair<uint64_t, uint64_t>> bom;
   double powerOld = 0, powerNew = 0; // W, IT power
   bool powerEstimate = false;        // rests on catalog figures marked 'estimate'
+  ReliabilityFigures reliabilityOld, reliabilityNew; // each side's (issue 18)
   DiffStats stats;
 };
 

@@ -114,10 +114,14 @@ void DiffNames::appendPort(uint32_t port, std::string &out) const {
   uint32_t idx = 0;
   uint32_t g = F_.portGroup(port, &idx);
   out += F_.strings.str(F_.modelOf(F_.portDevice[port]).ports[g].name);
-  out += '[';
   char buf[16];
-  out.append(buf, fmt::format_to(buf, "{}", idx) - buf);
-  out += ']';
+  char *e = buf + sizeof buf, *q = e;
+  *--q = ']';
+  do
+    *--q = char('0' + idx % 10);
+  while (idx /= 10);
+  *--q = '[';
+  out.append(q, size_t(e - q));
 }
 
 // ---- devices: a hash join on the full names ----

@@ -52,13 +52,17 @@ uint32_t pluggableFor(const ir::Fabric &F, double speed, uint32_t cagePorts, uin
 }
 
 namespace {
-void collectEstimate(const ir::Fabric &F, uint32_t m, const char *what, std::set<std::pair<uint32_t, std::string>> &out) {
-  if (m == None)
+// Notes model `m`'s power figure when it is an estimate or missing. Called per device,
+// cage and link end: `noted` (a flag per model) keeps it to one set insertion per model
+// (the set's string key, built per call, was a third of the energy model's time).
+void collectEstimate(const ir::Fabric &F, uint32_t m, std::vector<uint8_t> &noted,
+                     std::set<std::pair<uint32_t, std::string>> &out) {
+  if (m == None || noted[m])
     return;
-  const ir::Model &x = F.models[m];
-  const ir::Figure &f = std::string_view(what) == "latency" ? x.latency : x.power;
+  noted[m] = 1;
+  const ir::Figure &f = F.models[m].power;
   if (f.estimate || !f.known)
-    out.insert({m, what});
+    out.insert({m, "power"});
 }
 
 PowerCategory categoryOf(const ir::Fabric &F, uint32_t d) {
@@ -102,6 +106,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   // Devices whose cages hold a transceiver, or whose CPO ports an optical engine (the
   // power pass counts both), with an estimated or missing power figure.
   std::vector<uint8_t> opticEst(F.numDevices(), 0);
+  std::vector<uint8_t> noted(F.models.size(), 0); // collectEstimate's: models already looked at
   std::map<double, uint32_t> portEngines;
   for (size_t l = 0; l < F.numLinks(); ++l)
     for (int side = 0; side < 2; ++side) {
@@ -124,7 +129,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
     PowerCategory c = categoryOf(F, d);
     const ir::Figure &pf = F.modelOf(d).power;
     bool pe = pf.estimate || !pf.known, oe = opticEst[d];
-    collectEstimate(F, F.devModel[d], "power", E.estimates);
+    collectEstimate(F, F.devModel[d], noted, E.estimates);
     unsigned t = ir::tierIndex(F.devTier[d]);
     add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o, pe, oe);
     add(E.all, c, p, o, pe, oe);
@@ -160,7 +165,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       uint64_t engineLasers = uint64_t(e.lasers.value * used);
       w.estimate |= e.power.estimate || !e.power.known;
       w.lasersKnown &= e.lasers.known;
-      collectEstimate(F, engine, "power", E.estimates);
+      collectEstimate(F, engine, noted, E.estimates);
       if (!cpo) {
         ++w.cages;
         w.ports += used;
@@ -187,14 +192,14 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       w.lasersAfter += uint64_t(o.lasers.value);
       w.lasersKnown &= o.lasers.known;
       w.estimate |= o.power.estimate || !o.power.known;
-      collectEstimate(F, p, "power", E.estimates);
+      collectEstimate(F, p, noted, E.estimates);
     });
   }
   for (size_t l = 0; l < F.numLinks(); ++l) {
     if (F.linkXcvrA[l])
-      collectEstimate(F, F.linkOpticA[l], "power", E.estimates);
+      collectEstimate(F, F.linkOpticA[l], noted, E.estimates);
     if (F.linkXcvrB[l])
-      collectEstimate(F, F.linkOpticB[l], "power", E.estimates);
+      collectEstimate(F, F.linkOpticB[l], noted, E.estimates);
   }
   for (const PowerBucket &b : E.tiers)
     E.it += b.total();

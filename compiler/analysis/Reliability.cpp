@@ -42,10 +42,18 @@ public:
     uint32_t b = F_.buildingOf(dev);
     add(b == None ? R_.unplaced : R_.buildings[b], c, f);
   }
-  // A model's rate, noted when it is an estimate or missing.
-  const ir::Figure &rate(uint32_t model, const ir::Figure &f, const char *what) {
+  // A model's rate, noted when it is an estimate or missing. Called per device and link
+  // end: a flag per (model, figure) keeps it to one set insertion each (the set's string
+  // key, built per call, was a third of the model's time).
+  enum Figure : uint8_t { Afr = 1, NicAfr = 2, LaserAfr = 4 };
+  const ir::Figure &rate(uint32_t model, const ir::Figure &f, Figure which) {
+    if (noted_.empty())
+      noted_.assign(F_.models.size(), 0);
+    if (noted_[model] & which)
+      return f;
+    noted_[model] |= which;
     if (f.estimate || !f.known)
-      R_.estimates.insert({model, what});
+      R_.estimates.insert({model, which == Afr ? "afr" : which == NicAfr ? "nic_afr" : "laser_afr"});
     return f;
   }
 
@@ -61,6 +69,7 @@ private:
   }
   const ir::Fabric &F_;
   ReliabilityModel &R_;
+  std::vector<uint8_t> noted_; // rate()'s: Figure flags per model
 };
 
 // Links a failure takes down: a CPO engine's own port (the switch goes on forwarding on
@@ -84,13 +93,13 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
     const ir::Model &m = F.modelOf(d);
     uint32_t mi = F.devModel[d];
     if (m.kind == ir::ModelKind::Switch || m.kind == ir::ModelKind::NvSwitch) {
-      const ir::Figure &f = C.rate(mi, m.afr, "afr");
+      const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
       C.charge(d, {FailCategory::Switches, f.value, f.known, 1, double(linked[d])});
     } else if (m.kind == ir::ModelKind::Nic) {
-      const ir::Figure &f = C.rate(mi, m.afr, "afr");
+      const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
       C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d])});
     } else if (m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !m.ports.empty()) {
-      const ir::Figure &f = C.rate(mi, m.nicAfr, "nic_afr");
+      const ir::Figure &f = C.rate(mi, m.nicAfr, Counter::NicAfr);
       C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count), 1});
     }
   }
@@ -103,9 +112,9 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
         if (e == None)
           continue;
         const ir::Model &em = F.models[e];
-        const ir::Figure &f = C.rate(e, em.afr, "afr");
+        const ir::Figure &f = C.rate(e, em.afr, Counter::Afr);
         C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, 1});
-        const ir::Figure &lf = C.rate(e, em.laserAfr, "laser_afr");
+        const ir::Figure &lf = C.rate(e, em.laserAfr, Counter::LaserAfr);
         C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em)});
         continue;
       }
@@ -114,7 +123,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       if (!n || o == None)
         continue;
       const ir::Model &om = F.models[o];
-      const ir::Figure &f = C.rate(o, om.afr, "afr");
+      const ir::Figure &f = C.rate(o, om.afr, Counter::Afr);
       C.charge(dev, {FailCategory::Transceivers, f.value, f.known, double(n), double(om.portsPerUnit)});
     }
     uint32_t c = F.linkCable[l];
@@ -122,7 +131,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       uint32_t upper = F.devTier[b] > F.devTier[a] && F.devTier[b] != ir::Tier::Unknown ? b : a;
       const ir::Model &cm = F.models[c];
-      const ir::Figure &f = C.rate(c, cm.afr, "afr");
+      const ir::Figure &f = C.rate(c, cm.afr, Counter::Afr);
       C.charge(upper, {FailCategory::Cables, f.value, f.known, double(F.linkCableUnits[l]),
                        double(std::max(cm.portsPerUnit, cm.legs))});
     }

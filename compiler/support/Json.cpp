@@ -2,16 +2,6 @@
 
 namespace fabc {
 
-namespace {
-// Non-zero when one of the 8 bytes is a control character, '"' or '\\' (SWAR).
-inline uint64_t special8(uint64_t w) {
-  constexpr uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
-  auto zeroByte = [&](uint64_t x) { return (x - ones) & ~x & high; };
-  uint64_t ctl = (w - 0x2020202020202020ULL) & ~w & high; // bytes < 0x20 (bytes >= 0x80 excluded by ~w)
-  return ctl | zeroByte(w ^ (0x22 * ones)) | zeroByte(w ^ (0x5C * ones));
-}
-} // namespace
-
 void appendJsonEscaped(TextBuffer &b, std::string_view s) {
   // Almost every string needs no escape: check 8 bytes at a time, then copy it whole.
   const char *p = s.data(), *end = p + s.size();
@@ -19,7 +9,7 @@ void appendJsonEscaped(TextBuffer &b, std::string_view s) {
   for (; end - p >= 8 && !special; p += 8) {
     uint64_t w;
     std::memcpy(&w, p, 8);
-    special = special8(w) != 0;
+    special = jsonSpecial8(w) != 0;
   }
   for (; p < end && !special; ++p) {
     unsigned char c = (unsigned char)*p;

@@ -31,6 +31,44 @@ namespace fabc {
 // \u00XX, bytes >= 0x80 as they are (the text is UTF-8 already).
 void appendJsonEscaped(TextBuffer &b, std::string_view s);
 
+// Non-zero when one of the 8 bytes of `w` needs an escape: a control character, '"' or
+// '\\' (SWAR; exact as a yes or no, which is all its callers ask).
+inline uint64_t jsonSpecial8(uint64_t w) {
+  constexpr uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+  auto zeroByte = [&](uint64_t x) { return (x - ones) & ~x & high; };
+  uint64_t ctl = (w - 0x2020202020202020ULL) & ~w & high; // bytes < 0x20 (bytes >= 0x80 excluded by ~w)
+  return ctl | zeroByte(w ^ (0x22 * ones)) | zeroByte(w ^ (0x5C * ones));
+}
+
+// A key known when fabc is compiled, quoted once then: `"name": ` in a fixed array, so
+// writing it is one copy of a fixed size. For the keys of records written millions of
+// times (the diff's and the cabling plan's cables); JsonWriter::key(std::string_view)
+// does the same for any key, checking it for escapes each time. Declare it constexpr:
+// a key with a character to escape, or longer than 27 bytes, then fails to compile.
+class JsonKey {
+public:
+  template <size_t N> constexpr explicit JsonKey(const char (&k)[N]) : text_(), size_(uint8_t(N + 3)) {
+    static_assert(N + 3 <= Capacity, "a JsonKey is at most 27 bytes");
+    text_[0] = '"';
+    for (size_t i = 0; i + 1 < N; ++i) {
+      char c = k[i];
+      if ((unsigned char)c < 0x20 || c == '"' || c == '\\')
+        throw "a JsonKey has no character to escape"; // in a constexpr one: a compile error
+      text_[i + 1] = c;
+    }
+    text_[N] = '"';
+    text_[N + 1] = ':';
+    text_[N + 2] = ' ';
+  }
+  static constexpr size_t Capacity = 32;
+  const char *data() const { return text_; } // Capacity bytes, size() of them the key's
+  size_t size() const { return size_; }
+
+private:
+  char text_[Capacity];
+  uint8_t size_;
+};
+
 enum class JsonLayout : uint8_t {
   Inline, // {"a": 1, "b": [2, 3]}: on the line of its key
   Block,  // one member a line, indented one level deeper; {} or [] when empty
@@ -62,6 +100,16 @@ public:
     assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
     separator();
     quoted(k, ": ");
+    keyed_ = true;
+    return *this;
+  }
+  JsonWriter &key(const JsonKey &k) {
+    assert(depth_ > 0 && !stack_[depth_].array && !keyed_ && "a key outside an object, or two keys in a row");
+    separator();
+    size_t n = b_.size();
+    b_.resize(n + JsonKey::Capacity); // the whole array, a fixed-size copy; then the key's length
+    std::memcpy(b_.data() + n, k.data(), JsonKey::Capacity);
+    b_.resize(n + k.size());
     keyed_ = true;
     return *this;
   }
@@ -144,27 +192,41 @@ private:
   };
   static bool isBlock(JsonLayout l) { return l != JsonLayout::Inline; }
 
-  // '"' s '"' tail, s escaped. A short string with nothing to escape (every key, almost
-  // every name) is checked while it is copied, in one pass into space resized once: a
-  // cabling plan or a diff is millions of short strings, and a call per piece (the
-  // escape check, then copies of a few bytes each) cost more than the bytes.
+  // '"' s '"' tail, s escaped. A string of up to 64 bytes (every key, almost every name)
+  // is copied 8 bytes at a time into space resized once and checked for escapes on the
+  // way (jsonSpecial8); only one with something to escape takes the general path. A
+  // cabling plan or a diff is millions of short strings: per byte, or with a call per
+  // piece, the copying cost more than the bytes (docs/design-decisions.md, "fabc diff").
   void quoted(std::string_view s, std::string_view tail) {
     size_t n = b_.size(), len = s.size();
-    if (len <= 64) {
+    if (len <= 64 && tail.size() <= 2) {
       b_.resize(n + len + 2 + tail.size());
-      char *d = b_.data() + n;
-      *d++ = '"';
-      unsigned special = 0;
-      for (size_t i = 0; i < len; ++i) {
-        unsigned char c = (unsigned char)s[i];
-        d[i] = char(c);
-        special |= unsigned(c < 0x20) | unsigned(c == '"') | unsigned(c == '\\');
+      char *d = b_.data() + n + 1;
+      d[-1] = '"';
+      const char *p = s.data();
+      uint64_t special = 0;
+      if (len >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= len; i += 8)
+          special |= copy8(p + i, d + i);
+        if (i < len) // the last 8 bytes, overlapping the copied ones
+          special |= copy8(p + len - 8, d + len - 8);
+      } else if (len >= 4) { // the first 4 and the last 4, overlapping
+        special = copy4(p, d) | copy4(p + len - 4, d + len - 4);
+      } else {
+        for (size_t i = 0; i < len; ++i) {
+          unsigned char c = (unsigned char)p[i];
+          d[i] = char(c);
+          special |= unsigned(c < 0x20) | unsigned(c == '"') | unsigned(c == '\\');
+        }
       }
       if (!special) {
-        d += len;
-        *d++ = '"';
-        for (char c : tail)
-          *d++ = c;
+        d[len] = '"';
+        if (!tail.empty()) {
+          d[len + 1] = tail[0];
+          if (tail.size() > 1)
+            d[len + 2] = tail[1];
+        }
         return;
       }
       b_.resize(n);
@@ -173,6 +235,18 @@ private:
     appendJsonEscaped(b_, s);
     append(b_, '"');
     append(b_, tail);
+  }
+  static uint64_t copy8(const char *from, char *to) {
+    uint64_t w;
+    std::memcpy(&w, from, 8);
+    std::memcpy(to, &w, 8);
+    return jsonSpecial8(w);
+  }
+  static uint64_t copy4(const char *from, char *to) {
+    uint32_t w;
+    std::memcpy(&w, from, 4);
+    std::memcpy(to, &w, 4);
+    return jsonSpecial8(uint64_t(w) | 0x4040404000000000ULL); // the high half: '@', nothing to escape
   }
   // Before a value: the comma and line break in an array; nothing after a key.
   void prefix() {
@@ -189,8 +263,12 @@ private:
   void separator() {
     Frame &f = stack_[depth_];
     if (f.layout == JsonLayout::Inline) {
-      if (!f.empty)
-        append(b_, ", ");
+      if (!f.empty) { // ", ": two stores, not a call to copy two bytes (once per member)
+        size_t n = b_.size();
+        b_.resize(n + 2);
+        b_.data()[n] = ',';
+        b_.data()[n + 1] = ' ';
+      }
     } else {
       append(b_, f.empty ? "\n" : ",\n");
       indent(f.level);

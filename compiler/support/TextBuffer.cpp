@@ -13,13 +13,17 @@ inline bool wholeBelow(double v, double limit) {
 } // namespace
 
 void appendUint(TextBuffer &b, uint64_t v) {
-  char buf[20];
-  char *e = buf + sizeof buf, *p = e;
+  // The digits counted, then written in place from the last (no copy of a few bytes).
+  size_t k = 1;
+  for (uint64_t t = v; t >= 10; t /= 10)
+    ++k;
+  size_t n = b.size();
+  b.resize(n + k);
+  char *d = b.data() + n + k;
   do {
-    *--p = char('0' + v % 10);
+    *--d = char('0' + v % 10);
     v /= 10;
   } while (v);
-  append(b, std::string_view(p, size_t(e - p)));
 }
 
 void appendInt(TextBuffer &b, int64_t v) {
@@ -45,6 +49,28 @@ void appendFixed(TextBuffer &b, double v, int decimals) {
     appendUint(b, uint64_t(v));
     append(b, std::string_view(".00000000", size_t(decimals) + 1));
     return;
+  }
+  // A few decimals of a value whose scaled product is exact (every float, and a double
+  // with few significant bits: a cable length, a share): the digits are those of the
+  // product rounded to the nearest integer, as fmt rounds the exact binary value. A tie
+  // (x.5 exactly) and everything else go to fmt, whose rounding of ties is its own.
+  static constexpr double scales[] = {1, 10, 100, 1000, 10000};
+  if (decimals <= 4 && v > 0 && v < 1e9) {
+    double scale = scales[decimals], y = v * scale;
+    if (std::fma(v, scale, -y) == 0) { // y is v * scale exactly
+      double whole = std::floor(y), frac = y - whole;
+      if (frac != 0.5) {
+        uint64_t r = uint64_t(whole) + (frac > 0.5 ? 1 : 0), s = uint64_t(scale);
+        appendUint(b, r / s);
+        char digits[4];
+        uint64_t f = r % s;
+        for (int i = decimals - 1; i >= 0; --i, f /= 10)
+          digits[i] = char('0' + f % 10);
+        append(b, '.');
+        append(b, std::string_view(digits, size_t(decimals)));
+        return;
+      }
+    }
   }
   fmt::format_to(fmt::appender(b), "{:.{}f}", v, decimals);
 }

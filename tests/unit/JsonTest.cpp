@@ -7,6 +7,7 @@
 #include <llvm/Support/JSON.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -68,7 +69,7 @@ TEST(Json, EscapesControlCharactersAndKeepsUtf8) {
   EXPECT_EQ(str(b), "caf\xc3\xa9 \xe2\x86\x92"); // UTF-8 as is, not \u escapes
 }
 
-// Keys and strings of up to 64 bytes are checked while copied, longer ones by
+// Keys and strings of up to 64 bytes are checked 8 bytes at a time while copied, longer ones by
 // appendJsonEscaped: the same bytes at every length around the limit, with a byte to
 // escape at every position.
 TEST(Json, KeysAndStringsEscapedAtEveryLength) {
@@ -76,7 +77,8 @@ TEST(Json, KeysAndStringsEscapedAtEveryLength) {
     std::string plain(n, 'x');
     std::vector<std::string> cases = {plain};
     for (size_t at = 0; at < n; ++at)
-      for (char c : {'"', '\\', '\n', '\x1f', '\0', '\x7f'}) {
+      // The bytes to escape, and their neighbours and high bytes, which must not be.
+      for (char c : {'"', '\\', '\n', '\x1f', '\0', '\x7f', ' ', '!', '#', '[', ']', '\x80', '\xa2', '\xdc', '\xff'}) {
         cases.push_back(plain);
         cases.back()[at] = c;
       }
@@ -89,6 +91,30 @@ TEST(Json, KeysAndStringsEscapedAtEveryLength) {
       EXPECT_EQ(str(doc), "{\"" + reference(s) + "\": \"" + reference(s) + "\"}\n") << n;
     }
   }
+}
+
+// A JsonKey (quoted when fabc is compiled) writes what key() writes for its text, in
+// every layout and position.
+TEST(Json, CompiledKeysAsKeys) {
+  static constexpr JsonKey one("a"), two("speed_gbps"), longest("abcdefghijklmnopqrstuvwxyz0");
+  auto write = [](bool compiled) {
+    TextBuffer b;
+    JsonWriter j(b);
+    j.beginObject();
+    compiled ? j.key(one) : j.key("a");
+    j.beginObject(JsonLayout::Inline);
+    compiled ? j.key(two) : j.key("speed_gbps");
+    j.integer(400);
+    compiled ? j.key(longest) : j.key("abcdefghijklmnopqrstuvwxyz0");
+    j.string("x");
+    j.endObject();
+    compiled ? j.key(two) : j.key("speed_gbps");
+    j.null();
+    j.endObject();
+    return str(b);
+  };
+  EXPECT_EQ(write(true), write(false));
+  EXPECT_EQ(write(true), "{\n  \"a\": {\"speed_gbps\": 400, \"abcdefghijklmnopqrstuvwxyz0\": \"x\"},\n  \"speed_gbps\": null\n}\n");
 }
 
 TEST(Json, StringsReadBackAsKeysAndValues) {
@@ -250,6 +276,46 @@ TEST(Json, NumbersAsFmtFormatsThem) {
   j.integer(size_t(12));
   j.endArray();
   EXPECT_EQ(str(b), "[0, 18446744073709551615, -9223372036854775808, -42, 4294967295, -7, 12]\n");
+}
+
+// fixed()'s fast path for values that are not whole (their product with 10^decimals
+// exact, ties excluded) gives fmt's digits: every float a cable length can be (the diff's
+// "{:.2f}" of a float), hundredths and their neighbours, and random doubles.
+TEST(Json, FixedDecimalsAsFmtFormatsThem) {
+  std::vector<double> values;
+  for (int i = 0; i < 200000; i += 7) {
+    float f = float(i) / 100;
+    values.push_back(f);
+    values.push_back(std::nextafter(f, 0.0f));
+    values.push_back(std::nextafter(f, 1e9f));
+    values.push_back(i / 100.0);
+    values.push_back(i / 8.0 + 1.0 / 1024); // a tie at some decimals
+  }
+  uint64_t x = 88172645463325252ull; // xorshift: random bit patterns of floats and doubles
+  for (int i = 0; i < 20000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    float f;
+    uint32_t bits = uint32_t(x);
+    std::memcpy(&f, &bits, 4);
+    values.push_back(f);
+    double d;
+    std::memcpy(&d, &x, 8);
+    if (i % 16 == 0) // most print hundreds of digits: fmt is slow on them
+      values.push_back(d);
+    values.push_back(double(x % 100000000) / 1000 + double(x >> 60) / 7);
+  }
+  for (double v : values)
+    for (int d = 1; d <= 5; ++d) {
+      TextBuffer b;
+      appendFixed(b, v, d);
+      ASSERT_EQ(str(b), fmt::format("{:.{}f}", v, d)) << fmt::format("{:a}", v) << " with " << d << " decimals";
+    }
+  for (float f : {0.1f, 5.6f, 125.0f, 2.675f, 0.005f, 0.015f, 1e-30f, 3.4e38f})
+    for (int d = 1; d <= 4; ++d) {
+      TextBuffer b;
+      appendFixed(b, f, d);
+      EXPECT_EQ(str(b), fmt::format("{:.{}f}", f, d)) << f; // the float's own formatting too
+    }
 }
 
 TEST(Json, RawNumbersMustBeJsonNumbers) {

@@ -14,6 +14,14 @@ namespace fabc::cli {
 namespace {
 using namespace analysis;
 
+// The keys of the records the plan has millions of (cables and their ends, devices),
+// quoted when fabc is compiled.
+namespace keys {
+constexpr JsonKey a("a"), b("b"), device("device"), port("port"), rack("rack"), u("u"), transceiver("transceiver"),
+    speed("speed_gbps"), media("media"), length("length_m"), sku("cable_sku"), model("model"), tier("tier"),
+    role("role");
+} // namespace keys
+
 // ---- output ----
 // Text and JSON both go through one buffer handed to the file every JsonWriter::FlushAt
 // bytes: the plan is streamed, never held whole, and nothing is allocated per line.
@@ -40,23 +48,23 @@ public:
 
   void jsonEnd(const DiffEnd &e) {
     j_.beginObject(JsonLayout::Inline);
-    j_.key("device").string(e.device);
-    j_.key("port").string(e.port);
-    j_.key("rack").stringOrNull(e.rack);
-    j_.key("u").integer(e.u);
-    j_.key("transceiver").stringOrNull(e.xcvr);
+    j_.key(keys::device).string(e.device);
+    j_.key(keys::port).string(e.port);
+    j_.key(keys::rack).stringOrNull(e.rack);
+    j_.key(keys::u).integer(e.u);
+    j_.key(keys::transceiver).stringOrNull(e.xcvr);
     j_.endObject();
   }
   void jsonCable(const DiffCable &c) {
     j_.beginObject(JsonLayout::Inline);
-    j_.key("a");
+    j_.key(keys::a);
     jsonEnd(c.a);
-    j_.key("b");
+    j_.key(keys::b);
     jsonEnd(c.b);
-    j_.key("speed_gbps").general(c.gbps);
-    j_.key("media").string(c.media);
-    j_.key("length_m").rawNumber(c.length); // "{:.2f}" text, as the diff compares it
-    j_.key("cable_sku").string(c.sku);
+    j_.key(keys::speed).general(c.gbps);
+    j_.key(keys::media).string(c.media);
+    j_.key(keys::length).rawNumber(c.length); // "{:.2f}" text, as the diff compares it
+    j_.key(keys::sku).string(c.sku);
     j_.endObject();
   }
   // "a/p -- b/q"
@@ -73,12 +81,12 @@ public:
   }
   void jsonDevice(const DiffDevice &d) {
     j_.beginObject(JsonLayout::Inline);
-    j_.key("device").string(d.name);
-    j_.key("model").string(d.model);
-    j_.key("tier").string(d.tier);
-    j_.key("role").string(d.role);
-    j_.key("rack").stringOrNull(d.rack);
-    j_.key("u").integer(d.u);
+    j_.key(keys::device).string(d.name);
+    j_.key(keys::model).string(d.model);
+    j_.key(keys::tier).string(d.tier);
+    j_.key(keys::role).string(d.role);
+    j_.key(keys::rack).stringOrNull(d.rack);
+    j_.key(keys::u).integer(d.u);
     j_.endObject();
   }
   void textDevice(const DiffDevice &d) {
@@ -435,8 +443,7 @@ void printPower(Writer &w, const FabricDiff &D) {
 }
 
 // Writes the plan from `sa` (old) to `sb` (new).
-void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out,
-               const ReliabilityFigures &ra, const ReliabilityFigures &rb) {
+void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
   Writer w(json, out);
   if (json)
     w.j().beginObject();
@@ -447,7 +454,7 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
   printSettings(w, D);
   printBom(w, D);
   printPower(w, D);
-  printReliability(w, ra, rb);
+  printReliability(w, D.reliabilityOld, D.reliabilityNew);
   if (json)
     w.j().endObject();
 }
@@ -476,8 +483,7 @@ int diffCommand(Options &o) {
   const ir::Fabric &A = a.fabric(), &B = b.fabric();
   FabricDiff D = compareFabrics(a.analyses(), b.analyses(), [&](const char *stage) { timer(stage); });
   timer("diff print");
-  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout,
-            reliabilityFigures(A, a.analyses().reliability()), reliabilityFigures(B, b.analyses().reliability()));
+  printDiff({A, o.inputs[0]}, {B, o.inputs[1]}, D, o.diffJson, stdout);
   timer.report();
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     return ExitUsage;
