@@ -11,6 +11,7 @@
 #include "diag/Source.h"
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/Support/Allocator.h>
 
 #include <string_view>
@@ -305,6 +306,24 @@ public:
 
 private:
   llvm::BumpPtrAllocator alloc_;
+};
+
+// A File's lists as a parser collects them (both builders), copied into the arena at the end.
+struct FileItems {
+  llvm::SmallVector<Import, 4> imports;
+  llvm::SmallVector<Model *, 8> models;
+  llvm::SmallVector<Template *, 8> templates;
+  llvm::SmallVector<Function *, 4> functions;
+  llvm::SmallVector<Fabric *, 1> fabrics;
+  llvm::SmallVector<Stmt *, 8> topLevel;
+  void commit(Context &ctx, File *out) const {
+    out->imports = ctx.list<Import>(imports);
+    out->models = ctx.list<Model *>(models);
+    out->templates = ctx.list<Template *>(templates);
+    out->functions = ctx.list<Function *>(functions);
+    out->fabrics = ctx.list<Fabric *>(fabrics);
+    out->topLevel = ctx.list<Stmt *>(topLevel);
+  }
 };
 
 } // namespace fabc::ast

@@ -49,19 +49,14 @@ public:
   template <typename T, unsigned N> ast::List<T> list(const llvm::SmallVector<T, N> &v) { return ctx_.list<T>(v); }
 
   void build(P::FileContext *fc, ast::File *out) {
-    llvm::SmallVector<ast::Import, 4> imports;
-    llvm::SmallVector<ast::Model *, 8> models;
-    llvm::SmallVector<ast::Template *, 8> templates;
-    llvm::SmallVector<ast::Function *, 4> functions;
-    llvm::SmallVector<ast::Fabric *, 1> fabrics;
-    llvm::SmallVector<ast::Stmt *, 8> topLevel;
+    ast::FileItems items;
     for (P::ItemContext *it : fc->item()) {
       if (auto *i = it->importDecl()) {
-        imports.push_back({unquote(raw(i->STRING())), range(i->STRING())});
+        items.imports.push_back({unquote(raw(i->STRING())), range(i->STRING())});
       } else if (auto *m = it->modelDecl()) {
-        models.push_back(model(m));
+        items.models.push_back(model(m));
       } else if (auto *t = it->templateDecl()) {
-        templates.push_back(tmpl(t));
+        items.templates.push_back(tmpl(t));
       } else if (auto *fn = it->fnDecl()) {
         ast::Function *r = ctx_.function();
         r->name = text(fn->name);
@@ -72,24 +67,19 @@ public:
             params.push_back({text(p), range(p), nullptr});
         r->params = list(params);
         r->body = expr(fn->expr());
-        functions.push_back(r);
+        items.functions.push_back(r);
       } else if (auto *f = it->fabricDecl()) {
         ast::Fabric *fab = ctx_.fabric();
         fab->name = text(f->name);
         fab->range = range(f->name);
         fab->body = block(f->block());
-        fabrics.push_back(fab);
+        items.fabrics.push_back(fab);
       } else if (auto *s = it->stmt()) {
         if (ast::Stmt *st = stmt(s))
-          topLevel.push_back(st);
+          items.topLevel.push_back(st);
       }
     }
-    out->imports = list(imports);
-    out->models = list(models);
-    out->templates = list(templates);
-    out->functions = list(functions);
-    out->fabrics = list(fabrics);
-    out->topLevel = list(topLevel);
+    items.commit(ctx_, out);
   }
 
 private:

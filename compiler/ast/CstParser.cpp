@@ -399,17 +399,7 @@ private:
   }
 
   // --- expressions: precedence climbing, the levels of HandParser.cpp (unary 8 ... ?: 1).
-  static int binaryPrec(Tok k) {
-    switch (k) {
-    case Star: case Slash: case Percent: return 7;
-    case Plus: case Minus: return 6;
-    case Lt: case Le: case Gt: case Ge: return 5;
-    case EqEq: case Ne: return 4;
-    case AndAnd: return 3;
-    case OrOr: return 2;
-    default: return 0;
-    }
-  }
+  static int binaryPrec(Tok k) { return binaryPrecedence(k); }
 
   void expr(int minPrec = 0) {
     uint32_t m = mark();

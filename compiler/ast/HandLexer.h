@@ -43,6 +43,21 @@ struct Token {
   uint32_t begin = 0, end = 0; // byte offsets, [begin, end)
 };
 
+// A binary operator's precedence in the grammar's left-recursive `expr`, whose
+// alternatives ANTLR numbers from the tightest (unary 8 ... ?: 1); 0: not one. Both
+// hand-written parsers climb by it.
+inline int binaryPrecedence(Tok k) {
+  switch (k) {
+  case Star: case Slash: case Percent: return 7;
+  case Plus: case Minus: return 6;
+  case Lt: case Le: case Gt: case Ge: return 5;
+  case EqEq: case Ne: return 4;
+  case AndAnd: return 3;
+  case OrOr: return 2;
+  default: return 0;
+  }
+}
+
 class Lexer {
 public:
   Lexer(std::string_view text, const ParseLimits &limits, bool comments = false)

@@ -36,12 +36,7 @@ public:
     done_.push_back({0, 0, 0});
     if (tok_.kind == Bad)
       throw Reject{};
-    llvm::SmallVector<ast::Import, 4> imports;
-    llvm::SmallVector<ast::Model *, 8> models;
-    llvm::SmallVector<ast::Template *, 8> templates;
-    llvm::SmallVector<ast::Function *, 4> functions;
-    llvm::SmallVector<ast::Fabric *, 1> fabrics;
-    llvm::SmallVector<ast::Stmt *, 8> topLevel;
+    ast::FileItems items;
     while (tok_.kind != End) {
       done_.back().next(tok_.begin);
       switch (tok_.kind) {
@@ -49,12 +44,12 @@ public:
         next();
         Token str = expect(String);
         expect(Semi);
-        imports.push_back({unquote(str), range(str)});
+        items.imports.push_back({unquote(str), range(str)});
         break;
       }
-      case KwModel: models.push_back(model()); break;
-      case KwTemplate: templates.push_back(tmpl()); break;
-      case KwFn: functions.push_back(function()); break;
+      case KwModel: items.models.push_back(model()); break;
+      case KwTemplate: items.templates.push_back(tmpl()); break;
+      case KwFn: items.functions.push_back(function()); break;
       case KwFabric: {
         next();
         Token name = expect(Id);
@@ -62,18 +57,13 @@ public:
         f->name = text(name);
         f->range = range(name);
         f->body = block();
-        fabrics.push_back(f);
+        items.fabrics.push_back(f);
         break;
       }
-      default: topLevel.push_back(stmt()); break;
+      default: items.topLevel.push_back(stmt()); break;
       }
     }
-    out->imports = ctx_.list<ast::Import>(imports);
-    out->models = ctx_.list<ast::Model *>(models);
-    out->templates = ctx_.list<ast::Template *>(templates);
-    out->functions = ctx_.list<ast::Function *>(functions);
-    out->fabrics = ctx_.list<ast::Fabric *>(fabrics);
-    out->topLevel = ctx_.list<ast::Stmt *>(topLevel);
+    items.commit(ctx_, out);
   }
 
 private:
@@ -523,17 +513,7 @@ private:
   // --- expressions: precedence climbing over the grammar's left-recursive `expr`, whose
   // alternatives ANTLR numbers from the tightest: unary 8, * / % 7, + - 6, < <= > >= 5,
   // == != 4, && 3, || 2, ?: 1 (right-associative).
-  static int binaryPrec(Tok k) {
-    switch (k) {
-    case Star: case Slash: case Percent: return 7;
-    case Plus: case Minus: return 6;
-    case Lt: case Le: case Gt: case Ge: return 5;
-    case EqEq: case Ne: return 4;
-    case AndAnd: return 3;
-    case OrOr: return 2;
-    default: return 0;
-    }
-  }
+  static int binaryPrec(Tok k) { return binaryPrecedence(k); }
 
   PE expr(int minPrec = 0) {
     using E = ast::Expr;
