@@ -4,6 +4,7 @@
 // only entry point into ANTLR.
 #include "ast/AntlrTree.h"
 #include "ast/Input.h"
+#include "ast/LexicalChecks.h"
 #include "ast/Parser.h"
 #include "ast/TwoStage.h"
 #include "diag/Diag.h"
@@ -90,53 +91,40 @@ private:
   Diagnostic *last_ = nullptr;
 };
 
-// A recursive-descent parser recurses once per nesting level: reject absurd nesting
+// A recursive-descent parser recurses once per nesting level: absurd nesting is rejected
 // before ANTLR sees it, so that no input can overflow the stack.
-bool checkNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabulary &vocab, uint32_t file,
-                  const OffsetMap &map, DiagEngine &diags, const ParseLimits &limits) {
+void findNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabulary &vocab, const OffsetMap &map,
+                 const ParseLimits &limits, LexicalFindings &f) {
   // Classify the literal token types once, by their grammar spelling, so the loop reads
   // only each token's type (never its text, which getText() re-encodes from UTF-32).
-  enum : uint8_t { Other, Open, Close, Op, Semi, LBrace, RBrace };
-  std::vector<uint8_t> cls(vocab.getMaxTokenType() + 1, Other);
+  std::vector<NestClass> cls(vocab.getMaxTokenType() + 1, NestClass::Other);
   for (size_t t = 0; t < cls.size(); ++t) {
     const std::string lit = vocab.getLiteralName(t);
     if (lit == "'('" || lit == "'['")
-      cls[t] = Open;
+      cls[t] = NestClass::Open;
     else if (lit == "')'" || lit == "']'")
-      cls[t] = Close;
+      cls[t] = NestClass::Close;
     else if (lit == "'{'")
-      cls[t] = LBrace;
+      cls[t] = NestClass::LBrace;
     else if (lit == "'}'")
-      cls[t] = RBrace;
+      cls[t] = NestClass::RBrace;
     else if (lit == "';'")
-      cls[t] = Semi;
+      cls[t] = NestClass::Semi;
     else if (lit == "'-'" || lit == "'!'" || lit == "'?'" || lit == "'+'" || lit == "'*'" || lit == "'/'" ||
              lit == "'&&'" || lit == "'||'")
-      cls[t] = Op;
+      cls[t] = NestClass::Op;
   }
-  uint32_t depth = 0, ops = 0;
+  NestingCount nesting;
   for (antlr4::Token *t : tokens.getTokens()) {
     size_t type = t->getType();
     if (type >= cls.size() || t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
       continue;
-    uint8_t c = cls[type];
-    if (c == Open || c == LBrace)
-      ++depth;
-    else if ((c == Close || c == RBrace) && depth)
-      --depth;
-    if (c == Semi || c == LBrace || c == RBrace)
-      ops = 0;
-    else if (c == Op)
-      ++ops;
-    if (depth > limits.maxDepth || ops > limits.maxDepth * 20) {
-      SourceRange r{{file, map.byte(t->getStartIndex())}, 1};
-      diags.report(DiagCode::E0006, r, "{} nested deeper than {} levels",
-                   depth > limits.maxDepth ? "brackets are" : "an expression is",
-                   depth > limits.maxDepth ? limits.maxDepth : limits.maxDepth * 20);
-      return false;
+    if (NestingCount::Over o = nesting.add(cls[type], limits.maxDepth)) {
+      f.nested = map.byte(t->getStartIndex());
+      f.nestedHow = o;
+      return;
     }
   }
-  return true;
 }
 
 } // namespace
@@ -185,34 +173,25 @@ ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow
   lexer.removeErrorListeners();
   // The parser holds every token and tree node (about half a kilobyte a token): count
   // the tokens first, without keeping them, when the text could exceed the limit.
+  LexicalFindings lexical;
   if (text.size() >= limits.maxTokens) {
     uint64_t n = 0;
     for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken())
       if (++n > limits.maxTokens) {
-        Diagnostic *d = diags.report(DiagCode::E0005, {{fileId, map.byte(t->getStartIndex())}, 1},
-                                     "more than {} tokens in one file", limits.maxTokens);
-        DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
-                                "generate repetitive structure with loops and templates");
+        lexical.tooMany = map.byte(t->getStartIndex());
+        lexical.report(diags, fileId, limits);
         return nullptr;
       }
     lexer.reset();
   }
   antlr4::CommonTokenStream tokens(&lexer);
   tokens.fill();
-  unsigned badChars = 0;
-  for (antlr4::Token *t : tokens.getTokens()) {
-    if (t->getType() != P::BAD_CHAR)
-      continue;
-    if (++badChars <= 3) {
-      Diagnostic *d = diags.report(DiagCode::E0003, {{fileId, map.byte(t->getStartIndex())}, 1},
-                                   "invalid character '{}'", t->getText());
-      if (t->getText() == "\"")
-        DiagEngine::note(d, {}, "strings end on the same line they start");
-    }
-  }
-  if (badChars)
-    return nullptr;
-  if (!checkNesting(tokens, lexer.getVocabulary(), fileId, map, diags, limits))
+  for (antlr4::Token *t : tokens.getTokens())
+    if (t->getType() == P::BAD_CHAR)
+      lexical.addBad(map.byte(t->getStartIndex()), lexical.badCount < 3 ? t->getText() : std::string());
+  if (!lexical.badCount)
+    findNesting(tokens, lexer.getVocabulary(), map, limits, lexical);
+  if (lexical.report(diags, fileId, limits))
     return nullptr;
   P parser(&tokens);
   ErrorListener listener(fileId, map, diags);
@@ -241,6 +220,29 @@ ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow
 
 } // namespace
 
+bool LexicalFindings::report(DiagEngine &diags, uint32_t file, const ParseLimits &limits) const {
+  if (tooMany != kNone) {
+    Diagnostic *d =
+        diags.report(DiagCode::E0005, {{file, tooMany}, 1}, "more than {} tokens in one file", limits.maxTokens);
+    DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
+                            "generate repetitive structure with loops and templates");
+    return true;
+  }
+  for (uint32_t i = 0; i < badCount && i < 3; ++i) {
+    Diagnostic *d = diags.report(DiagCode::E0003, {{file, bad[i].at}, 1}, "invalid character '{}'", bad[i].text);
+    if (bad[i].text == "\"")
+      DiagEngine::note(d, {}, "strings end on the same line they start");
+  }
+  if (badCount)
+    return true;
+  if (nested == kNone)
+    return false;
+  bool brackets = nestedHow == NestingCount::Brackets;
+  diags.report(DiagCode::E0006, {{file, nested}, 1}, "{} nested deeper than {} levels",
+               brackets ? "brackets are" : "an expression is", brackets ? limits.maxDepth : limits.maxDepth * 20);
+  return true;
+}
+
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ast::Context &ctx,
                      const ParseLimits &limits) {
   std::string_view text = sm.text(fileId);
@@ -255,6 +257,9 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
     if (ast::File *f = parseHand(fileId, text, ctx, limits, &why))
       return f;
     if (limits.engine == ParserEngine::HandOnly)
+      return nullptr;
+    // What stops the whole file's parse stops it here too, wherever it is in the file.
+    if (hand::scanLexical(text, limits).report(diags, fileId, limits))
       return nullptr;
     // ANTLR's diagnostics from where the hand-written parser gave up, not from the start.
     SyntaxWindow window;

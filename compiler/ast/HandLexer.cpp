@@ -1,6 +1,7 @@
 // The hand-written lexer: grammar/Fabric.g4's lexer rules (see HandLexer.h).
 #include "ast/HandLexer.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace fabc::hand {
@@ -188,9 +189,28 @@ Token Lexer::lex() {
   case '>': return next(1) == '=' ? tok(Ge, 2) : tok(Gt, 1);
   case '&': return next(1) == '&' ? tok(AndAnd, 2) : tok(Bad, 1);
   case '|': return next(1) == '|' ? tok(OrOr, 2) : tok(Bad, 1);
-  default: return tok(Bad, 1);
+  default: { // one code point, as the grammar's BAD_CHAR '.' (the text is valid UTF-8)
+    unsigned char u = static_cast<unsigned char>(c);
+    uint32_t len = u >= 0xF0 ? 4 : u >= 0xE0 ? 3 : u >= 0xC0 ? 2 : 1;
+    return tok(Bad, std::min<uint32_t>(len, uint32_t(n - b)));
+  }
   }
 }
+
+namespace {
+NestClass nestClass(Tok k) {
+  switch (k) {
+  case LParen: case LBrack: return NestClass::Open;
+  case RParen: case RBrack: return NestClass::Close;
+  case LBrace: return NestClass::LBrace;
+  case RBrace: return NestClass::RBrace;
+  case Semi: return NestClass::Semi;
+  case Minus: case Bang: case Question: case Plus: case Star: case Slash: case AndAnd: case OrOr:
+    return NestClass::Op;
+  default: return NestClass::Other;
+  }
+}
+} // namespace
 
 Token Lexer::next() {
   Token t = lex();
@@ -201,21 +221,39 @@ Token Lexer::next() {
   }
   if (t.kind == End)
     return t;
-  switch (t.kind) {
-  case LParen: case LBrack: case LBrace: ++depth_; break;
-  case RParen: case RBrack: case RBrace: if (depth_) --depth_; break;
-  default: break;
-  }
-  if (t.kind == Semi || t.kind == LBrace || t.kind == RBrace)
-    ops_ = 0;
-  else if (t.kind == Minus || t.kind == Bang || t.kind == Question || t.kind == Plus || t.kind == Star ||
-           t.kind == Slash || t.kind == AndAnd || t.kind == OrOr)
-    ++ops_;
-  if (depth_ > limits_.maxDepth || ops_ > limits_.maxDepth * 20) {
+  if (nesting_.add(nestClass(t.kind), limits_.maxDepth) != NestingCount::No) {
     limited_ = true;
     return {Bad, t.begin, t.end};
   }
   return t;
+}
+
+LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
+  ParseLimits unlimited;
+  unlimited.maxTokens = UINT64_MAX;
+  unlimited.maxDepth = UINT32_MAX / 64;
+  Lexer lex(text, unlimited, /*comments=*/true);
+  LexicalFindings f;
+  NestingCount nesting;
+  const bool counted = text.size() >= limits.maxTokens;
+  uint64_t n = 0;
+  for (Token t = lex.next(); t.kind != End; t = lex.next()) {
+    if (counted && ++n > limits.maxTokens) {
+      f.tooMany = t.begin;
+      return f;
+    }
+    if (t.kind == Bad) {
+      f.addBad(t.begin, text.substr(t.begin, t.end - t.begin));
+      continue;
+    }
+    if (t.kind == LineComment || t.kind == BlockComment || f.nested != LexicalFindings::kNone)
+      continue;
+    if (NestingCount::Over o = nesting.add(nestClass(t.kind), limits.maxDepth)) {
+      f.nested = t.begin;
+      f.nestedHow = o;
+    }
+  }
+  return f;
 }
 
 } // namespace fabc::hand

@@ -5,6 +5,7 @@
 // It follows ANTLR's rules exactly (longest match, the first rule on a tie, keywords
 // before ID, QUANTITY's predicate at every candidate end): the differential test
 // (`fabc parse-diff`, tests/lit/parse/differential.test) holds it to that.
+#include "ast/LexicalChecks.h"
 #include "ast/Parser.h"
 
 #include <cstdint>
@@ -80,7 +81,7 @@ private:
   const ParseLimits &limits_;
   bool comments_ = false;
   uint64_t tokens_ = 0;         // every token, comments too (FAB-E0005 counts them)
-  uint32_t depth_ = 0, ops_ = 0; // as ASTBuilder's checkNesting counts (FAB-E0006)
+  NestingCount nesting_; // as the ANTLR driver counts (FAB-E0006)
   bool limited_ = false;
 };
 
