@@ -6,6 +6,7 @@
 #include "ast/Input.h"
 #include "ast/LexicalChecks.h"
 #include "ast/Parser.h"
+#include "ast/SyntaxWindow.h"
 #include "ast/TwoStage.h"
 #include "diag/Diag.h"
 
@@ -154,11 +155,6 @@ bool validUtf8(std::string_view s, size_t *bad) {
   }
   return true;
 }
-
-// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
-// says where it gave up.
-ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
-                     hand::Rejection *why);
 
 namespace {
 

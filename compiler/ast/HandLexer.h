@@ -8,6 +8,8 @@
 #include "ast/LexicalChecks.h"
 #include "ast/Parser.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <cstdint>
 #include <string_view>
 #include <utility>
@@ -31,11 +33,14 @@ enum Tok : uint8_t {
 // Where the hand-written parser gave up, for parseFile's ANTLR parse of the diagnostics
 // (docs/design-decisions.md, "Syntax errors in large files").
 struct Rejection {
-  bool limited = false; // at a token or nesting limit: ANTLR must see the whole file
+  bool limited = false; // at a token or nesting limit (scanLexical reports it): no window
   // Per open statement list, outermost (the file) first: [begin, end) holds only
   // statements the parser completed, and is followed by one more completed statement (or
   // none) and then the statement it gave up in.
   std::vector<std::pair<uint32_t, uint32_t>> done;
+  // The statements of the blocks the kept statements hold, each [after '{', '}'), sorted:
+  // left out as well (an empty block parses as the full one does, up to its '}').
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 4> holes;
   uint32_t at = 0; // the end of the token it gave up at
 };
 
@@ -86,3 +91,10 @@ private:
 };
 
 } // namespace fabc::hand
+
+namespace fabc {
+// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
+// says where it gave up.
+ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
+                     hand::Rejection *why);
+} // namespace fabc

@@ -12,6 +12,8 @@
 
 #include <llvm/ADT/SmallVector.h>
 
+#include <algorithm>
+
 namespace fabc {
 namespace hand {
 namespace {
@@ -33,7 +35,7 @@ public:
   }
 
   void run(ast::File *out) {
-    done_.push_back({0, 0, 0});
+    done_.emplace_back(0);
     if (tok_.kind == Bad)
       throw Reject{};
     ast::FileItems items;
@@ -228,12 +230,15 @@ private:
   ast::Block block() {
     llvm::SmallVector<ast::Stmt *, 16> b;
     expect(LBrace);
-    done_.push_back({prevEnd_, prevEnd_, prevEnd_});
+    done_.emplace_back(prevEnd_);
     while (tok_.kind != RBrace) {
       done_.back().next(tok_.begin);
       b.push_back(stmt());
     }
+    uint32_t from = done_.back().begin;
     done_.pop_back();
+    if (tok_.begin > from)
+      done_.back().curHoles.push_back({from, tok_.begin});
     next();
     return ctx_.list<ast::Stmt *>(b);
   }
@@ -241,9 +246,13 @@ private:
 public:
   // After a Reject: where it gave up.
   Rejection rejection() const {
-    Rejection r{lex_.limited(), {}, tok_.end};
-    for (const Level &l : done_)
+    Rejection r{lex_.limited(), {}, {}, tok_.end};
+    for (const Level &l : done_) {
       r.done.push_back({l.begin, l.last});
+      r.holes.append(l.lastHoles.begin(), l.lastHoles.end());
+      r.holes.append(l.curHoles.begin(), l.curHoles.end());
+    }
+    std::sort(r.holes.begin(), r.holes.end());
     return r;
   }
 
@@ -684,12 +693,18 @@ private:
   // Per open statement list: where it begins, where its last completed statement and its
   // current one start. Rejection::done leaves out [begin, last): ANTLR still sees the
   // statement before the one it gave up in (its recovery and the missing-';' rule look
-  // back one token).
+  // back one token). The blocks those two statements hold are left out too, but for
+  // their braces (Rejection::holes): ANTLR's parse of the statement does not look into
+  // them, and one of them can be the whole 50 MB body of `fabric f { ... }`.
   struct Level {
     uint32_t begin, last, cur;
+    llvm::SmallVector<std::pair<uint32_t, uint32_t>, 2> lastHoles, curHoles;
+    explicit Level(uint32_t at) : begin(at), last(at), cur(at) {}
     void next(uint32_t at) {
       last = cur;
       cur = at;
+      lastHoles = std::move(curHoles);
+      curHoles.clear();
     }
   };
   std::vector<Level> done_;

@@ -21,6 +21,56 @@ void SyntaxWindow::skip(std::string_view source, uint32_t from, uint32_t to) {
 // statements were left out.
 void SyntaxWindow::end(uint32_t size) { pieces_.push_back({uint32_t(text_.size()), size, 0}); }
 
+namespace {
+// Where the window stops: the first end of a statement (';' or '}' at the depth the
+// statements start, a '}' with its ';') past the token the parser gave up at and at least
+// `budget` bytes past `pos`, not counting the `skipped` bytes of the blocks left out
+// there; with the blocks still open there. The end of the file when nothing but the end
+// follows it.
+struct Stop {
+  uint32_t at;
+  size_t open;
+};
+Stop windowEnd(std::string_view source, const hand::Rejection &r, uint32_t pos, uint64_t budget,
+               uint64_t skipped) {
+  const uint32_t size = uint32_t(source.size());
+  size_t open = r.done.size() - 1; // blocks open where the statement starts
+  if (size - pos <= budget + skipped)
+    return {size, open};
+  ParseLimits unlimited;
+  unlimited.maxTokens = UINT64_MAX;
+  unlimited.maxDepth = 1u << 26;
+  hand::Lexer lex(source.substr(pos), unlimited);
+  const uint64_t least = std::max<uint64_t>(budget + skipped, r.at > pos ? r.at - pos : 0);
+  uint32_t depth = 0;
+  for (hand::Token t = lex.next(); t.kind != hand::End; t = lex.next()) {
+    uint32_t cut = 0;
+    if (t.kind == hand::LBrace || t.kind == hand::LParen || t.kind == hand::LBrack) {
+      ++depth;
+    } else if (t.kind == hand::RBrace || t.kind == hand::RParen || t.kind == hand::RBrack) {
+      if (depth == 0) { // closes a block open at the statement's start
+        if (t.kind == hand::RBrace && open)
+          --open;
+        continue;
+      }
+      if (--depth == 0 && t.kind == hand::RBrace && t.end >= least)
+        cut = t.end;
+    } else if (t.kind == hand::Semi && depth == 0 && t.end >= least) {
+      cut = t.end;
+    }
+    if (!cut)
+      continue;
+    hand::Token after = lex.next();
+    if (after.kind == hand::Semi && source[pos + cut - 1] == '}') {
+      cut = after.end;
+      after = lex.next();
+    }
+    return {after.kind == hand::End ? size : pos + cut, open};
+  }
+  return {size, open}; // no boundary before the end of the file
+}
+} // namespace
+
 bool SyntaxWindow::make(std::string_view source, const hand::Rejection &r, uint32_t budget) {
   text_.clear();
   pieces_.clear();
@@ -29,66 +79,40 @@ bool SyntaxWindow::make(std::string_view source, const hand::Rejection &r, uint3
     return false;
   // Each open statement list's completed statements go; the headers that opened the
   // lists (`fabric f {`, `for i in 0..n {`) stay, so ANTLR's rule stack at the statement
-  // the hand parser gave up in is the one it has there in the whole file.
-  uint32_t pos = 0;
-  bool leftOut = false;
+  // the hand parser gave up in is the one it has there in the whole file. The blocks of
+  // the statements kept go too, but for their braces.
+  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 8> gaps;
+  uint32_t pos = 0; // where the statement list the parser gave up in goes on
   for (const auto &[begin, end] : r.done) {
-    keep(source, pos, begin);
-    if (end > begin) {
-      skip(source, begin, end);
-      leftOut = true;
-    }
+    if (end > begin)
+      gaps.push_back({begin, end});
     pos = std::max(pos, end);
   }
+  uint64_t skipped = 0; // after pos
+  for (const auto &[begin, end] : r.holes) {
+    gaps.push_back({begin, end});
+    if (begin >= pos)
+      skipped += end - begin;
+  }
+  std::sort(gaps.begin(), gaps.end());
   const uint32_t size = uint32_t(source.size());
-  if (size - pos <= budget) {
-    keep(source, pos, size);
+  const Stop stop = windowEnd(source, r, pos, budget, skipped);
+  if (gaps.empty() && stop.at == size)
+    return false;
+  uint32_t at = 0;
+  for (const auto &[begin, end] : gaps) {
+    keep(source, at, begin);
+    skip(source, begin, end);
+    at = std::max(at, end);
+  }
+  keep(source, at, stop.at);
+  if (stop.at == size) {
     end(size);
-    return leftOut;
+    return true;
   }
-  // Cut at the first end of a statement (';' or '}' at the depth the statements start,
-  // a '}' with its ';') at least `budget` bytes on and past the token it gave up at.
-  ParseLimits unlimited;
-  unlimited.maxTokens = UINT64_MAX;
-  unlimited.maxDepth = 1u << 26;
-  hand::Lexer lex(source.substr(pos), unlimited);
-  const uint64_t least = std::max<uint64_t>(uint64_t(budget), r.at > pos ? r.at - pos : 0);
-  size_t open = r.done.size() - 1; // blocks open where the statement starts
-  uint32_t depth = 0, cut = 0;
-  for (hand::Token t = lex.next(); t.kind != hand::End; t = lex.next()) {
-    if (t.kind == hand::LBrace || t.kind == hand::LParen || t.kind == hand::LBrack) {
-      ++depth;
-      continue;
-    }
-    if (t.kind == hand::RBrace || t.kind == hand::RParen || t.kind == hand::RBrack) {
-      if (depth == 0) { // closes a block open at the statement's start
-        if (t.kind == hand::RBrace && open)
-          --open;
-        continue;
-      }
-      --depth;
-      if (t.kind != hand::RBrace || depth != 0 || t.end < least)
-        continue;
-      cut = t.end;
-      hand::Token after = lex.next();
-      if (after.kind == hand::Semi)
-        cut = after.end;
-      break;
-    }
-    if (t.kind == hand::Semi && depth == 0 && t.end >= least) {
-      cut = t.end;
-      break;
-    }
-  }
-  if (!cut) { // no boundary before the end of the file
-    keep(source, pos, size);
-    end(size);
-    return leftOut;
-  }
-  keep(source, pos, pos + cut);
-  cut_ = pos + cut;
+  cut_ = stop.at;
   tail_ = uint32_t(text_.size());
-  for (size_t i = 0; i < open; ++i)
+  for (size_t i = 0; i < stop.open; ++i)
     text_ += "\n}";
   return true;
 }

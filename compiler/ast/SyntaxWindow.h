@@ -1,6 +1,7 @@
 #pragma once
 // What ANTLR parses for the diagnostics of a file the hand-written parser rejected: the
-// file without the statements the hand parser completed before it gave up, and, in a
+// file without the statements the hand parser completed before it gave up (and without
+// the statements of the blocks those it keeps hold, but for their braces), and, in a
 // large file, cut at a statement boundary about ParseLimits::syntaxWindow bytes past the
 // statement it gave up in (closed with '}' per open block). A syntax error in line 3 M
 // of a 150 MB file then costs ANTLR a few statements, not the file (~100 bytes of memory
