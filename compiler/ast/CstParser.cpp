@@ -509,9 +509,7 @@ bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nod
 }
 
 bool lex(std::string_view text, std::vector<Token> &out) {
-  ParseLimits unlimited;
-  unlimited.maxDepth = UINT32_MAX / 64;
-  unlimited.maxTokens = UINT64_MAX;
+  const ParseLimits unlimited = ParseLimits::unlimited();
   Lexer lx(text, unlimited, /*comments=*/true);
   out.clear();
   uint32_t line = 1, at = 0;

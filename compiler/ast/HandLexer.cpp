@@ -229,9 +229,7 @@ Token Lexer::next() {
 }
 
 LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
-  ParseLimits unlimited;
-  unlimited.maxTokens = UINT64_MAX;
-  unlimited.maxDepth = UINT32_MAX / 64;
+  const ParseLimits unlimited = ParseLimits::unlimited();
   Lexer lex(text, unlimited, /*comments=*/true);
   LexicalFindings f;
   NestingCount nesting;

@@ -2,6 +2,7 @@
 // Parses one source buffer into the AST. The only entry point into ANTLR.
 #include "ast/AST.h"
 
+#include <cstdint>
 #include <string>
 
 namespace fabc {
@@ -24,6 +25,15 @@ struct ParseLimits {
   // up, and at most about this many bytes past it (ANTLR needs ~100 bytes of memory a
   // source byte): SyntaxWindow.h.
   uint32_t syntaxWindow = 1u << 20;
+
+  // No token or nesting limit (maxDepth * 20 still fits): for a lexer pass over a whole
+  // file that keeps nothing per token. hand::Lexer keeps a reference: name the value.
+  static ParseLimits unlimited() {
+    ParseLimits l;
+    l.maxTokens = UINT64_MAX;
+    l.maxDepth = UINT32_MAX / 64;
+    return l;
+  }
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are

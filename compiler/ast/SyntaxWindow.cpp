@@ -37,9 +37,7 @@ Stop windowEnd(std::string_view source, const hand::Rejection &r, uint32_t pos, 
   size_t open = r.done.size() - 1; // blocks open where the statement starts
   if (size - pos <= budget + skipped)
     return {size, open};
-  ParseLimits unlimited;
-  unlimited.maxTokens = UINT64_MAX;
-  unlimited.maxDepth = 1u << 26;
+  const ParseLimits unlimited = ParseLimits::unlimited();
   hand::Lexer lex(source.substr(pos), unlimited);
   const uint64_t least = std::max<uint64_t>(budget + skipped, r.at > pos ? r.at - pos : 0);
   uint32_t depth = 0;
