@@ -220,7 +220,8 @@ bool LexicalFindings::report(DiagEngine &diags, uint32_t file, const ParseLimits
   if (tooMany != kNone) {
     Diagnostic *d =
         diags.report(DiagCode::E0005, {{file, tooMany}, 1}, "more than {} tokens in one file", limits.maxTokens);
-    DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; "
+    DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; for an explicit file "
+                            "this large (fabc import, an export) raise it, e.g. --max-file-size=1G; else "
                             "generate repetitive structure with loops and templates");
     return true;
   }
