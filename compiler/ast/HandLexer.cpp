@@ -214,7 +214,7 @@ NestClass nestClass(Tok k) {
 
 Token Lexer::next() {
   Token t = lex();
-  // ASTBuilder's limits, counted the same way: the ANTLR path reports them.
+  // The ANTLR driver's limits, counted the same way: scanLexical reports them.
   if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens) {
     limited_ = true;
     return {Bad, t.begin, t.end};
@@ -229,14 +229,15 @@ Token Lexer::next() {
 }
 
 LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
-  const ParseLimits unlimited = ParseLimits::unlimited();
-  Lexer lex(text, unlimited, /*comments=*/true);
+  // The lexer counts the tokens to the limit; the nesting is counted here, on past it
+  // (a bad character further on outranks it), so the lexer's own nesting is unlimited.
+  ParseLimits tokensOnly = ParseLimits::unlimited();
+  tokensOnly.maxTokens = limits.maxTokens;
+  Lexer lex(text, tokensOnly, /*comments=*/true);
   LexicalFindings f;
   NestingCount nesting;
-  const bool counted = text.size() >= limits.maxTokens;
-  uint64_t n = 0;
   for (Token t = lex.next(); t.kind != End; t = lex.next()) {
-    if (counted && ++n > limits.maxTokens) {
+    if (lex.limited()) {
       f.tooMany = t.begin;
       return f;
     }
@@ -244,7 +245,7 @@ LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
       f.addBad(t.begin, text.substr(t.begin, t.end - t.begin));
       continue;
     }
-    if (t.kind == LineComment || t.kind == BlockComment || f.nested != LexicalFindings::kNone)
+    if (f.nested != LexicalFindings::kNone)
       continue;
     if (NestingCount::Over o = nesting.add(nestClass(t.kind), limits.maxDepth)) {
       f.nested = t.begin;

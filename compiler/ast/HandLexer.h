@@ -38,7 +38,7 @@ struct Rejection {
   // statements the parser completed, and is followed by one more completed statement (or
   // none) and then the statement it gave up in.
   std::vector<std::pair<uint32_t, uint32_t>> done;
-  // The statements of the blocks the kept statements hold, each [after '{', '}'), sorted:
+  // The statements of the blocks the kept statements hold, each [after '{', '}'):
   // left out as well (an empty block parses as the full one does, up to its '}').
   llvm::SmallVector<std::pair<uint32_t, uint32_t>, 4> holes;
   uint32_t at = 0; // the end of the token it gave up at

@@ -12,8 +12,6 @@
 
 #include <llvm/ADT/SmallVector.h>
 
-#include <algorithm>
-
 namespace fabc {
 namespace hand {
 namespace {
@@ -252,7 +250,6 @@ public:
       r.holes.append(l.lastHoles.begin(), l.lastHoles.end());
       r.holes.append(l.curHoles.begin(), l.curHoles.end());
     }
-    std::sort(r.holes.begin(), r.holes.end());
     return r;
   }
 

@@ -51,7 +51,6 @@ struct LexicalFindings {
   uint32_t nested = kNone; // the first token past the nesting limit
   NestingCount::Over nestedHow = NestingCount::No;
 
-  bool any() const { return tooMany != kNone || badCount || nested != kNone; }
   void addBad(uint32_t at, std::string_view text) {
     if (badCount < 3)
       bad[badCount] = {at, std::string(text)};
