@@ -104,7 +104,10 @@ bool Compilation::run(const CompileInput &input) {
   lo.searchPath = searchPath(opts_, input);
   lo.catalogDirs = stdlibDirs();
   lo.maxFileSize = opts_.maxFileSize;
-  lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / 16, 1024);
+  // One token per 4 bytes: an explicit file (fabc import's) has ~3.5 bytes a token but its
+  // long lines of names pass 4 bytes a token on average; what the limit stops is a file of
+  // tiny tokens, whose AST costs up to ~55 bytes a token (docs/diagnostics.md, FAB-E0005).
+  lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / CompileOptions::kBytesPerToken, 1024);
   lo.parse.engine = opts_.parser;
   lo.overlay = opts_.overlay;
   LoadedProgram &prog = prog_;
@@ -140,6 +143,7 @@ bool Compilation::run(const CompileInput &input) {
     eo.top = opts_.top;
     eo.allowLibrary = opts_.allowLibrary;
     eo.values = opts_.values;
+    eo.cancel = opts_.cancel;
     ok = elaborate(prog, eo, diags, F_);
 #ifdef FABC_VERIFY_IR
     if (ok)

@@ -11,6 +11,7 @@
 #include "ir/Fabric.h"
 #include "loader/Imports.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -27,7 +28,11 @@ struct CompileOptions {
   std::vector<std::pair<std::string, std::string>> defines; // -D NAME=VALUE, in order
   std::string top;                                          // --top
   ElabLimits limits;
-  uint64_t maxFileSize = 64ull << 20;
+  // --max-file-size: the largest source read. 256 MiB holds what `fabc import` writes for
+  // about a million GPUs (3M links, ~160 MB) and bounds the parse to ~2.5 GB; a source
+  // may hold at most maxFileSize / kBytesPerToken tokens. docs/diagnostics.md, FAB-E0005.
+  uint64_t maxFileSize = 256ull << 20;
+  static constexpr uint64_t kBytesPerToken = 4;
   ParserEngine parser = ParserEngine::Auto; // --parser (hidden): which parser builds the AST
   // A main file without a fabric block is a library, checked as far as it goes (check).
   bool allowLibrary = false;
@@ -49,7 +54,15 @@ struct CompileOptions {
   BindingValues *values = nullptr;
   // Stop after loading (parse and imports): the language server's workspace index.
   bool parseOnly = false;
+  // Set by another thread to abandon the compilation (the language server: a newer edit
+  // made it stale). Checked before each stage and pass (run() then throws
+  // CompileCancelled) and every few thousand elaboration steps (elaborate() returns
+  // false). The Compilation is then only fit to be destroyed.
+  const std::atomic<bool> *cancel = nullptr;
 };
+
+// Thrown out of Compilation::run() when CompileOptions::cancel was set.
+struct CompileCancelled {};
 
 // What to compile: a file ("-" is stdin), or text with the name diagnostics show.
 struct CompileInput {
@@ -108,6 +121,8 @@ public:
 
 private:
   void stage(const char *name) {
+    if (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
+      throw CompileCancelled{};
     if (onStage_)
       onStage_(name);
   }

@@ -220,9 +220,10 @@ bool LexicalFindings::report(DiagEngine &diags, uint32_t file, const ParseLimits
   if (tooMany != kNone) {
     Diagnostic *d =
         diags.report(DiagCode::E0005, {{file, tooMany}, 1}, "more than {} tokens in one file", limits.maxTokens);
-    DiagEngine::note(d, {}, "the token limit is one token per 16 bytes of --max-file-size; for an explicit file "
-                            "this large (fabc import, an export) raise it, e.g. --max-file-size=1G; else "
-                            "generate repetitive structure with loops and templates");
+    DiagEngine::note(d, {}, "the token limit is one token per 4 bytes of --max-file-size; a file of this many "
+                            "small tokens is not an explicit design (those have ~3.5 bytes a token and pass "
+                            "the size limit first): generate repetitive structure with loops and templates, "
+                            "or raise --max-file-size");
     return true;
   }
   for (uint32_t i = 0; i < badCount && i < 3; ++i) {

@@ -129,6 +129,8 @@ private:
   void backtrace(Diagnostic *d);
   std::vector<Frame> frames_;
   void step(SourceRange r) {
+    if ((steps_ & 4095) == 0 && opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
+      throw Abort{}; // stale (ElabOptions::cancel): no diagnostic, the caller drops the result
     if (++steps_ > opts_.limits.maxSteps) {
       Diagnostic *d = error(DiagCode::E0030, r, "elaboration took more than {} steps", opts_.limits.maxSteps);
       DiagEngine::note(d, {}, "raise the limit with --max-steps if the design is really this large");

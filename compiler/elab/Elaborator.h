@@ -5,6 +5,7 @@
 #include "ast/AST.h"
 #include "ir/Fabric.h"
 
+#include <atomic>
 #include <string>
 #include <unordered_map>
 
@@ -41,6 +42,9 @@ struct ElabOptions {
   // is then empty. For `fabc check` (pre-commit lints every .fab file).
   bool allowLibrary = false;
   BindingValues *values = nullptr; // record let/param values (the language server)
+  // Set by another thread to stop early (the language server, when a newer edit makes
+  // this compile stale): checked every 4,096 steps, elaboration then returns false.
+  const std::atomic<bool> *cancel = nullptr;
 };
 
 // Returns false if errors were reported; the IR is then incomplete.

@@ -63,6 +63,8 @@ public:
   const Symbol &symbol(uint32_t id) const { return symbols_[id]; }
   // The occurrence whose range holds `loc` (the name under the cursor), or nullptr.
   const Occurrence *at(SourceLoc loc) const;
+  // Every occurrence, in file and offset order (semantic tokens).
+  const std::vector<Occurrence> &occurrences() const { return occ_; }
   // Every occurrence of a symbol, in file and offset order.
   std::vector<const Occurrence *> occurrencesOf(uint32_t symbol) const;
   // A model, template, function or top-level binding by name; NoSymbol if none.

@@ -1,4 +1,5 @@
 // fabc fmt: print, check or rewrite sources in the canonical layout (docs/fmt.md).
+#include "Compilation.h"
 #include "ast/Format.h"
 #include "Commands.h"
 #include "loader/Imports.h"
@@ -99,7 +100,7 @@ int fmtCommand(Options &r) {
     uint32_t id = sm.add(path == "-" ? "<stdin>" : path, text);
     FormatOptions fo;
     fo.width = r.width;
-    fo.parse.maxTokens = std::max<uint64_t>(r.maxFileSize / 16, 1024);
+    fo.parse.maxTokens = std::max<uint64_t>(r.maxFileSize / CompileOptions::kBytesPerToken, 1024);
     fo.parse.engine = r.parser;
     std::string out;
     bool ok = formatSource(id, sm, diags, out, fo);

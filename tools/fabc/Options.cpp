@@ -242,7 +242,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>, nullptr},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
-       "largest source file read (default 64 MiB; suffixes K, M, G)", false, maxFileSize, nullptr},
+       "largest source file read (default 256 MiB; suffixes K, M, G)", false, maxFileSize, nullptr},
       {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
        false, FLAG(inPlace), nullptr},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",

@@ -31,7 +31,7 @@ struct Options {
   bool limitsSet = false; // a --max-devices/links/steps/depth option was given
   bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
-  uint64_t maxFileSize = 64ull << 20;
+  uint64_t maxFileSize = 256ull << 20; // CompileOptions::maxFileSize
   ParserEngine parser = ParserEngine::Auto; // --parser (hidden)
   DiagReport *report = nullptr; // JSON/SARIF: one document for all inputs
   std::vector<std::string> disabled;

@@ -1,6 +1,7 @@
 // A document's compilation as the protocol sees it: positions, locations and the
 // published diagnostics (the same as `fabc check`'s, notes as related information).
 #include "tools/lsp/Server.h"
+#include "tools/lsp/Worker.h"
 
 #include <climits>
 #include <cstdlib>
@@ -38,8 +39,22 @@ Document &Server::document(const json::Object *params) {
     return d;
   }
   Document &d = *it->second;
-  if (d.dirty)
-    compile(d);
+  if (!worker_) {
+    if (d.dirty)
+      compile(d);
+  } else {
+    // Pending edits are compiled at once (no quiet period), and the answer waits only
+    // for their parse: the check may go on meanwhile (Document::full).
+    collect();
+    if (d.dirty)
+      submit(d);
+    if (d.installed != d.submitted) {
+      worker_->waitFor(d.submitted);
+      collect();
+    }
+  }
+  if (!d.comp)
+    throw RequestError{RequestFailed, "'" + d.uri + "' could not be compiled (out of memory)"};
   return d;
 }
 
@@ -75,7 +90,8 @@ std::string Server::uriOf(Document &d, uint32_t file) {
     if (::realpath(p.c_str(), buf))
       p = buf;
   }
-  // An open document is known by the URI its editor gave.
+  // An open document is known by the URI its editor gave (the worker calls this too).
+  std::lock_guard<std::mutex> lk(docsMu_);
   for (auto &kv : docs_)
     if (kv.second->path == p || kv.second->realPath == p)
       return kv.first;
@@ -100,7 +116,7 @@ uint32_t Server::offsetOf(Document &d, const json::Object *params) {
   return off;
 }
 
-void Server::publish(Document &d) {
+void Server::publish(Document &d, const std::atomic<bool> *cancel, const std::function<void()> &beforeSend) {
   json::Array out;
   d.published.clear();
   const SourceManager &sm = d.comp->sources();
@@ -151,6 +167,11 @@ void Server::publish(Document &d) {
     out.push_back(std::move(o));
     d.published.push_back({r.begin.offset, r.begin.offset + r.length, code});
   }
+  std::lock_guard<std::mutex> lk(publishMu_);
+  if (cancel && cancel->load())
+    return;
+  if (beforeSend)
+    beforeSend();
   notify("textDocument/publishDiagnostics",
          json::Object{{"uri", d.uri}, {"version", d.version}, {"diagnostics", std::move(out)}});
 }

@@ -19,7 +19,8 @@ std::string safeText(std::string s);
 namespace {
 
 QueryContext queryOf(Document &d) {
-  return {*d.index, d.comp->sources(), &d.comp->fabric(), d.values.get()};
+  // While the worker checks the text, the parse's index without the IR and the values.
+  return {*d.index, d.comp->sources(), d.full ? &d.comp->fabric() : nullptr, d.full ? d.values.get() : nullptr};
 }
 
 // LSP SymbolKind numbers.
@@ -304,7 +305,7 @@ json::Value formatting(Server &s, const json::Object *params) {
   uint32_t id = sm.add(d.path, d.text);
   FormatOptions fo;
   fo.width = s.options().fmtWidth;
-  fo.parse.maxTokens = std::max<uint64_t>(s.options().compile.maxFileSize / 16, 1024);
+  fo.parse.maxTokens = std::max<uint64_t>(s.options().compile.maxFileSize / CompileOptions::kBytesPerToken, 1024);
   std::string out;
   if (d.text.size() > s.options().compile.maxFileSize)
     throw RequestError{RequestFailed, "fabc fmt: the document is larger than --max-file-size"};
@@ -366,7 +367,7 @@ bool Features::handle(Server &s, const std::string &method, const json::Object *
   } else if (method == "textDocument/formatting") result = formatting(s, params);
   else if (method == "textDocument/rename") result = rename(s, params);
   else if (method == "textDocument/prepareRename") result = prepareRename(s, params);
-  else return false;
+  else return handleIndex(s, method, params, result);
   return true;
 }
 

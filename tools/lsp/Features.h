@@ -10,6 +10,10 @@ struct Features {
   // then answers MethodNotFound). Throws RequestError.
   static bool handle(Server &s, const std::string &method, const llvm::json::Object *params,
                      llvm::json::Value &result);
+  // Symbols.cpp: semantic tokens and workspace symbols, over the index as a whole.
+  static bool handleIndex(Server &s, const std::string &method, const llvm::json::Object *params,
+                          llvm::json::Value &result);
+  static llvm::json::Value semanticTokensLegend(); // initialize's semanticTokensProvider
 };
 
 } // namespace fabc::lsp

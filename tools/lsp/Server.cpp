@@ -3,6 +3,7 @@
 #include "tools/lsp/Server.h"
 
 #include "tools/lsp/Features.h"
+#include "tools/lsp/Worker.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -10,6 +11,8 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -20,13 +23,16 @@ namespace json = llvm::json;
 std::string safeText(std::string s) { return json::isUTF8(s) ? s : json::fixUTF8(s); }
 
 Server::Server(ServerOptions opts, Sink send) : opts_(std::move(opts)), send_(std::move(send)) {}
-Server::~Server() = default;
+Server::~Server() {
+  worker_.reset(); // it reads docs_ (the overlay): stopped first
+}
 
 void Server::send(const json::Value &v) {
   std::string body;
   llvm::raw_string_ostream os(body);
   os << v;
   os.flush();
+  std::lock_guard<std::mutex> lk(sendMu_);
   send_(frame(body));
 }
 
@@ -165,6 +171,8 @@ json::Value Server::initialize(const json::Object *params) {
       {"documentFormattingProvider", true},
       {"renameProvider", json::Object{{"prepareProvider", true}}},
       {"completionProvider", json::Object{{"triggerCharacters", json::Array{".", ":", "\"", "/", " "}}}},
+      {"semanticTokensProvider", Features::semanticTokensLegend()},
+      {"workspaceSymbolProvider", true},
   };
   return json::Object{{"capabilities", std::move(caps)},
                       {"serverInfo", json::Object{{"name", "fabc"}, {"version", FABC_VERSION}}}};
@@ -179,6 +187,9 @@ void Server::notification(const std::string &method, const json::Object *params)
     return; // dropped, as the protocol says
   static const json::Object empty;
   const json::Object &p = params ? *params : empty;
+  // The worker reads the open documents' texts (imports of one another): changed under
+  // the lock.
+  std::lock_guard<std::mutex> lk(docsMu_);
   if (method == "textDocument/didOpen")
     didOpen(p);
   else if (method == "textDocument/didChange")
@@ -282,7 +293,10 @@ void Server::didClose(const json::Object &p) {
     return;
   std::string uri = it->first;
   docs_.erase(it);
-  // Clear what the editor shows for it.
+  // Clear what the editor shows for it, after which its compile may not publish.
+  std::lock_guard<std::mutex> lk(publishMu_);
+  if (worker_)
+    worker_->cancel(uri);
   notify("textDocument/publishDiagnostics", json::Object{{"uri", uri}, {"diagnostics", json::Array{}}});
 }
 
@@ -304,19 +318,31 @@ std::vector<std::string> Server::searchPathOf(const Document &d) const {
   return searchPath(opts_.compile, CompileInput::source(d.path, {}, dir));
 }
 
-void Server::compile(Document &d) {
-  // The previous compilation is freed now, unless it is the last one that parsed and the
-  // text may not parse any more (kept for completion): at most two per open document.
-  Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
-  bool prevParsed = prev.comp && !d.syntaxErrors;
-  if (!prevParsed)
-    prev = {};
-  d.lines.clear();
-  d.values = std::make_unique<BindingValues>();
+void Server::indexMain(Document &w) {
+  // The main file's id: the first source of the compilation (a text that did not even
+  // tokenize has no AST, a text past --max-file-size was not added: added here, so that
+  // positions always have a text to count in).
+  SourceManager &sm = w.comp->sources();
+  w.mainFile = UINT32_MAX;
+  for (uint32_t f = 0; f < sm.size() && w.mainFile == UINT32_MAX; ++f)
+    if (sm.path(f) == w.path)
+      w.mainFile = f;
+  if (w.mainFile == UINT32_MAX)
+    w.mainFile = sm.add(w.path, w.text);
+  w.index = std::make_unique<Index>();
+  w.index->build(w.comp->program(), w.comp->sources());
+}
+
+void Server::build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed) {
+  w.lines.clear();
+  w.values = std::make_unique<BindingValues>();
+  w.index.reset();
   CompileOptions co = opts_.compile;
   co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
-  co.values = d.values.get();
+  co.values = w.values.get();
+  co.cancel = cancel;
   co.overlay = [this](const std::string &real, std::string &text) {
+    std::lock_guard<std::mutex> lk(docsMu_);
     for (auto &kv : docs_)
       if (kv.second->realPath == real) {
         text = kv.second->text;
@@ -324,14 +350,14 @@ void Server::compile(Document &d) {
       }
     return false;
   };
-  d.comp = std::make_unique<Compilation>(std::move(co));
-  DiagEngine &diags = d.comp->diags();
+  w.comp = std::make_shared<Compilation>(std::move(co));
+  DiagEngine &diags = w.comp->diags();
   if (opts_.configureDiags)
     opts_.configureDiags(diags);
   diags.setFormat(DiagFormat::Json); // kept, not printed: finish() is never called
   diags.setReport(nullptr);
-  size_t slash = d.path.rfind('/');
-  std::string dir = slash == std::string::npos ? std::string() : d.path.substr(0, slash);
+  size_t slash = w.path.rfind('/');
+  std::string dir = slash == std::string::npos ? std::string() : w.path.substr(0, slash);
   // --time-stages: one line per compilation on stderr (stdout is the protocol's).
   Clock::time_point start = Clock::now(), last = start;
   std::string stages;
@@ -343,34 +369,46 @@ void Server::compile(Document &d) {
       stages += fmt::format(" {} {:.1f},", current, ms(now - last));
     current = name;
     last = now;
+    // Loading is done and clean: what the editor may show before elaboration.
+    if (name && std::strcmp(name, "elaborate") == 0 && parsed) {
+      indexMain(w);
+      parsed();
+    }
   };
-  if (opts_.timeStages)
-    d.comp->onStage(stage);
+  w.comp->onStage(stage);
   try {
-    d.comp->run(CompileInput::source(d.path, d.text, dir));
+    w.comp->run(CompileInput::source(w.path, w.text, dir));
   } catch (const std::bad_alloc &) {
     // As the command line does: a message, not a diagnostic code; what was reported
     // before is still published.
-    log(1, "out of memory compiling '" + d.path + "' (lower --max-file-size or the elaboration limits)");
+    log(1, "out of memory compiling '" + w.path + "' (lower --max-file-size or the elaboration limits)");
   }
   if (opts_.timeStages)
     stage("index and publish");
-  // The main file's id: the first source of the compilation (a text that did not even
-  // tokenize has no AST, a text past --max-file-size was not added: added here, so that
-  // positions always have a text to count in).
-  SourceManager &sm = d.comp->sources();
-  d.mainFile = UINT32_MAX;
-  for (uint32_t f = 0; f < sm.size() && d.mainFile == UINT32_MAX; ++f)
-    if (sm.path(f) == d.path)
-      d.mainFile = f;
-  if (d.mainFile == UINT32_MAX)
-    d.mainFile = sm.add(d.path, d.text);
-  d.index = std::make_unique<Index>();
-  d.index->build(d.comp->program(), d.comp->sources());
-  d.syntaxErrors = false;
-  for (const Diagnostic &dg : d.comp->diags().all())
-    d.syntaxErrors |= (dg.code == DiagCode::E0002 || dg.code == DiagCode::E0003 || dg.code == DiagCode::E0004) &&
-                      dg.range.begin.file == d.mainFile;
+  if (!w.index)
+    indexMain(w);
+  w.syntaxErrors = false;
+  for (const Diagnostic &dg : w.comp->diags().all())
+    w.syntaxErrors |= (dg.code == DiagCode::E0002 || dg.code == DiagCode::E0003 || dg.code == DiagCode::E0004) &&
+                      dg.range.begin.file == w.mainFile;
+  if (opts_.timeStages) {
+    stage(nullptr);
+    if (!stages.empty())
+      stages.pop_back();
+    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{})\n", w.uri,
+               w.version, ms(last - start), stages);
+  }
+}
+
+void Server::compile(Document &d) {
+  // The previous compilation is freed now, unless it is the last one that parsed and the
+  // text may not parse any more (kept for completion): at most two per open document.
+  Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
+  bool prevParsed = prev.comp && !d.syntaxErrors && d.full;
+  if (!prevParsed)
+    prev = {};
+  build(d, nullptr, nullptr);
+  d.full = true;
   if (!d.syntaxErrors)
     d.lastParsed = {};
   else if (prevParsed)
@@ -378,16 +416,129 @@ void Server::compile(Document &d) {
   d.dirty = false;
   if (d.open)
     publish(d);
-  if (opts_.timeStages) {
-    stage(nullptr);
-    if (!stages.empty())
-      stages.pop_back();
-    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{})\n", d.uri,
-               d.version, ms(last - start), stages);
+}
+
+bool Server::startWorker(std::function<void()> wake) {
+  worker_ = std::make_unique<Worker>([this](Job &job, const std::function<void(Result)> &post) { runJob(job, post); },
+                                     std::move(wake));
+  if (!worker_->started())
+    worker_.reset();
+  return worker_ != nullptr;
+}
+
+void Server::submit(Document &d) {
+  Job job;
+  job.uri = d.uri;
+  job.path = d.path;
+  job.realPath = d.realPath;
+  job.text = d.text;
+  job.version = d.version;
+  job.serial = d.submitted = ++serial_;
+  job.prevFast = d.fastPublished;
+  d.dirty = false;
+  worker_->submit(std::move(job));
+}
+
+// On the worker thread: everything here is the job's own but for the documents' texts
+// (read under docsMu_ by the overlay) and send().
+void Server::runJob(Job &job, const std::function<void(Result)> &post) {
+  Document w;
+  w.uri = job.uri;
+  w.path = job.path;
+  w.realPath = job.realPath;
+  w.text = std::move(job.text);
+  w.version = job.version;
+  auto result = [&](bool full) {
+    Result r;
+    r.uri = w.uri;
+    r.version = w.version;
+    r.serial = job.serial;
+    r.full = full;
+    r.comp = w.comp;
+    r.index = std::move(w.index); // the first result of a compilation carries it
+    r.mainFile = w.mainFile;
+    r.syntaxErrors = w.syntaxErrors;
+    return r;
+  };
+  // Diagnostics from before elaboration are published at once when there are some, or
+  // when the last publish had some (an edit that fixes a syntax error clears it now);
+  // otherwise the editor keeps the last check's until this one's replace them.
+  size_t fastCount = SIZE_MAX; // diagnostics reported before elaboration
+  auto parsed = [&] {
+    Result r = result(false);
+    fastCount = w.comp->diags().all().size();
+    if (!fastCount && !job.prevFast)
+      return post(std::move(r));
+    r.published = true;
+    r.fast = fastCount > 0;
+    publish(w, job.cancel.get(), [&] {
+      r.publishedRanges = w.published;
+      post(std::move(r));
+    });
+  };
+  try {
+    build(w, job.cancel.get(), parsed);
+  } catch (const CompileCancelled &) {
+    return;
+  } catch (...) {
+    // Whatever went wrong, the reader may be waiting for this job: it gets what there is.
+    if (!w.comp)
+      return post(result(true)); // out of memory before anything was compiled
+    if (fastCount == SIZE_MAX && !w.index)
+      indexMain(w);
+  }
+  if (job.cancel->load())
+    return; // stale: a newer job has the document
+  Result r = result(true);
+  r.values = std::move(w.values);
+  r.published = true;
+  r.fast = fastCount == SIZE_MAX ? !w.comp->diags().all().empty() : fastCount > 0;
+  publish(w, job.cancel.get(), [&] {
+    r.publishedRanges = w.published;
+    post(std::move(r));
+  });
+}
+
+void Server::collect() {
+  if (!worker_)
+    return;
+  for (Result &r : worker_->take()) {
+    auto it = docs_.find(r.uri);
+    if (it != docs_.end())
+      install(*it->second, std::move(r));
   }
 }
 
+void Server::install(Document &d, Result &&r) {
+  if (r.serial != d.submitted)
+    return; // of an older text (posted before a newer job was submitted)
+  if (r.index) {
+    // A new compilation: the previous one is freed now, unless it is the last one that
+    // parsed and this text does not (kept for completion).
+    Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
+    bool prevParsed = prev.comp && !d.syntaxErrors && d.full;
+    d.comp = std::move(r.comp);
+    d.index = std::move(r.index);
+    d.mainFile = r.mainFile;
+    d.syntaxErrors = r.syntaxErrors;
+    d.lines.clear();
+    if (!d.syntaxErrors)
+      d.lastParsed = {};
+    else if (prevParsed)
+      d.lastParsed = std::move(prev);
+  }
+  d.full = r.full;
+  if (r.full)
+    d.values = std::move(r.values);
+  if (r.published) {
+    d.published = std::move(r.publishedRanges);
+    d.fastPublished = r.fast;
+  }
+  d.installed = r.serial;
+}
+
 int Server::tick() {
+  collect();
   auto now = Clock::now();
   int wait = -1;
   for (auto &kv : docs_) {
@@ -397,7 +548,10 @@ int Server::tick() {
     // Typing faster than the quiet period still gets diagnostics every ten periods.
     auto due = std::min(d.due, d.firstPending + std::chrono::milliseconds(10 * opts_.debounceMs));
     if (due <= now) {
-      compile(d);
+      if (worker_)
+        submit(d);
+      else
+        compile(d);
       now = Clock::now();
       continue;
     }
@@ -425,18 +579,42 @@ int runServer(ServerOptions opts, int in, int out) {
     }
   };
   size_t maxBody = size_t(std::min<uint64_t>(opts.compile.maxFileSize * 2 + (1u << 20), 1ull << 31));
+  // The worker wakes the reader through a pipe when results wait (a byte each time; the
+  // reader drains them all and collects at once). Closed after the server (declared
+  // before it), whose destructor stops the worker.
+  int wake[2] = {-1, -1};
+  struct Closer {
+    int *fds;
+    ~Closer() {
+      for (int i = 0; i < 2; ++i)
+        if (fds[i] >= 0)
+          ::close(fds[i]);
+    }
+  } closer{wake};
+  if (::pipe2(wake, O_CLOEXEC | O_NONBLOCK) != 0)
+    wake[0] = wake[1] = -1;
   Server server(std::move(opts), write);
+  if (wake[0] >= 0 && !server.startWorker([fd = wake[1]] { [[maybe_unused]] ssize_t n = ::write(fd, "r", 1); })) {
+    ::close(wake[0]);
+    ::close(wake[1]);
+    wake[0] = wake[1] = -1; // no thread: the reader compiles
+  }
   MessageReader reader(maxBody);
   std::string body, err;
   char buf[65536];
   for (;;) {
     int wait = server.tick();
-    pollfd p{in, POLLIN, 0};
-    int r = ::poll(&p, 1, wait);
+    pollfd p[2] = {{in, POLLIN, 0}, {wake[0], POLLIN, 0}};
+    int r = ::poll(p, wake[0] >= 0 ? 2 : 1, wait);
     if (r < 0 && errno == EINTR)
       continue;
     if (r == 0)
       continue; // a debounce ran out
+    if (wake[0] >= 0 && (p[1].revents & POLLIN))
+      while (::read(wake[0], buf, sizeof buf) > 0) {
+      }
+    if (!(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+      continue; // results to collect: tick()
     ssize_t n = ::read(in, buf, sizeof buf);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
       continue;

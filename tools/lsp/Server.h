@@ -1,8 +1,11 @@
 #pragma once
 // `fabc lsp`: a Language Server Protocol 3.17 server. One thread reads messages, keeps
-// the open documents and compiles each through the one entry point (Compilation) the way
-// `fabc check` does, after a short quiet period (debounce); requests about a document
-// with pending edits compile it first. docs/lsp.md lists the features.
+// the open documents and answers requests; a worker thread (Worker.h) compiles each
+// edited text through the one entry point (Compilation) the way `fabc check` does, after
+// a short quiet period (debounce). A request about a document with pending edits waits
+// for their parse only, and reads the index of it. Without the worker (the fuzzer,
+// runServer's fallback) the reader compiles itself. docs/lsp.md lists the features and
+// describes the threading.
 #include "Compilation.h"
 #include "lsp/Index.h"
 #include "tools/lsp/Protocol.h"
@@ -13,6 +16,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,15 +41,20 @@ struct Document {
   bool dirty = true;
   bool open = true; // false: read from disk for one request, diagnostics not published
   Clock::time_point due{}, firstPending{};
-  // The last compilation (of the text at that time) and the index of its AST.
-  std::unique_ptr<Compilation> comp;
+  // The last compilation (of the text at that time) and the index of its AST. Shared with
+  // the worker while it checks: until `full`, only the sources, the program and the index
+  // may be read (the worker writes the IR, the values and the diagnostics).
+  std::shared_ptr<Compilation> comp;
+  bool full = true;
+  uint64_t submitted = 0, installed = 0; // the serials of the latest job and of comp's
+  bool fastPublished = false; // the last publish held diagnostics from before elaboration
   std::unique_ptr<BindingValues> values;
   std::unique_ptr<Index> index;
   uint32_t mainFile = UINT32_MAX;
   // While the text does not parse (the statement being typed), the last compilation
   // whose main file parsed: completion reads its index, which knows the names.
   struct Parsed {
-    std::unique_ptr<Compilation> comp;
+    std::shared_ptr<Compilation> comp; // always full
     std::unique_ptr<BindingValues> values;
     std::unique_ptr<Index> index;
     uint32_t mainFile = UINT32_MAX;
@@ -58,6 +67,10 @@ struct Document {
   };
   std::vector<Published> published;
 };
+
+struct Job;
+struct Result;
+class Worker;
 
 // An error a request handler answers with.
 struct RequestError {
@@ -80,6 +93,9 @@ public:
   int tick();
   // Compiles every pending document now (the fuzzer; the end of input).
   void flush();
+  // From now on compile on a worker thread; `wake` is called (from it) when results
+  // wait, and the reader then calls tick(). False: no thread, the reader compiles.
+  bool startWorker(std::function<void()> wake);
   bool exited() const { return exited_; }
   int exitCode() const { return shutdown_ ? 0 : 1; }
 
@@ -100,9 +116,16 @@ private:
 
 public:
   // For the request handlers (Features.cpp).
-  Document &document(const llvm::json::Object *params); // compiled, or RequestError
-  void compile(Document &d);
-  void publish(Document &d);
+  Document &document(const llvm::json::Object *params); // parsed, or RequestError
+  void compile(Document &d); // on this thread
+  // The IR of d's compilation if its check is done, else nullptr.
+  const ir::Fabric *fabricOf(Document &d) { return d.full && d.comp ? &d.comp->fabric() : nullptr; }
+  // Publishes d's diagnostics unless `cancel` is set (checked under publishMu_, which
+  // didClose takes to cancel: no publish follows the empty one of a closed document).
+  // `beforeSend` runs under that lock just before the notification goes out (the worker
+  // posts its result there: a client that saw the diagnostics gets answers from them).
+  void publish(Document &d, const std::atomic<bool> *cancel = nullptr,
+               const std::function<void()> &beforeSend = nullptr);
   // Byte offset <-> protocol position in file `file` of d's compilation.
   llvm::json::Value position(Document &d, uint32_t file, uint32_t offset);
   llvm::json::Value range(Document &d, SourceRange r);
@@ -117,8 +140,24 @@ public:
   const std::vector<std::string> &workspaceRoots() const { return roots_; }
 
 private:
+  // Compiles w's text into w (comp, values, index, mainFile, syntaxErrors), on the calling
+  // thread; `parsed` runs after loading, before elaboration, if the text loaded cleanly.
+  void build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed);
+  void indexMain(Document &w);
+  void runJob(Job &job, const std::function<void(Result)> &post); // the worker's
+  void submit(Document &d);
+  void collect(); // installs the worker's results (reader thread)
+  void install(Document &d, Result &&r);
+
   ServerOptions opts_;
   Sink send_;
+  std::mutex sendMu_; // both threads send
+  std::mutex publishMu_;
+  // docs_ and each document's uri, path, realPath and text: written by the reader (under
+  // it), read by the worker (imports of open documents, URIs of related locations).
+  std::mutex docsMu_;
+  std::unique_ptr<Worker> worker_;
+  uint64_t serial_ = 0;
   Encoding enc_ = Encoding::Utf16;
   bool initialized_ = false, shutdown_ = false, exited_ = false;
   std::vector<std::string> roots_;

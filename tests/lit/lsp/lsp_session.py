@@ -9,6 +9,11 @@ Script lines (others, e.g. RUN/CHECK comments, are ignored):
                    response, printing every message that arrives before it
   RAW  text        send bytes as written (Python escapes: \\r\\n, \\x00), without framing
   WAIT diagnostics wait for the next textDocument/publishDiagnostics
+  WAIT diagnostics N [CODE]  wait for a publishDiagnostics of version N (with a
+                   diagnostic of CODE) unless one was printed already: the server publishes
+                   from its compile thread, so it may come before the response to a
+                   request sent after the edit, and a version may publish twice (the
+                   diagnostics from before elaboration, then the check's)
   WAIT message     wait for the next message of any kind
   RM NAME          delete INPUTS_DIR/NAME (a file that vanishes)
   CLOSE            close the server's stdin (end of input)
@@ -38,6 +43,7 @@ class Session:
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.buf = b""
         self.closed = False
+        self.published = []  # the params of the publishDiagnostics printed
 
     def send_raw(self, data):
         self.proc.stdin.write(data)
@@ -80,6 +86,8 @@ class Session:
                 raise SystemExit("lsp_session: the server ended while a response was expected")
             print(json.dumps(m, sort_keys=True))
             sys.stdout.flush()
+            if m.get("method") == "textDocument/publishDiagnostics":
+                self.published.append(m.get("params", {}))
             if pred(m):
                 return m
 
@@ -112,6 +120,16 @@ def main():
                 sess.wait(lambda m, i=msg["id"]: m.get("id") == i and "method" not in m)
         elif line.startswith("RAW "):
             sess.send_raw(subst(line[4:]).encode("utf-8").decode("unicode_escape").encode("latin-1"))
+        elif line.startswith("WAIT diagnostics "):
+            words = line.split()
+            v, code = int(words[2]), (words[3] if len(words) > 3 else None)
+
+            def match(p, v=v, code=code):
+                return p.get("version") == v and (
+                    code is None or any(d.get("code") == code for d in p.get("diagnostics", [])))
+            if not any(match(p) for p in sess.published):
+                sess.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                          and match(m.get("params", {})))
         elif line == "WAIT diagnostics":
             sess.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
         elif line == "WAIT message":

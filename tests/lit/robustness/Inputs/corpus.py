@@ -239,7 +239,8 @@ with open(line, "wb") as f:
 case("8-mib-line", None, status=0, path=line)
 os.unlink(line)
 case("small-file-limit", "fabric f { }\n" + "// padding\n" * 1000, ["E0005"], args=["--max-file-size=1K"])
-case("too-many-tokens", "fabric f {\n" + "  let x = 1;\n" * 30_000 + "}\n", ["E0005"], args=["--max-file-size=1M"])
+case("too-many-tokens", "fabric f {\n" + "  let x = [0,0,0,0,0,0,0,0,0,0];\n" * 20_000 + "}\n", ["E0005"],
+     args=["--max-file-size=1M"])  # 500,000 tokens in 680 KB; the limit: one per 4 bytes, 262,144
 
 print(f"{failures} failures")
 sys.exit(1 if failures else 0)
