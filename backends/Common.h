@@ -1,6 +1,7 @@
 #pragma once
 // Shared by several backends: tier names, output errors, the entry points.
 #include "backends/Backend.h"
+#include "backends/FormatVersions.h"
 
 #include <string>
 
