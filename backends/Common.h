@@ -22,5 +22,8 @@ bool runNvue(BackendContext &ctx);
 bool runHosts(BackendContext &ctx);
 bool runPtm(BackendContext &ctx);
 bool runCvt(BackendContext &ctx);
+bool runDesign(BackendContext &ctx);
+bool runDesignYaml(BackendContext &ctx);
+bool runNetbox(BackendContext &ctx);
 
 } // namespace fabc
