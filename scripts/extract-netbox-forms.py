@@ -108,12 +108,13 @@ def main():
     with open(os.path.join(root, "netbox", "release.yaml"), encoding="utf-8") as f:
         version = [l.split(":", 1)[1].strip().strip('"') for l in f if l.startswith("version:")][0]
     choices = {}
-    for rel in ("netbox/dcim/choices.py", "netbox/ipam/choices.py", "netbox/netbox/choices.py"):
+    for rel in ("netbox/dcim/choices.py", "netbox/ipam/choices.py", "netbox/netbox/choices.py",
+                "netbox/wireless/choices.py"):
         choices.update(choice_sets(parse(root, rel)))
     result = {
         "about": "Column names, required fields and choice values of NetBox's CSV bulk-import forms, extracted by "
                  "scripts/extract-netbox-forms.py from the NetBox source (netbox/dcim/forms/bulk_import.py, "
-                 "netbox/ipam/forms/bulk_import.py, netbox/{dcim,ipam,netbox}/choices.py). NetBox is "
+                 "netbox/ipam/forms/bulk_import.py, netbox/{dcim,ipam,netbox,wireless}/choices.py). NetBox is "
                  "Copyright NetBox Labs and contributors, licensed under the Apache License 2.0; these "
                  "names are facts about its interface, kept for testing fabc's export against it.",
         "netbox_version": version,
