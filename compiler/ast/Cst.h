@@ -8,7 +8,7 @@
 // Two producers, one printer (FormatPrinter.h): the one hand-written parser (SyntaxParser.h,
 // whose tree sink is CstParser.cpp; the compile path lowers the same nodes into the AST
 // instead, AstLower.cpp) and the conversion of ANTLR's tree (CstAntlr.cpp, --parser=antlr).
-// docs/design-decisions.md, "fmt prints a concrete syntax tree".
+// docs/decisions/0052-fmt-prints-a-concrete-syntax-tree.md, docs/decisions/0221-one-parser-two-sinks.md.
 #include "ast/HandLexer.h"
 
 #include <cstdint>
