@@ -75,17 +75,17 @@ bool onlyFabcFiles(int fd, const std::string &prefix, const llvm::StringSet<> &f
     if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
       return false;
     if (S_ISREG(st.st_mode)) {
-      if (files.count(rel) || (prefix.empty() && name == OutputDir::ManifestName) || fstree::isTmpLeftover(name))
+      if (files.count(rel) || (prefix.empty() && (name == OutputDir::ManifestName || name == fstree::StagingMarker)) ||
+          fstree::isTmpLeftover(name))
         continue;
       return false;
     }
     if (!S_ISDIR(st.st_mode))
       return false;
-    if (prefix.empty() && name.rfind(".fabc-staging-", 0) == 0) {
-      fstree::removeUnlocked(fd, name);
-      if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (prefix.empty() && fstree::isStagingName(name, ".fabc-staging-")) {
+      if (fstree::removeIfLeftover(fd, name))
         continue; // a leftover, now removed
-      return false; // a running build's
+      return false; // a running build's, or not fabc's
     }
     if (!dirs.count(rel))
       return false;
@@ -204,8 +204,18 @@ static int makeStaging(int fd, const std::string &prefix, std::string &name, int
       continue;
     struct stat a, b;
     if (::flock(root, LOCK_EX | LOCK_NB) == 0 && ::fstat(root, &a) == 0 &&
-        ::fstatat(fd, name.c_str(), &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+        ::fstatat(fd, name.c_str(), &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+      if (!fstree::markStaging(root)) { // unmarked, no later build would remove it if killed
+        int err = errno;
+        ::close(root);
+        ::unlinkat(fd, name.c_str(), AT_REMOVEDIR);
+        fstree::disarm(slot);
+        slot = -1;
+        errno = err;
+        return -1;
+      }
       return root;
+    }
     ::close(root);
   }
   fstree::disarm(slot);
@@ -475,6 +485,12 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
   cacheFd_ = -1;
   if (inside_)
     return commitInPlace(parentFd_, rels, readManifest(parentFd_).value_or(std::vector<std::string>()));
+  // Once the staging directory is DIR, its marker goes (rootFd_ follows the rename; a
+  // kill in between leaves it in DIR, where the next build takes it for fabc's own).
+  auto unmark = [&] {
+    ::unlinkat(rootFd_, fstree::StagingMarker, 0);
+    return true;
+  };
   struct stat st;
   if (::fstatat(parentFd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT)
@@ -482,7 +498,7 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     ::fchmod(rootFd_, 0777 & ~umaskValue());
     if (::renameat2(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str(), RENAME_NOREPLACE) == 0 ||
         (errno == EINVAL && ::renameat(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str()) == 0))
-      return true;
+      return unmark();
     return fail(dir_, errno);
   }
   if (!S_ISDIR(st.st_mode))
@@ -511,15 +527,27 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     std::string aside = "." + name_ + ".fabc-" + fstree::randomName();
     if (::renameat(parentFd_, name_.c_str(), parentFd_, aside.c_str()) != 0)
       return fail(dir_, errno);
+    if (int asideFd = ::openat(parentFd_, aside.c_str(), DirFlags); asideFd >= 0) {
+      fstree::markStaging(asideFd); // a kill before its removal: the next build's leftover
+      ::close(asideFd);
+    }
     if (::renameat(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str()) != 0) {
       int err = errno;
       ::renameat(parentFd_, aside.c_str(), parentFd_, name_.c_str());
       return fail(dir_, err);
     }
+    unmark();
     fstree::removeAt(parentFd_, aside.c_str());
     return true;
   }
+  unmark();
   oldTree_ = true; // the previous build, now under the staging name: removed after the lock
+  // The old tree (under the staging name; rootFd_ is the new DIR) gets the marker: a
+  // kill before its removal leaves it to the next build.
+  if (int oldFd = ::openat(parentFd_, stagingName_.c_str(), DirFlags); oldFd >= 0) {
+    fstree::markStaging(oldFd);
+    ::close(oldFd);
+  }
   return true;
 }
 

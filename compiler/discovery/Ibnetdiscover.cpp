@@ -184,9 +184,11 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       }
       c.blanks();
       size_t peerCol = c.i;
-      if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || !c.eat('[') || !c.number(remote) || !c.eat(']') ||
-          remote > 255) {
-        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]'", peerCol);
+      // Port 0 is a switch's management port, which no cable reaches; GUID 0 is no node's.
+      if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || guid == 0 || !c.eat('[') || !c.number(remote) ||
+          !c.eat(']') || remote == 0 || remote > 255) {
+        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]' (a GUID other than 0, N from 1 to 255)",
+                  peerCol);
         continue;
       }
       if (!c.optGuid()) {
@@ -237,8 +239,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     }
     c.blanks();
     size_t idCol = c.i;
-    if (!c.nodeId(kind, guid) || guid >= FirstReservedKey) {
-      malformed("expected the node id '\"S-<guid>\"' or '\"H-<guid>\"'", idCol);
+    if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || guid == 0) {
+      malformed("expected the node id '\"S-<guid>\"' or '\"H-<guid>\"' (a GUID other than 0)", idCol);
       current = ir::None;
       continue;
     }
@@ -280,7 +282,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       if (kv.second.second.line < first.line)
         first = kv.second.second, guid = kv.second.first;
     uint32_t n = obs.findGuid(guid);
-    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.at(r.sm, r.diags, first, readLine(obs.files[r.file], first.line)),
+    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.atLine(r.sm, r.diags, first),
                                    "{} node{} linked to but never listed (first: '{}', GUID 0x{:016x}): the "
                                    "ibnetdiscover output is cut",
                                    peers.size(), peers.size() == 1 ? " is" : "s are",

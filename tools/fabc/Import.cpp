@@ -73,6 +73,7 @@ int importCommand(Options &o) {
     io.fabricName = base.substr(0, base.find('.'));
   }
   io.inputs = o.inputs;
+  io.check = &co; // the design is compiled before it is written (FAB-E0191)
   if (o.importSpeed > 0)
     io.defaultSpeed = o.importSpeed;
   std::string text;

@@ -4,6 +4,8 @@
 
 #include "tools/lsp/Features.h"
 
+#include "support/JsonRead.h"
+
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -51,10 +53,11 @@ void Server::log(int type, const std::string &message) {
 void Server::framingError(const std::string &why) { replyError(nullptr, ParseError, "bad message framing: " + why); }
 
 void Server::handleMessage(std::string_view body) {
-  llvm::Expected<json::Value> v = json::parse(llvm::StringRef(body.data(), body.size()));
+  // support/JsonRead: nesting and the DOM's memory bounded before llvm::json parses.
+  JsonError err;
+  std::optional<json::Value> v = parseJson(llvm::StringRef(body.data(), body.size()), JsonLimits{}, err);
   if (!v) {
-    std::string err = llvm::toString(v.takeError());
-    replyError(nullptr, ParseError, "the message is not JSON: " + err);
+    replyError(nullptr, ParseError, fmt::format("the message is not JSON: byte {}: {}", err.offset, err.message));
     return;
   }
   // A batch (an array) is JSON-RPC 2.0 but not LSP: invalid here.
