@@ -518,36 +518,36 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     ::close(dirFd);
     return ok;
   }
-  ::close(dirFd);
+  // The previous tree gets the marker before it leaves DIR's name, so that a kill at any
+  // point after leaves it to the next build (a kill before: a marker in DIR, which
+  // onlyFabcFiles counts as fabc's own). dirFd follows it wherever it is renamed.
+  fstree::markStaging(dirFd);
+  auto keepOld = [&](int err) {
+    ::unlinkat(dirFd, fstree::StagingMarker, 0);
+    ::close(dirFd);
+    return fail(dir_, err);
+  };
   ::fchmod(rootFd_, st.st_mode & 07777);
   if (::renameat2(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str(), RENAME_EXCHANGE) != 0) {
     if (errno != EINVAL && errno != ENOSYS)
-      return fail(dir_, errno);
+      return keepOld(errno);
     // No exchange on this file system: two renames, DIR briefly absent between them.
     std::string aside = "." + name_ + ".fabc-" + fstree::randomName();
     if (::renameat(parentFd_, name_.c_str(), parentFd_, aside.c_str()) != 0)
-      return fail(dir_, errno);
-    if (int asideFd = ::openat(parentFd_, aside.c_str(), DirFlags); asideFd >= 0) {
-      fstree::markStaging(asideFd); // a kill before its removal: the next build's leftover
-      ::close(asideFd);
-    }
+      return keepOld(errno);
     if (::renameat(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str()) != 0) {
       int err = errno;
       ::renameat(parentFd_, aside.c_str(), parentFd_, name_.c_str());
-      return fail(dir_, err);
+      return keepOld(err);
     }
+    ::close(dirFd);
     unmark();
     fstree::removeAt(parentFd_, aside.c_str());
     return true;
   }
+  ::close(dirFd);
   unmark();
   oldTree_ = true; // the previous build, now under the staging name: removed after the lock
-  // The old tree (under the staging name; rootFd_ is the new DIR) gets the marker: a
-  // kill before its removal leaves it to the next build.
-  if (int oldFd = ::openat(parentFd_, stagingName_.c_str(), DirFlags); oldFd >= 0) {
-    fstree::markStaging(oldFd);
-    ::close(oldFd);
-  }
   return true;
 }
 

@@ -169,8 +169,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       uint64_t local, remote, guid;
       char kind;
       c.eat('[');
-      if (!c.number(local) || !c.eat(']') || local == 0 || local > 255) {
-        malformed("expected a port number '[N]' from 1 to 255", first);
+      if (!c.number(local) || !c.eat(']') || local == 0 || local > 254) {
+        malformed("expected a port number '[N]' from 1 to 254 (255 is reserved)", first);
         continue;
       }
       if (!c.optGuid()) {
@@ -186,8 +186,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       size_t peerCol = c.i;
       // Port 0 is a switch's management port, which no cable reaches; GUID 0 is no node's.
       if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || guid == 0 || !c.eat('[') || !c.number(remote) ||
-          !c.eat(']') || remote == 0 || remote > 255) {
-        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]' (a GUID other than 0, N from 1 to 255)",
+          !c.eat(']') || remote == 0 || remote > 254) {
+        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]' (a GUID other than 0, N from 1 to 254)",
                   peerCol);
         continue;
       }
@@ -232,8 +232,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     uint64_t ports, guid;
     char kind;
     c.blanks();
-    if (!c.number(ports) || ports == 0 || ports > 255) {
-      malformed("expected the number of ports (1 to 255) after the node type", c.i);
+    if (!c.number(ports) || ports == 0 || ports > 254) {
+      malformed("expected the number of ports (1 to 254) after the node type", c.i);
       current = ir::None;
       continue;
     }

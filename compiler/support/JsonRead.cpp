@@ -3,6 +3,7 @@
 
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace fabc {
