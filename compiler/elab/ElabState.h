@@ -266,8 +266,9 @@ private:
         text.pop_back();
       if (!text.empty() && uint8_t(text.back()) >= 0xC0)
         text.pop_back();
-      text += v.type == Value::List ? fmt::format("… ({} items in all, nested counted)", v.weight() - 1)
-                                    : fmt::format("… ({} bytes in all)", F.strings.str(v.s).size());
+      text += v.type == Value::List  ? fmt::format("… ({} items in all, nested counted)", v.weight() - 1)
+              : v.type == Value::Str ? fmt::format("… ({} bytes in all)", F.strings.str(v.s).size())
+                                     : std::string("…");
     }
     if (seen.times == 1) {
       seen.text = std::move(text);

@@ -10,6 +10,7 @@
 
 #include <llvm/Support/JSON.h>
 
+#include <algorithm>
 #include <chrono>
 #include <map>
 #include <vector>

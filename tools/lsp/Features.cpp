@@ -367,7 +367,7 @@ private:
   uint64_t a_ = 0xcbf29ce484222325ULL, b_ = 0, n_ = 0;
 };
 
-std::vector<std::pair<int, int>> diagnosticCodes(const Compilation &c) {
+std::vector<std::pair<int, int>> diagnosticCodes(Compilation &c) {
   std::vector<std::pair<int, int>> r;
   for (const Diagnostic &dg : c.diags().all())
     r.push_back({int(dg.code), int(dg.severity)});
@@ -405,11 +405,23 @@ void checkRename(Server &s, Document &d, uint32_t sym, const std::string &newNam
     // renamed, would take over a use of a binding named newName. Bounded: the IR check
     // below sees every case; these only say why sooner.
     size_t budget = 2000;
+    auto isGlobal = [&](uint32_t y) {
+      const Symbol &s = ix.symbol(y);
+      return ix.findGlobal(s.kind, s.name) == y;
+    };
+    // A binding shadows this one where both are visible if it is the inner one: declared
+    // later in the file, and not a global when this one is local.
+    auto shadows = [&](uint32_t b) {
+      const Symbol &y = ix.symbol(b);
+      if (isGlobal(b) && !isGlobal(sym))
+        return false;
+      return y.nameRange.begin.file != x.nameRange.begin.file || y.nameRange.begin.offset > x.nameRange.begin.offset;
+    };
     for (const Occurrence *o : ix.occurrencesOf(sym)) {
       if (o->declaration || budget-- == 0)
         continue;
       for (uint32_t b : ix.bindingsAt(o->range.begin))
-        if (b != sym && ix.symbol(b).name == newName)
+        if (b != sym && ix.symbol(b).name == newName && shadows(b))
           refuse("the use on line " + lineOf(o->range) + " would refer to the " + symbolKindName(ix.symbol(b).kind) +
                  " '" + newName + "' of line " + lineOf(ix.symbol(b).nameRange));
     }
@@ -486,11 +498,18 @@ void checkRename(Server &s, Document &d, uint32_t sym, const std::string &newNam
   // the same diagnostics are then the check.
   if (d.comp->diags().hasErrors())
     return;
+  // A model's name is in the IR (a template's is not): the dump before the rename is
+  // also read with the old name as the new one. A string that merely equals the old name
+  // (a model named "rack" and power per "rack") can make that reading differ: then the
+  // plain one must match.
   bool global = x.kind == SymbolKind::Model || x.kind == SymbolKind::Template;
-  IrDigest before(global ? x.name : std::string(), newName), now("", "");
-  dumpIr(d.comp->fabric(), [&](std::string_view t) { before.feed(t); });
+  IrDigest before("", ""), mapped(global ? x.name : std::string(), newName), now("", "");
+  dumpIr(d.comp->fabric(), [&](std::string_view t) {
+    before.feed(t);
+    mapped.feed(t);
+  });
   dumpIr(after.fabric(), [&](std::string_view t) { now.feed(t); });
-  if (!(before == now))
+  if (!(before == now) && !(mapped == now))
     refuse("the renamed design elaborates to another fabric (a name now refers to another declaration)");
 }
 

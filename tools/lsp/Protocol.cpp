@@ -197,14 +197,16 @@ public:
     }
     if (!before(c.start, c.end))
       return false;
-    if (!edits_.empty() && !(mode_ != Asc && before(c.end, lastStart_) && addDesc(c)) &&
-        !(mode_ != Desc && before(lastEndCur_, c.start) && addAsc(c)))
+    // A change that made or split a "\r\n" at its edges moved a line break: positions
+    // near it are the current text's only, so the run ends there.
+    if (!edits_.empty() && (junction_ || (!(mode_ != Asc && before(c.end, lastStart_) && addDesc(c)) &&
+                                          !(mode_ != Desc && before(lastEndCur_, c.start) && addAsc(c)))))
       flush();
     if (edits_.empty()) {
       Spot b = find(c.start), e = find(c.end);
       if (e.off < b.off)
         e = b;
-      push(c, b, e, b.col);
+      push(c, b, e, {uint32_t(b.line), uint32_t(b.col)});
     }
     return true;
   }
@@ -253,11 +255,12 @@ private:
   Position lastEndCur_; // where the last change's new text ends, in the current text
   Spot lastEnd_;        // the last change's end in the base
   bool junction_ = false; // the last change made or split a "\r\n": positions after it shift
+  char tail_ = 0;         // the current text's byte before the last change's end
 
   // Column `col` of base line `line`, scanning from the checkpoint when it is on that line.
   Spot find(Position p) {
-    if (p.line >= lines_.lines())
-      return {text_.size(), lines_.lines() - 1, 0};
+    if (p.line >= lines_.lines()) // past the last line: the text's end
+      p = {uint32_t(lines_.lines() - 1), UINT32_MAX};
     Spot s;
     if (cp_.line == p.line) {
       s = cp_;
@@ -293,13 +296,11 @@ private:
     if (e.off > edits_.back().b || e.off < b.off)
       return false;
     mode_ = Desc;
-    push(c, b, e, b.col);
+    push(c, b, e, {uint32_t(b.line), uint32_t(b.col)});
     return true;
   }
 
   bool addAsc(const TextChange &c) {
-    if (junction_)
-      return false;
     // After the previous change: on the line where its new text ends, a column maps to
     // the base through that end; a later line maps by the lines the change added.
     auto toBase = [&](Position p) {
@@ -316,17 +317,20 @@ private:
     Spot b = toBase(c.start), e = toBase(c.end);
     if (b.off < edits_.back().e || e.off < b.off)
       return false;
-    // The start's column in the current text: shifted on the line the last change ended on.
-    uint64_t col = c.start.line == lastEndCur_.line ? b.col - lastEnd_.col + lastEndCur_.character : b.col;
+    // The start in the current text: shifted on the line the last change ended on, and
+    // by the lines it added after it.
+    Position cur{uint32_t(b.line - lastEnd_.line + lastEndCur_.line), uint32_t(b.col)};
+    if (b.line == lastEnd_.line)
+      cur.character = uint32_t(b.col - lastEnd_.col + lastEndCur_.character);
     mode_ = Asc;
-    push(c, b, e, col);
+    push(c, b, e, cur);
     return true;
   }
 
-  // `col`: the column of the change's start in the current text (clamped to its line).
-  void push(const TextChange &c, Spot b, Spot e, uint64_t col) {
+  // `start`: the change's start in the current text (clamped to its line and the text).
+  void push(const TextChange &c, Spot b, Spot e, Position start) {
     const std::string_view t = c.text;
-    Position end{c.start.line, uint32_t(std::min<uint64_t>(col, UINT32_MAX))};
+    Position end = start;
     size_t lastBreak = std::string_view::npos;
     for (size_t i = 0; i < t.size(); ++i)
       if (t[i] == '\n' || (t[i] == '\r' && (i + 1 == t.size() || t[i + 1] != '\n'))) {
@@ -340,24 +344,21 @@ private:
       i += len;
     }
     end.character = uint32_t(std::min<uint64_t>(ch, UINT32_MAX));
-    // "\r" then "\n" across the change's edges is one line break, not two: the mapping
-    // above would be off by a line, so no change in document order may follow this one.
-    char prev = 0;
-    if (b.off > 0)
-      prev = !edits_.empty() && mode_ == Asc && edits_.back().e == b.off ? lastChar() : text_[b.off - 1];
+    // "\r" then "\n" across the change's edges is one line break, not two: the mappings
+    // would be off by a line, so no change may join this run after this one.
+    char prev = !edits_.empty() && mode_ == Asc && edits_.back().e == b.off ? tail_
+                : b.off > 0                                                  ? text_[b.off - 1]
+                                                                             : 0;
     char next = e.off < text_.size() ? text_[e.off] : 0;
     char first = !t.empty() ? t.front() : next, lastc = !t.empty() ? t.back() : prev;
     junction_ = (prev == '\r' && first == '\n') || (lastc == '\r' && next == '\n');
+    tail_ = lastc;
     edits_.push_back({b.off, e.off, t});
-    lastStart_ = {c.start.line, uint32_t(std::min<uint64_t>(col, UINT32_MAX))}; // clamped to its line
+    lastStart_ = start;
     lastEndCur_ = end;
     lastEnd_ = e;
   }
 
-  char lastChar() const {
-    const Edit &l = edits_.back();
-    return !l.t.empty() ? l.t.back() : l.b > 0 ? text_[l.b - 1] : 0;
-  }
 };
 } // namespace
 
