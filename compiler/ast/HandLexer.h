@@ -96,7 +96,7 @@ private:
 } // namespace fabc::hand
 
 namespace fabc {
-// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
+// The one hand-written parser (SyntaxParser.h) with the AST sink (AstLower.cpp): nullptr (and no diagnostic) on a file the grammar would reject; `why`
 // says where it gave up.
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
                      hand::Rejection *why);

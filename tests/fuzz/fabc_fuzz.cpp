@@ -23,7 +23,13 @@
 //   0x04  LSP session mode, framed: the same, the rest being message bodies one a line
 //         (framed here, so that the fuzzer spends its time on JSON-RPC, not on headers);
 //         every answer must be a framed JSON object, and the server must never crash;
-//   0x05  discovery mode: the rest is a discovery file (ibnetdiscover, lldpctl JSON,
+//   0x05  value growth: fns and comprehensions that double lists and strings, with the
+//         time and the string memory asserted (LangModes.cpp);
+//   0x06  LSP rename: every rename the server accepts, applied as a client applies it,
+//         must elaborate to the same IR dump and diagnostics;
+//   0x07  LSP edits: a didChange of up to 10,000 ranged changes must leave the text that
+//         applying them one by one leaves, in bounded time;
+//   0x08  discovery mode: the rest is a discovery file (ibnetdiscover, lldpctl JSON,
 //         SONiC's table) read as `fabc import` reads it, with an amplifier for nesting
 //         and size past -max_len: bytes 1-2 are a count R, and the text A\0B\0C is
 //         A + R x B + C (at most 8 MiB). When it reads clean, fabc import's design must
@@ -45,6 +51,7 @@
 #include <unistd.h>
 
 #include "checks/OutputChecks.h"
+#include "tests/fuzz/LangModes.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -65,11 +72,7 @@ FILE *devNull() {
   return f;
 }
 
-[[noreturn]] void bug(const char *what, const std::string &detail = {}) {
-  std::fprintf(stderr, "fabc_fuzz: %s\n%s\n", what, detail.c_str());
-  std::fflush(stderr);
-  std::abort();
-}
+using fabc_fuzz::bug;
 
 // Small limits: an input explores the compiler, it does not build a large fabric.
 constexpr uint64_t kMaxFile = 1 << 20;
@@ -489,6 +492,12 @@ void *threadMain(void *p) {
   else if (j->size > 0 && (j->data[0] == 3 || j->data[0] == 4))
     lspSession(j->data + 1, j->size - 1, j->data[0] == 4);
   else if (j->size > 0 && j->data[0] == 5)
+    fabc_fuzz::valueGrowthOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 6)
+    fabc_fuzz::renameOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 7)
+    fabc_fuzz::editsOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 8)
     discoveryOne(j->data + 1, j->size - 1);
   else
     compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
@@ -496,6 +505,14 @@ void *threadMain(void *p) {
 }
 
 } // namespace
+
+namespace fabc_fuzz {
+void bug(const char *what, const std::string &detail) {
+  std::fprintf(stderr, "fabc_fuzz: %s\n%s\n", what, detail.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+} // namespace fabc_fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxFile)
