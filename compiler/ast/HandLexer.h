@@ -44,6 +44,9 @@ struct Rejection {
   uint32_t at = 0; // the end of the token it gave up at
 };
 
+// A word the lexer reads as a keyword, not an ID (fabc import escapes these).
+bool isKeyword(std::string_view word);
+
 struct Token {
   Tok kind = End;
   uint32_t begin = 0, end = 0; // byte offsets, [begin, end)

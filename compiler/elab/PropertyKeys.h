@@ -24,6 +24,12 @@ constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
 constexpr const char *kPlace = "row rack u";
 constexpr const char *kSpan = "length";
 constexpr const char *kPartsPolicy = "tier optic cable";
+// Properties whose number is a count of percent (`transceiver_percent = 2` is 2%), unlike
+// the shares every other property takes (`min_bisection = 0.9`, `afr = 0.5%`): a percent
+// literal given to one is multiplied by 100 where it is read (elab/Settings.cpp).
+inline bool takesPercentUnits(std::string_view key) {
+  return key == "ecn_probability" || (key.size() > 8 && key.substr(key.size() - 8) == "_percent");
+}
 // The options the elaborator reads itself (Settings.def adds the rest).
 constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_latency";
 

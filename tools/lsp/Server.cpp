@@ -5,6 +5,8 @@
 #include "tools/lsp/Features.h"
 #include "tools/lsp/Worker.h"
 
+#include "support/JsonRead.h"
+
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -57,10 +59,11 @@ void Server::log(int type, const std::string &message) {
 void Server::framingError(const std::string &why) { replyError(nullptr, ParseError, "bad message framing: " + why); }
 
 void Server::handleMessage(std::string_view body) {
-  llvm::Expected<json::Value> v = json::parse(llvm::StringRef(body.data(), body.size()));
+  // support/JsonRead: nesting and the DOM's memory bounded before llvm::json parses.
+  JsonError err;
+  std::optional<json::Value> v = parseJson(llvm::StringRef(body.data(), body.size()), JsonLimits{}, err);
   if (!v) {
-    std::string err = llvm::toString(v.takeError());
-    replyError(nullptr, ParseError, "the message is not JSON: " + err);
+    replyError(nullptr, ParseError, fmt::format("the message is not JSON: byte {}: {}", err.offset, err.message));
     return;
   }
   // A batch (an array) is JSON-RPC 2.0 but not LSP: invalid here.
@@ -227,7 +230,7 @@ void Server::didOpen(const json::Object &p) {
   if (doc->path.empty())
     doc->path = doc->uri; // untitled:..., a name for diagnostics; imports from -I and the stdlib only
   doc->realPath = realPathOf(doc->path);
-  doc->text = text->str();
+  setText(*doc, text->str());
   doc->version = td->getInteger("version").getValueOr(0);
   doc->due = doc->firstPending = Clock::now(); // a file just opened is compiled at once
   docs_[doc->uri] = std::move(doc);
@@ -249,36 +252,8 @@ void Server::didChange(const json::Object &p) {
   const json::Array *changes = p.getArray("contentChanges");
   if (!changes)
     return log(1, "didChange without contentChanges: ignored");
-  std::string text = d.text;
-  for (const json::Value &c : *changes) {
-    const json::Object *o = c.getAsObject();
-    auto newText = o ? o->getString("text") : llvm::None;
-    if (!newText)
-      return log(1, "a content change without text: the whole didChange is ignored");
-    const json::Object *r = o->getObject("range");
-    if (!r) {
-      text = newText->str();
-      continue;
-    }
-    LineTable lt(text);
-    uint32_t b = 0, e = 0;
-    auto pos = [&](const char *key, uint32_t &out) {
-      const json::Object *po = r->getObject(key);
-      auto line = po ? po->getInteger("line") : llvm::None;
-      auto ch = po ? po->getInteger("character") : llvm::None;
-      if (!line || !ch || *line < 0 || *ch < 0 || *line > INT32_MAX || *ch > INT32_MAX)
-        return false;
-      if (!lt.offset(text, {uint32_t(*line), uint32_t(*ch)}, enc_, out))
-        out = uint32_t(text.size()); // past the last line: the end
-      return true;
-    };
-    if (!pos("start", b) || !pos("end", e) || e < b)
-      return log(1, "a content change with a malformed range: the whole didChange is ignored");
-    text.replace(b, e - b, newText->data(), newText->size());
-  }
-  if (text.size() > opts_.compile.maxFileSize + (1u << 20))
-    log(2, "'" + uri + "' is larger than --max-file-size: its diagnostics say so");
-  d.text = std::move(text);
+  if (!applyContentChanges(d, *changes))
+    return;
   if (version)
     d.version = *version;
   if (!d.dirty)
@@ -329,6 +304,8 @@ void Server::indexMain(Document &w) {
       w.mainFile = f;
   if (w.mainFile == UINT32_MAX)
     w.mainFile = sm.add(w.path, w.text);
+  if (w.oversize)
+    reportOversize(w);
   w.index = std::make_unique<Index>();
   w.index->build(w.comp->program(), w.comp->sources());
 }
@@ -344,7 +321,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   co.overlay = [this](const std::string &real, std::string &text) {
     std::lock_guard<std::mutex> lk(docsMu_);
     for (auto &kv : docs_)
-      if (kv.second->realPath == real) {
+      if (kv.second->realPath == real && !kv.second->oversize) {
         text = kv.second->text;
         return true;
       }
@@ -432,6 +409,7 @@ void Server::submit(Document &d) {
   job.path = d.path;
   job.realPath = d.realPath;
   job.text = d.text;
+  job.oversize = d.oversize;
   job.version = d.version;
   job.serial = d.submitted = ++serial_;
   job.prevFast = d.fastPublished;
@@ -447,6 +425,7 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
   w.path = job.path;
   w.realPath = job.realPath;
   w.text = std::move(job.text);
+  w.oversize = job.oversize;
   w.version = job.version;
   auto result = [&](bool full) {
     Result r;

@@ -18,6 +18,7 @@ namespace fabc::lsp {
 
 struct Job {
   std::string uri, path, realPath, text;
+  uint64_t oversize = 0; // the document's text was refused (Document::oversize): FAB-E0005
   int64_t version = 0;
   uint64_t serial = 0;   // increasing over the session: which job of a document is the latest
   bool prevFast = false; // the document's last publish had diagnostics from before elaboration
