@@ -14,14 +14,17 @@
 namespace fabc::checks {
 
 bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
-  // The backends without a rule (summary, bom, cabling, energy) read the IR and the
+  // The backends without a rule (bom, cabling, energy) read the IR and the
   // analyses as they are.
   struct Entry {
     const char *backend;
     bool (*check)(const ir::Fabric &, Analyses &, DiagEngine &);
   };
   static const Entry table[] = {
-      {"report", checkReport},
+      {"report", [](const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+         return checkCoverage(F, an, diags) && checkReport(F, an, diags);
+       }},
+      {"summary", checkCoverage},
       {"infiniband", checkInfiniband},
       {"slurm", checkSlurm},
       {"dot", checkDot},
