@@ -105,38 +105,23 @@ bool runEnergy(BackendContext &ctx) {
   whatIf("all_pluggable", E.toPluggable);
   j.endObject();
   // All pluggable vs all CPO, as shares of the pluggable build (analysis::CpoSavings),
-  // at equal bandwidth (every optical switch port both ways), each saving with its range
-  // over the catalog's power bounds.
+  // at equal bandwidth (every optical switch port both ways).
   const CpoSavings &c = E.cpo;
   j.key("cpo_savings").beginObject();
   j.key("applies").boolean(c.applies);
   j.key("pluggable_optics_w").fixed(c.pluggableOptics, 1);
   j.key("cpo_optics_w").fixed(c.cpoOptics, 1);
-  auto range = [&](const char *key, double central, double low, double high, int decimals) {
-    j.key(key).beginObject(JsonLayout::Inline);
-    j.key("central").fixed(central, decimals);
-    j.key("low").fixed(low, decimals);
-    j.key("high").fixed(high, decimals);
-    j.endObject();
-  };
   j.key("saved_w").fixed(c.saved(), 1);
   j.key("percent_of_optics").fixed(c.percentOfOptics(), 2);
   j.key("percent_of_interconnect").fixed(c.percentOfInterconnect(), 2);
-  range("saved_w_range", c.saved(), c.savedLow(), c.savedHigh(), 1);
-  range("percent_of_optics_range", c.percentOfOptics(), c.percentOfOpticsAt(c.plugLow, c.cpoHigh),
-        c.percentOfOpticsAt(c.plugHigh, c.cpoLow), 2);
-  range("percent_of_interconnect_range", c.percentOfInterconnect(), c.percentOfInterconnectAt(c.plugLow, c.cpoHigh),
-        c.percentOfInterconnectAt(c.plugHigh, c.cpoLow), 2);
-  // Counts: exact for the design (the range is the value).
   j.key("transceivers_removed").integer(c.transceiversRemoved);
   j.key("lasers_removed");
   c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();
   j.key("switch_ports").integer(c.ports);
   j.key("switch_port_bandwidth_gbps").fixed(c.bandwidth / 1e9, 0);
-  range("pluggable_w_per_800g", c.per800G(c.plug), c.per800G(c.plugLow), c.per800G(c.plugHigh), 2);
-  range("cpo_w_per_800g", c.per800G(c.cpo), c.per800G(c.cpoLow), c.per800G(c.cpoHigh), 2);
-  range("power_ratio", c.cpo > 0 ? c.plug / c.cpo : 0.0, c.cpoHigh > 0 ? c.plugLow / c.cpoHigh : 0.0,
-        c.cpoLow > 0 ? c.plugHigh / c.cpoLow : 0.0, 2);
+  j.key("pluggable_w_per_800g").fixed(c.per800G(c.plug), 2);
+  j.key("cpo_w_per_800g").fixed(c.per800G(c.cpo), 2);
+  j.key("power_ratio").fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2);
   j.key("interconnect_definition").string(kInterconnectDefinition);
   j.key("estimate").boolean(c.estimate);
   j.endObject();

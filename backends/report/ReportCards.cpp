@@ -76,30 +76,16 @@ void Page::energy() {
         esc(power(E.cpo.saved())), esc(power(E.cpo.pluggableOptics)),
         dataAttrs("energy:cpo_savings.percent_of_interconnect", fixed(E.cpo.percentOfInterconnect(), 2)),
         E.cpo.percentOfInterconnect(), E.cpo.estimate ? " Estimate: it rests on estimated figures or missing parts." : "");
-    // At equal bandwidth, with the range over the catalog's power bounds (power_low,
-    // power_high): energy.json's cpo_savings ranges.
+    // At equal bandwidth: each optical switch port both ways (energy.json's cpo_savings).
     const CpoSavings &c = E.cpo;
-    auto rangeOf = [&](const char *key, std::string lo, std::string hi, const std::string &loText,
-                       const std::string &hiText) {
-      return fmt::format("<span{}>{}</span> to <span{}>{}</span>",
-                         dataAttrs(fmt::format("energy:cpo_savings.{}.low", key), lo), esc(loText),
-                         dataAttrs(fmt::format("energy:cpo_savings.{}.high", key), hi), esc(hiText));
-    };
-    double oLo = c.percentOfOpticsAt(c.plugLow, c.cpoHigh), oHi = c.percentOfOpticsAt(c.plugHigh, c.cpoLow);
-    double iLo = c.percentOfInterconnectAt(c.plugLow, c.cpoHigh), iHi = c.percentOfInterconnectAt(c.plugHigh, c.cpoLow);
     buf += fmt::format(
         "<p id=\"cpo-equal-bandwidth\">At equal bandwidth ({} switch ports, {}): pluggable optics draw <b{}>{:.2f} W</b> "
-        "per 800G of port, co-packaged engines <b{}>{:.2f} W</b>. The saving is {} ({} of optics, {} of "
-        "interconnect power), over the catalog's bounds on the estimated figures; {} transceivers and {} lasers "
+        "per 800G of port, co-packaged engines <b{}>{:.2f} W</b> (<b{}>{:.2f}x</b>); {} transceivers and {} lasers "
         "removed. Interconnect power: {}.</p>",
         count(c.ports), esc(bandwidth(c.bandwidth)),
-        dataAttrs("energy:cpo_savings.pluggable_w_per_800g.central", fixed(c.per800G(c.plug), 2)), c.per800G(c.plug),
-        dataAttrs("energy:cpo_savings.cpo_w_per_800g.central", fixed(c.per800G(c.cpo), 2)), c.per800G(c.cpo),
-        rangeOf("saved_w_range", fixed(c.savedLow(), 1), fixed(c.savedHigh(), 1), power(c.savedLow()), power(c.savedHigh())),
-        rangeOf("percent_of_optics_range", fixed(oLo, 2), fixed(oHi, 2), fmt::format("{:.1f} %", oLo),
-                fmt::format("{:.1f} %", oHi)),
-        rangeOf("percent_of_interconnect_range", fixed(iLo, 2), fixed(iHi, 2), fmt::format("{:.1f} %", iLo),
-                fmt::format("{:.1f} %", iHi)),
+        dataAttrs("energy:cpo_savings.pluggable_w_per_800g", fixed(c.per800G(c.plug), 2)), c.per800G(c.plug),
+        dataAttrs("energy:cpo_savings.cpo_w_per_800g", fixed(c.per800G(c.cpo), 2)), c.per800G(c.cpo),
+        dataAttrs("energy:cpo_savings.power_ratio", fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2)), c.cpo > 0 ? c.plug / c.cpo : 0.0,
         count(c.transceiversRemoved), c.lasersKnown ? count(c.lasersRemoved) : std::string("an unknown number of"),
         kInterconnectDefinition);
   }

@@ -41,7 +41,7 @@ void writeBucket(JsonWriter &j, const FailureBucket &b) {
 }
 
 // The `power` section (issue 26): the energy analysis' headline figures with what they
-// cover, and what CPO saves at equal bandwidth with its range; energy.json has the rest.
+// cover, and what CPO saves at equal bandwidth; energy.json has the rest.
 void writePower(JsonWriter &j, const BackendContext &ctx) {
   const EnergyModel &E = ctx.an.energy();
   const CpoSavings &c = E.cpo;
@@ -53,18 +53,11 @@ void writePower(JsonWriter &j, const BackendContext &ctx) {
   writeCoverage(j, ctx.F, E.coverage, "no power figure");
   j.key("cpo_savings").beginObject();
   j.key("applies").boolean(c.applies);
-  auto range = [&](const char *key, double central, double low, double high, int decimals) {
-    j.key(key).beginObject(JsonLayout::Inline);
-    j.key("central").fixed(central, decimals);
-    j.key("low").fixed(low, decimals);
-    j.key("high").fixed(high, decimals);
-    j.endObject();
-  };
-  range("saved_w", c.saved(), c.savedLow(), c.savedHigh(), 1);
-  range("percent_of_optics", c.percentOfOptics(), c.percentOfOpticsAt(c.plugLow, c.cpoHigh),
-        c.percentOfOpticsAt(c.plugHigh, c.cpoLow), 2);
-  range("percent_of_interconnect", c.percentOfInterconnect(), c.percentOfInterconnectAt(c.plugLow, c.cpoHigh),
-        c.percentOfInterconnectAt(c.plugHigh, c.cpoLow), 2);
+  j.key("saved_w").fixed(c.saved(), 1);
+  j.key("percent_of_optics").fixed(c.percentOfOptics(), 2);
+  j.key("percent_of_interconnect").fixed(c.percentOfInterconnect(), 2);
+  j.key("pluggable_w_per_800g").fixed(c.per800G(c.plug), 2);
+  j.key("cpo_w_per_800g").fixed(c.per800G(c.cpo), 2);
   j.key("transceivers_removed").integer(c.transceiversRemoved);
   j.key("lasers_removed");
   c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();

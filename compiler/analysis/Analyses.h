@@ -48,7 +48,6 @@ public:
   LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
-  CoveragePlan coverage;
 
 private:
   const ir::Fabric &F_;

@@ -3,6 +3,7 @@
 #include "analysis/Energy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <map>
 
@@ -225,10 +226,6 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
         const ir::Model &o = F.models[optic];
         w.before += o.power.value;
         w.after += enginePower;
-        w.beforeLow += o.powerMin();
-        w.beforeHigh += o.powerMax();
-        w.afterLow += e.powerMin() * used;
-        w.afterHigh += e.powerMax() * used;
         w.lasersBefore += uint64_t(o.lasers.value);
         w.lasersAfter += engineLasers;
         w.lasersKnown &= o.lasers.known;
@@ -246,10 +243,6 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       w.ports += used;
       w.before += enginePower;
       w.after += o.power.value;
-      w.beforeLow += e.powerMin() * used;
-      w.beforeHigh += e.powerMax() * used;
-      w.afterLow += o.powerMin();
-      w.afterHigh += o.powerMax();
       w.lasersBefore += engineLasers;
       w.lasersAfter += uint64_t(o.lasers.value);
       w.lasersKnown &= o.lasers.known;
@@ -281,11 +274,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   // (toCpo) are pluggable before, the CPO ports (toPluggable) are pluggable after.
   const WhatIf &a = E.toCpo, &b = E.toPluggable;
   c.plug = a.before + b.after;
-  c.plugLow = a.beforeLow + b.afterLow;
-  c.plugHigh = a.beforeHigh + b.afterHigh;
   c.cpo = a.after + b.before;
-  c.cpoLow = a.afterLow + b.beforeLow;
-  c.cpoHigh = a.afterHigh + b.beforeHigh;
   c.bandwidth = a.bandwidth + b.bandwidth;
   c.ports = a.ports + b.ports;
   c.transceiversRemoved = a.cages + b.cages;

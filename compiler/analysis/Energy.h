@@ -38,9 +38,7 @@ struct WhatIf {
   bool applies = false;
   uint64_t cages = 0, ports = 0, lasersBefore = 0, lasersAfter = 0;
   double before = 0, after = 0; // W of switch-side optics
-  // The same over the parts' power bounds (power_low / power_high; the power itself
-  // where a part states none), and the bandwidth of the ports converted (b/s).
-  double beforeLow = 0, beforeHigh = 0, afterLow = 0, afterHigh = 0, bandwidth = 0;
+  double bandwidth = 0;          // b/s of the ports converted
   bool lasersKnown = true, estimate = false;
   std::set<std::string> missing; // speeds without a catalog part
   double saved() const { return before - after; }
@@ -58,25 +56,11 @@ struct CpoSavings {
   double saved() const { return pluggableOptics - cpoOptics; }
   double percentOfOptics() const { return pluggableOptics > 0 ? 100 * saved() / pluggableOptics : 0.0; }
   double percentOfInterconnect() const { return pluggableInterconnect > 0 ? 100 * saved() / pluggableInterconnect : 0.0; }
-  // At equal bandwidth: the switch-side optics of every optical switch port, built
-  // pluggable (transceivers) and CPO (engines), central and over the parts' bounds; the
-  // bandwidth they carry (b/s). The bounds give the savings' range: the least saving
-  // pairs the lowest pluggable with the highest CPO figure, the most the other way.
-  double plug = 0, plugLow = 0, plugHigh = 0, cpo = 0, cpoLow = 0, cpoHigh = 0, bandwidth = 0;
+  // At equal bandwidth (issue 26): the switch-side optics of every optical switch port,
+  // built pluggable (transceivers) and CPO (engines), and the bandwidth they carry (b/s).
+  double plug = 0, cpo = 0, bandwidth = 0;
   uint64_t transceiversRemoved = 0, lasersRemoved = 0, ports = 0;
   bool lasersKnown = false;
-  double savedLow() const { return plugLow - cpoHigh; }
-  double savedHigh() const { return plugHigh - cpoLow; }
-  // Shares over the bounds: a share grows with the pluggable figure and shrinks with the
-  // CPO figure, so its extremes are at the same pairs.
-  double percentOfOpticsAt(double p, double c) const {
-    double base = pluggableOptics - plug + p;
-    return base > 0 ? 100 * (p - c) / base : 0.0;
-  }
-  double percentOfInterconnectAt(double p, double c) const {
-    double base = pluggableInterconnect - plug + p;
-    return base > 0 ? 100 * (p - c) / base : 0.0;
-  }
   // W per 800 Gb/s of switch port, each way (0 without optical ports).
   double per800G(double w) const { return bandwidth > 0 ? w * 800e9 / bandwidth : 0.0; }
 };

@@ -5,6 +5,7 @@
 #include "analysis/Energy.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 #include <map>
 
@@ -204,11 +205,9 @@ Coverage ReliabilityModel::coverage() const {
     uint64_t n = all.parts[i], u = all.unrated[i];
     c.parts += n;
     c.counted += n - u;
-    std::string label = failCategoryLabel(FailCategory(i));
-    if (i != size_t(FailCategory::Nics)) // "NICs" keeps its capitals
-      std::transform(label.begin(), label.end(), label.begin(), ::tolower);
-    if (label.rfind("cpo", 0) == 0)
-      label.replace(0, 3, "CPO");
+    std::string label = failCategoryLabel(FailCategory(i)); // "Switches", "NICs", "CPO engines"
+    if (label.rfind("CPO", 0) != 0 && label != "NICs")
+      label[0] = char(std::tolower(static_cast<unsigned char>(label[0])));
     if (n > u)
       c.covers.push_back({u ? fmt::format("{} of {} {}", formatCount(n - u), formatCount(n), label) : label, n - u});
     if (u) {

@@ -47,7 +47,7 @@ struct FailureWhatIf {
 };
 
 // A model whose parts count in the figures without a failure rate (counted as 0): one
-// entry per model and property, with the parts it leaves out (FAB-W0305 names each once).
+// entry per model and property, with the parts it leaves out (Coverage::Left::models names it).
 struct UnratedModel {
   uint32_t model = 0;
   FailCategory cat = FailCategory::Switches;

@@ -14,17 +14,14 @@
 namespace fabc::checks {
 
 bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
-  // The backends without a rule (bom, cabling, energy) read the IR and the
+  // The backends without a rule (summary, bom, cabling, energy) read the IR and the
   // analyses as they are.
   struct Entry {
     const char *backend;
     bool (*check)(const ir::Fabric &, Analyses &, DiagEngine &);
   };
   static const Entry table[] = {
-      {"report", [](const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
-         return checkCoverage(F, an, diags) && checkReport(F, an, diags);
-       }},
-      {"summary", checkCoverage},
+      {"report", checkReport},
       {"infiniband", checkInfiniband},
       {"slurm", checkSlurm},
       {"dot", checkDot},

@@ -334,8 +334,6 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Optic && k == "connectors") { if (propInt(p, 1, 8, iv)) out.connectors = uint32_t(iv); }
     else if (out.kind == K::Cable && k == "legs") { if (propInt(p, 1, 8, iv)) out.legs = uint32_t(iv); }
     else if (out.kind == K::Optic && k == "lasers") figure("model", p, dims::None, out.lasers);
-    else if (out.kind == K::Optic && k == "power_low") figure("model", p, dims::Power, out.powerLow);
-    else if (out.kind == K::Optic && k == "power_high") figure("model", p, dims::Power, out.powerHigh);
     else if ((k == "mtbf" || k == "afr") && out.kind != K::Gpu) failureRate(p, out.afr);
     else if ((k == "nic_mtbf" || k == "nic_afr") && out.kind == K::System) failureRate(p, out.nicAfr);
     else if ((k == "laser_mtbf" || k == "laser_afr") && out.kind == K::Optic) failureRate(p, out.laserAfr);
@@ -368,16 +366,6 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? keys::kDeviceModel : media ? keys::kMediaModel : keys::kGpuModel);
-  }
-  // An estimate's bounds hold it: power_low <= power <= power_high.
-  if ((out.powerLow.known && out.powerLow.value > out.power.value) ||
-      (out.powerHigh.known && out.powerHigh.value < out.power.value) || ((out.powerLow.known || out.powerHigh.known) && !out.power.known)) {
-    Diagnostic *d = error(DiagCode::E0034, m.range, "the power bounds of '{}' do not hold its power ({} <= {} <= {})", m.name,
-                          out.powerLow.known ? formatQuantity(out.powerLow.value, dims::Power) : "-",
-                          out.power.known ? formatQuantity(out.power.value, dims::Power) : "no power",
-                          out.powerHigh.known ? formatQuantity(out.powerHigh.value, dims::Power) : "-");
-    DiagEngine::note(d, {}, "power_low and power_high bound an estimated power: power_low <= power <= power_high, and power is given");
-    out.powerLow = out.powerHigh = {};
   }
   if (out.connectors && out.portsPerUnit % out.connectors) {
     Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,

@@ -15,7 +15,7 @@ constexpr const char *kDeviceModel =
     "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: "
     "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts nic_mtbf nic_afr";
 constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
-                                    "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr power_low power_high interface host_lanes "
+                                    "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
                                     "host_lane_rate connectors; cables: legs";
 constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
 constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes";

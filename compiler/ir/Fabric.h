@@ -88,11 +88,6 @@ struct Model {
   Figure reach;          // optic/cable maximum length
   Figure price;          // optional, USD per unit
   Figure lasers;         // optic: lasers per transceiver (CPO what-if)
-  // optic: the bounds of an estimated power (`power_low`, `power_high`); unknown: the
-  // power itself. The CPO what-if reports its savings over them (issue 26).
-  Figure powerLow, powerHigh;
-  double powerMin() const { return powerLow.known ? powerLow.value : power.value; }
-  double powerMax() const { return powerHigh.known ? powerHigh.value : power.value; }
   // Reliability (analysis/Reliability.h): failures per unit-year (an annualized failure
   // rate, 0.01 = 1%), from `afr` or `mtbf` (8,760 h / MTBF). afr: the part itself (a
   // switch, NIC, transceiver, cable or CPO engine per port); nicAfr: a system's NIC, one
