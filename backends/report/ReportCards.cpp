@@ -80,7 +80,7 @@ void Page::energy() {
     const CpoSavings &c = E.cpo;
     buf += fmt::format(
         "<p id=\"cpo-equal-bandwidth\">At equal bandwidth ({} switch ports, {}): pluggable optics draw <b{}>{:.2f} W</b> "
-        "per 800G of port, co-packaged engines <b{}>{:.2f} W</b> (<b{}>{:.2f}x</b>); {} transceivers and {} lasers "
+        "per 800G of port, co-packaged engines <b{}>{:.2f} W</b> (<b{}>{:.2f}</b> times less); {} transceivers and {} lasers "
         "removed. Interconnect power: {}.</p>",
         count(c.ports), esc(bandwidth(c.bandwidth)),
         dataAttrs("energy:cpo_savings.pluggable_w_per_800g", fixed(c.per800G(c.plug), 2)), c.per800G(c.plug),
