@@ -14,11 +14,12 @@ SECONDS_TO_RUN=${1:-60}
 DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 CC_BIN=${FUZZ_CC:-clang-14}
 CXX_BIN=${FUZZ_CXX:-clang++-14}
+. scripts/ccache-env.sh
 
 if [ ! -f "$DIR/build.ninja" ]; then
   cmake -S . -B "$DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER="$CC_BIN" -DCMAKE_CXX_COMPILER="$CXX_BIN" \
-    -DFABC_SANITIZE=ON -DFABC_FUZZ=ON -DFABC_TESTS=OFF >/dev/null
+    -DFABC_SANITIZE=ON -DFABC_FUZZ=ON -DFABC_TESTS=OFF "${CCACHE_LAUNCHER[@]}" >/dev/null
 fi
 ninja -C "$DIR" -j "${FUZZ_JOBS:-2}" fabc_fuzz
 

@@ -211,6 +211,7 @@ bool runSummary(BackendContext &ctx) {
     return failOpen(ctx);
   JsonWriter j(sinkTo(*out));
   j.beginObject();
+  j.key("format_version").string(formats::Summary);
   j.key("fabric").string(F.name);
   j.key("generator").string("fabc " + ctx.info.version);
   j.key("gpus").integer(M.gpus);

@@ -31,6 +31,9 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"hosts", checkHosts},
       {"ptm", checkLldpCabling},
       {"cvt", checkLldpCabling},
+      {"design", checkExport},
+      {"design-yaml", checkExport},
+      {"netbox", checkExport},
   };
   for (const Entry &e : table)
     if (backend == e.backend)

@@ -36,5 +36,7 @@ bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkLldpCabling(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// design, design-yaml and netbox (checks/Export.cpp).
+bool checkExport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 } // namespace checks
 } // namespace fabc

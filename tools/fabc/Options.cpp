@@ -64,6 +64,12 @@ int promote(Options &o, const std::string &a, const std::string &code) {
 }
 
 int format(Options &o, const std::string &, const std::string &v) {
+  if (o.command == "export") {
+    if (v != "json" && v != "yaml" && v != "netbox")
+      return usageError("export's --format is json, yaml or netbox, not '" + v + "'");
+    o.exportFormat = v;
+    return Continue;
+  }
   if (v != "text" && v != "json")
     return usageError("--format is text or json, not '" + v + "'");
   o.diffJson = v == "json";
@@ -201,8 +207,8 @@ const std::vector<OptionSpec> &optionTable() {
        help, nullptr},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
        helpHidden, nullptr},
-      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport, "-o DIR",
-       "output directory (build; default: fabc-out); import: the .fab file (default: stdout)", false,
+      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport | CmdExport, "-o DIR",
+       "output directory (build, export; default: fabc-out); import: the .fab file (default: stdout)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.outDir = v;
          o.outSet = true;
@@ -249,8 +255,9 @@ const std::vector<OptionSpec> &optionTable() {
        false, FLAG(fmtCheck), nullptr},
       {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},
-      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify, "--format=F", "diff, verify: text (default) or json", false,
-       format, "text json"},
+      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify | CmdExport, "--format=F",
+       "diff, verify: text (default) or json; export: json (default), yaml or netbox", false, format,
+       "text json yaml netbox"},
       {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
        false, FLAG(exitCode), nullptr},
       {"--discovered", nullptr, Arg::Value, CmdVerify, "--discovered FILE",
@@ -286,7 +293,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
        "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
        true, parser, "auto hand antlr"},
-      {"-q", "--quiet", Arg::None, CmdBuild, "-q, --quiet", "no summary line", false, FLAG(quiet), nullptr},
+      {"-q", "--quiet", Arg::None, CmdBuild | CmdExport, "-q, --quiet", "no summary line", false, FLAG(quiet), nullptr},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},
   };

@@ -42,6 +42,7 @@ struct Options {
   bool outSet = false;                 // -o given (import: the file, else stdout)
   double importSpeed = 0;              // import: --speed, b/s
   std::vector<std::string> guidsFrom;  // build, check: --guids-from
+  std::string exportFormat = "json";   // export: --format (json, yaml, netbox)
 };
 
 // Which commands an option applies to (informational: the parser accepts every option
@@ -49,8 +50,9 @@ struct Options {
 enum Cmd : uint32_t {
   CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128,
   CmdOther = 256, // backends, version, completion: the options every command takes only
-  CmdAll = 511,
-  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp, // every command that compiles a design
+  CmdExport = 512,
+  CmdAll = 1023,
+  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp | CmdExport, // every command that compiles a design
 };
 
 enum class Arg : uint8_t {
