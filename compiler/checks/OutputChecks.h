@@ -30,6 +30,8 @@ bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// The NIC interface names the hosts output writes fit Linux's IFNAMSIZ (FAB-E0145).
+bool checkInterfaceNames(const ir::Fabric &F, DiagEngine &diags);
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // ptm and cvt: one plan for both (checks/LldpCabling.cpp).

@@ -174,6 +174,7 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   if (Which == 0) o.limits.maxDevices = n;
   else if (Which == 1) o.limits.maxLinks = n;
   else if (Which == 2) o.limits.maxSteps = n;
+  else if (Which == 4) o.limits.maxValueSize = n;
   else o.limits.maxDepth = uint32_t(std::min<uint64_t>(n, 100000));
   return Continue;
 }
@@ -245,6 +246,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>, nullptr},
       {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>, nullptr},
       {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>, nullptr},
+      {"--max-value-size", nullptr, Arg::Value, CmdCompile, "--max-value-size=N", nullptr, false, limit<4>, nullptr},
       {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>, nullptr},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
