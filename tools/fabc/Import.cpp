@@ -3,6 +3,7 @@
 // OUT.fab (atomically) or stdout. Exit 0 when written (warnings allowed), 2 when a
 // discovery file cannot be read whole.
 #include "Commands.h"
+#include "diag/SarifContext.h"
 #include "StageTimer.h"
 
 #include "discovery/Observed.h"
@@ -58,8 +59,12 @@ int importCommand(Options &o) {
   limits.maxPorts = uint64_t(1) << 24;
   limits.maxNodes = uint64_t(1) << 21;
   bool readable = true;
-  for (const std::string &file : o.inputs)
+  for (const std::string &file : o.inputs) {
+    setDiagInput(file);
     readable &= discovery::readDiscovery(file, "", limits, obs, sm, diags);
+    if (o.report)
+      diags.finish(); // hands this file's diagnostics over with it as their input
+  }
   if (!readable) {
     diags.finish();
     timer.report();
