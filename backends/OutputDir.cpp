@@ -1,5 +1,5 @@
 // OutputDir: staging beside DIR, descriptor-relative writes, one-rename commit. The
-// decisions are in docs/design-decisions.md ("Output directory: staged beside DIR and swapped
+// decisions are in docs/decisions/0019-output-directory-staged-beside-dir-and-swapped.md ("Output directory: staged beside DIR and swapped
 // in"). Past 600 lines: staging, the two commit modes and their error paths share one
 // object state; the descriptor helpers are already apart, in FsTree.
 #include "backends/OutputDir.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The one entry point into the library: a source (a file, or text with a name) and
 // options in; diagnostics and the checked IR out. The command line, diff, the unit tests,
-// the fuzzer and the coming language server all compile through it (docs/design-decisions.md,
+// the fuzzer and the coming language server all compile through it (docs/decisions/0014-one-entry-point-compilation.md,
 // "One entry point: Compilation").
 #include "analysis/Analyses.h"
 #include "ast/AST.h"

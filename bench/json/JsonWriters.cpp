@@ -1,4 +1,4 @@
-// The measurement behind "One JSON writer" (docs/design-decisions.md): a cabling plan's
+// The measurement behind "One JSON writer" (docs/decisions/0021-one-json-writer.md): a cabling plan's
 // records (read back from a build's cabling/plan.csv) written as JSON into memory four
 // ways: fabc's JsonWriter, the format strings it replaced, llvm::json::OStream indented
 // and compact. Not built by default:

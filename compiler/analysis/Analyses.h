@@ -2,7 +2,7 @@
 // What the compiler computes from the checked IR for its outputs, once per compilation.
 // The driver builds one Analyses after the passes and hands it to the output checks
 // (compiler/checks/) and to every backend (BackendContext::an); backends read it and never
-// recompute (docs/design-decisions.md#analyses-are-computed-once-in-the-compiler).
+// recompute (docs/decisions/0011-analyses-are-computed-once-in-the-compiler.md).
 //
 // - The BOM roll-up and the energy model are computed on first use and kept: `check`
 //   pays for them only if a rule reads them, `build` once however many outputs do.

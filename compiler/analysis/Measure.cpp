@@ -1,4 +1,4 @@
-// The measuring steps (analysis/Measure.h); docs/design-decisions.md describes the
+// The measuring steps (analysis/Measure.h); docs/decisions/0011-analyses-are-computed-once-in-the-compiler.md describes the
 // latency model, oversubscription and bisection.
 #include "analysis/Measure.h"
 

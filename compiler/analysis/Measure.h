@@ -3,7 +3,7 @@
 // ir::Fabric::metrics, before the validation checks that compare it with the policies
 // (passes/Validate.cpp) and for every output that prints it. They report nothing: a
 // check never fills a figure, a measurement never reports
-// (docs/design-decisions.md#analyses-are-computed-once-in-the-compiler).
+// (docs/decisions/0011-analyses-are-computed-once-in-the-compiler.md).
 #include "ir/Fabric.h"
 
 namespace fabc::analysis {

@@ -74,7 +74,7 @@ private:
 
 // Links a failure takes down: a CPO engine's own port (the switch goes on forwarding on
 // its other ports; the swap that repairs it is planned and drained, a touch, not an
-// outage: docs/design-decisions.md). A laser: the ports it feeds.
+// outage: docs/decisions/0054-expected-failures-per-year.md). A laser: the ports it feeds.
 double portsPerLaser(const ir::Model &e) { return e.lasers.known && e.lasers.value > 0 ? std::max(1.0, 1 / e.lasers.value) : 1; }
 
 } // namespace

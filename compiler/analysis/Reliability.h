@@ -3,7 +3,7 @@
 // (Analyses::reliability()): failed parts, field replacements ("touches") and links taken
 // down, per category, tier and building, from the catalog's failure rates; and the
 // pluggable-vs-CPO what-if with the same figures. summary.json and the report read this
-// one result. The model and its assumptions: docs/design-decisions.md, "Expected failures
+// one result. The model and its assumptions: docs/decisions/0054-expected-failures-per-year.md, "Expected failures
 // per year".
 #include "ir/Fabric.h"
 

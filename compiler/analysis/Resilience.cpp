@@ -1,5 +1,5 @@
 // Failure what-if and reachability (analysis/Resilience.h). The model, its assumptions
-// and why it is closed-form: docs/design-decisions.md, "Failure what-if in closed form".
+// and why it is closed-form: docs/decisions/0055-failure-what-if-in-closed-form.md, "Failure what-if in closed form".
 #include "analysis/Resilience.h"
 
 #include <algorithm>

@@ -2,7 +2,7 @@
 // Failure what-if and reachability on the topology (issue 18), measuring steps like those
 // of analysis/Measure.h: they fill ir::Fabric::metrics.resilience before the validation
 // checks that compare it with `policy resilience` and `policy rail_optimized`, and every
-// output reads it. Closed-form or linear in links (docs/design-decisions.md, "Failure
+// output reads it. Closed-form or linear in links (docs/decisions/0055-failure-what-if-in-closed-form.md, "Failure
 // what-if in closed form").
 #include "ir/Fabric.h"
 

@@ -7,7 +7,7 @@
 // a rule, its first and last token and a slice of `kids`. No object per token or node.
 // Two producers, one printer (FormatPrinter.h): the hand-written parser of CstParser.cpp
 // (fmt's default) and the conversion of ANTLR's tree (CstAntlr.cpp, --parser=antlr).
-// docs/design-decisions.md, "fmt prints a concrete syntax tree".
+// docs/decisions/0052-fmt-prints-a-concrete-syntax-tree.md, "fmt prints a concrete syntax tree".
 #include "ast/HandLexer.h"
 
 #include <cstdint>

@@ -31,7 +31,7 @@ enum Tok : uint8_t {
 };
 
 // Where the hand-written parser gave up, for parseFile's ANTLR parse of the diagnostics
-// (docs/design-decisions.md, "Syntax errors in large files").
+// (docs/decisions/0060-syntax-errors-in-large-files.md, "Syntax errors in large files").
 struct Rejection {
   bool limited = false; // at a token or nesting limit (scanLexical reports it): no window
   // Per open statement list, outermost (the file) first: [begin, end) holds only

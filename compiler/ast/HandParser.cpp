@@ -2,7 +2,7 @@
 // parser rules, by hand, building the same AST (node for node, range for range) as the
 // ANTLR tree's builder (ASTBuilder.cpp). It accepts exactly the files the grammar
 // accepts; on anything else it gives up without a word and parseFile hands the file to
-// the ANTLR parser, whose diagnostics stay the reference (docs/design-decisions.md,
+// the ANTLR parser, whose diagnostics stay the reference (docs/decisions/0051-the-hand-written-front-end.md,
 // "The hand-written front end"). Held equal by `fabc parse-diff` and the fuzz target.
 // Past 600 lines: one method per grammar rule in one class, in the grammar's order, so
 // that it reads beside Fabric.g4; the arena builders it calls are in AST.h.

@@ -5,7 +5,7 @@
 // large file, cut at a statement boundary about ParseLimits::syntaxWindow bytes past the
 // statement it gave up in (closed with '}' per open block). A syntax error in line 3 M
 // of a 150 MB file then costs ANTLR a few statements, not the file (~100 bytes of memory
-// a source byte: 15 GB). docs/design-decisions.md, "Syntax errors in large files".
+// a source byte: 15 GB). docs/decisions/0060-syntax-errors-in-large-files.md, "Syntax errors in large files".
 // compiler/ast/ only.
 #include "ast/HandLexer.h"
 

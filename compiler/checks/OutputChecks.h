@@ -4,7 +4,7 @@
 // InfiniBand and Slurm files, ...), keyed by backend name. `fabc check` and `fabc build`
 // run the same step for the same --emit set (by default the default backends), so check
 // reports every diagnostic build does; backends only write files
-// (docs/design-decisions.md#output-checks).
+// (docs/decisions/0012-output-checks.md).
 //
 // A check also prepares what its backend writes (Analyses' plans): the emitter reads
 // the result the rule was checked on and computes nothing again.

@@ -63,7 +63,7 @@ void Elab::exec(const ast::Stmt *s) {
       return;
     if (!c) {
       // What the assertion guards is not elaborated on values it rejected: elaboration
-      // ends here, so no unrelated error follows (docs/design-decisions.md, "A failed
+      // ends here, so no unrelated error follows (docs/decisions/0049-diagnostics-that-point-at-the-cause.md, "A failed
       // assert ends elaboration").
       Diagnostic *d = error(DiagCode::E0032, s->e1->range, "assertion failed{}",
                             s->message().empty() ? "" : ": " + std::string(s->message()));

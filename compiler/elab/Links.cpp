@@ -181,7 +181,7 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   }
   // A link that fails keeps the ports it took, as if it had been made: later links then
   // get the ports they will have once it is fixed, and their diagnostics name those
-  // (docs/design-decisions.md, "A failed link keeps its ports").
+  // (docs/decisions/0049-diagnostics-that-point-at-the-cause.md, "A failed link keeps its ports").
   auto keep = [&](uint32_t port) {
     F.portLink[port] = kFailedLink;
     failedPortLoc_[port] = s->range.begin;

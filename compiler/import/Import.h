@@ -11,7 +11,7 @@
 // - InfiniBand GUIDs pinned (`guid`), every link explicit, ports as discovered.
 //
 // The text is written in fabc fmt's canonical layout. docs/bring-up.md walks through it;
-// docs/design-decisions.md ("fabc import") records the choices.
+// docs/decisions/0042-fabc-import-a-design-from-a-discovery.md ("fabc import") records the choices.
 #include "diag/Diag.h"
 #include "discovery/Observed.h"
 #include "ir/Fabric.h"

@@ -163,7 +163,7 @@ std::vector<Option> media::options(const ir::Fabric &F, const Key &k) {
         if (lineCompatible(F, a.line, b.line, k.ignoreLanes))
           out.push_back({m, std::min(a.reach, b.reach), fibre, a.optic, b.optic});
   }
-  // The choice rule (docs/design-decisions.md#media-choice): media class in the order
+  // The choice rule (docs/decisions/0005-media-choice.md): media class in the order
   // above, then the shortest reach that covers the link (the cheapest part that does
   // the job), then the lowest power, then the user's parts before the stdlib's, then
   // the part names: never the catalog's order.

@@ -196,7 +196,7 @@ private:
   // is copied 8 bytes at a time into space resized once and checked for escapes on the
   // way (jsonSpecial8); only one with something to escape takes the general path. A
   // cabling plan or a diff is millions of short strings: per byte, or with a call per
-  // piece, the copying cost more than the bytes (docs/design-decisions.md, "fabc diff").
+  // piece, the copying cost more than the bytes (docs/decisions/0024-fabc-diff-at-a-million-gpus-joins-through-ports.md, "fabc diff").
   void quoted(std::string_view s, std::string_view tail) {
     size_t n = b_.size(), len = s.size();
     if (len <= 64 && tail.size() <= 2) {

@@ -1,6 +1,6 @@
 """Compiles every ```fabric block of the given Markdown files (docs/*.md, README.md).
 
-A block is one of three things, said by comment lines in it (docs/design-decisions.md,
+A block is one of three things, said by comment lines in it (docs/decisions/0050-examples-in-the-docs-are-compiled.md,
 "Examples in the docs are compiled"):
   - clean: no marker; `fabc check` prints no diagnostic at all and exits 0;
   - a demonstration: one or more `// expect: FAB-CODE [FAB-CODE...] [with ARGS]` lines;
