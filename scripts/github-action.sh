@@ -39,7 +39,9 @@ fi
 
 # The designs: the tracked files matching the pathspecs (word-split on purpose).
 # shellcheck disable=SC2086
+set -f # the pathspecs are git's to match, not the shell's
 mapfile -t designs < <(git ls-files -z -- $files | tr '\0' '\n')
+set +f
 if [ ${#designs[@]} -eq 0 ]; then
   echo "fabc action: no tracked file matches '$files'" >&2
   exit 2

@@ -231,6 +231,13 @@ void DiagEngine::finish() {
     for (size_t i = handed_.kept; i < kept_.size(); ++i) {
       const Diagnostic &d = kept_[i];
       DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}, d.more};
+      if (format_ == DiagFormat::Sarif && e.loc.valid && !e.loc.file.empty() && e.loc.file[0] == '<') {
+        // A made-up file ("<command line>" of -D) is no artifact: SARIF says where in the
+        // message and points at the input as a whole.
+        e.notes.insert(e.notes.begin(), {DiagReport::Loc{}, fmt::format("at {}:{}:{}", e.loc.file, e.loc.line,
+                                                                        e.loc.col)});
+        e.loc = {};
+      }
       if (!e.loc.valid)
         e.loc.file = sarifInput(); // not a location (JSON prints none): the input, for SARIF
       for (const DiagNote &n : d.notes)

@@ -51,6 +51,9 @@ if shutil.which("python3"):
 for tool in ["script", "man", "groff", "bash", "zsh", "cpack", "dpkg-deb", "dpkg-shlibdeps", "node", "npm", "lintian"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+# bash-completion's loader, which finds an installed completion as a user's bash does.
+if os.access("/usr/share/bash-completion/bash_completion", os.R_OK):
+    config.available_features.add("bash-completion")
 # The SARIF Multitool (scripts/setup-debian.sh installs it) applies GitHub code scanning's rules.
 _multitool = os.environ.get("FABC_SARIF_MULTITOOL",
                             "/opt/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool")

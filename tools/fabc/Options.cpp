@@ -270,7 +270,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
        false, FLAG(fmtCheck), nullptr},
       {"--diff", nullptr, Arg::None, CmdFmt, "--diff",
-       "fmt: print a unified diff of the changes instead (patch -p0 applies it), exit 1 if any", false,
+       "fmt: print a unified diff of the changes instead (for patch), exit 1 if any", false,
        FLAG(fmtDiff), nullptr},
       {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},

@@ -93,7 +93,9 @@ std::string unifiedDiff(const std::string &before, const std::string &after, con
   while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail])
     ++tail;
   std::vector<Op> ops(head, Keep);
-  std::vector<Op> mid = myers({a.begin() + long(head), a.end() - long(tail)}, {b.begin() + long(head), b.end() - long(tail)});
+  std::vector<std::string_view> am(a.begin() + long(head), a.end() - long(tail)),
+      bm(b.begin() + long(head), b.end() - long(tail));
+  std::vector<Op> mid = myers(am, bm);
   ops.insert(ops.end(), mid.begin(), mid.end());
   ops.insert(ops.end(), tail, Keep);
 
@@ -129,7 +131,7 @@ std::string unifiedDiff(const std::string &before, const std::string &after, con
     size_t an = 0, bn = 0, x = as, y = bs;
     for (size_t j = start; j < end + trail; ++j) {
       if (ops[j] == Keep)
-        line(body, ' ', a[x++]), ++an, ++bn;
+        line(body, ' ', a[x++]), ++y, ++an, ++bn;
       else if (ops[j] == Del)
         line(body, '-', a[x++]), ++an;
       else
