@@ -1,6 +1,7 @@
 #pragma once
 // Shared by several backends: tier names, output errors, the entry points.
 #include "backends/Backend.h"
+#include "backends/FormatVersions.h"
 
 #include <string>
 
@@ -21,5 +22,8 @@ bool runNvue(BackendContext &ctx);
 bool runHosts(BackendContext &ctx);
 bool runPtm(BackendContext &ctx);
 bool runCvt(BackendContext &ctx);
+bool runDesign(BackendContext &ctx);
+bool runDesignYaml(BackendContext &ctx);
+bool runNetbox(BackendContext &ctx);
 
 } // namespace fabc

@@ -237,6 +237,39 @@ bool writeFileAt(int dirFd, const char *name, std::string_view text) {
 
 void removeAt(int dirFd, const char *name) { removeTree(dirFd, name, 0); }
 
+bool isStagingName(std::string_view name, std::string_view prefix) {
+  if (name.size() != prefix.size() + RandomNameSize || name.substr(0, prefix.size()) != prefix)
+    return false;
+  for (char c : name.substr(prefix.size()))
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return false;
+  return true;
+}
+
+bool markStaging(int stagingFd) {
+  int fd = ::openat(stagingFd, StagingMarker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return errno == EEXIST;
+  ::close(fd);
+  return true;
+}
+
+bool removeIfLeftover(int dirFd, const std::string &name) {
+  int fd = ::openat(dirFd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  struct stat st;
+  bool removed = false;
+  // Ours (the marker inside) and no build holds it: a killed build's.
+  if (::fstatat(fd, StagingMarker, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+      ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    removeTree(dirFd, name.c_str(), 0);
+    removed = true;
+  }
+  ::close(fd);
+  return removed;
+}
+
 void removeUnlocked(int dirFd, std::string_view prefix) {
   int dup = ::fcntl(dirFd, F_DUPFD_CLOEXEC, 0);
   DIR *d = dup < 0 ? nullptr : ::fdopendir(dup);
@@ -247,17 +280,11 @@ void removeUnlocked(int dirFd, std::string_view prefix) {
   }
   std::vector<std::string> names;
   while (dirent *e = ::readdir(d))
-    if (std::string_view(e->d_name).substr(0, prefix.size()) == prefix)
+    if (isStagingName(e->d_name, prefix))
       names.push_back(e->d_name);
   ::closedir(d);
-  for (const std::string &n : names) {
-    int fd = ::openat(dirFd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0)
-      continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) // no build holds it: a leftover
-      removeTree(dirFd, n.c_str(), 0);
-    ::close(fd);
-  }
+  for (const std::string &n : names)
+    removeIfLeftover(dirFd, n);
 }
 
 bool isTmpLeftover(std::string_view name) {
@@ -280,6 +307,7 @@ std::string randomName() {
   std::string s;
   for (unsigned char c : raw)
     s += alphabet[c % 36];
+  static_assert(sizeof raw == RandomNameSize, "isStagingName knows the length");
   return s;
 }
 

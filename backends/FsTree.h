@@ -30,8 +30,20 @@ bool writeFileAt(int dirFd, const char *name, std::string_view text);
 // never follows a symbolic link. Async-signal-safe (getdents64 into a stack buffer).
 void removeAt(int dirFd, const char *name);
 
-// Removes the directories below `dirFd` whose name starts with `prefix` and whose flock
-// can be taken: staging directories of builds that were killed.
+// Staging directories are `prefix` + randomName(), and hold StagingMarker from the
+// moment they are made until the commit renames them into place (the marker is removed
+// just before) or until the previous tree, renamed aside, is removed (it gets one too).
+// Only such a directory is ever removed as a leftover: never a user's directory whose
+// name merely starts like one (`.out.fabc-backup/`).
+constexpr const char *StagingMarker = ".fabc-staging-marker";
+constexpr size_t RandomNameSize = 8;
+bool isStagingName(std::string_view name, std::string_view prefix);
+// Creates StagingMarker below the staging directory; false with errno.
+bool markStaging(int stagingFd);
+// Removes `name` below dirFd when it holds StagingMarker and its flock can be taken (a
+// killed build's staging directory); true when removed.
+bool removeIfLeftover(int dirFd, const std::string &name);
+// removeIfLeftover on each entry below `dirFd` named isStagingName(_, prefix).
 void removeUnlocked(int dirFd, std::string_view prefix);
 
 // `NAME.fabc-tmp-PID`: the temporary file of a fabc before the staging directory.

@@ -75,17 +75,17 @@ bool onlyFabcFiles(int fd, const std::string &prefix, const llvm::StringSet<> &f
     if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
       return false;
     if (S_ISREG(st.st_mode)) {
-      if (files.count(rel) || (prefix.empty() && name == OutputDir::ManifestName) || fstree::isTmpLeftover(name))
+      if (files.count(rel) || (prefix.empty() && (name == OutputDir::ManifestName || name == fstree::StagingMarker)) ||
+          fstree::isTmpLeftover(name))
         continue;
       return false;
     }
     if (!S_ISDIR(st.st_mode))
       return false;
-    if (prefix.empty() && name.rfind(".fabc-staging-", 0) == 0) {
-      fstree::removeUnlocked(fd, name);
-      if (::fstatat(fd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (prefix.empty() && fstree::isStagingName(name, ".fabc-staging-")) {
+      if (fstree::removeIfLeftover(fd, name))
         continue; // a leftover, now removed
-      return false; // a running build's
+      return false; // a running build's, or not fabc's
     }
     if (!dirs.count(rel))
       return false;
@@ -204,8 +204,18 @@ static int makeStaging(int fd, const std::string &prefix, std::string &name, int
       continue;
     struct stat a, b;
     if (::flock(root, LOCK_EX | LOCK_NB) == 0 && ::fstat(root, &a) == 0 &&
-        ::fstatat(fd, name.c_str(), &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+        ::fstatat(fd, name.c_str(), &b, AT_SYMLINK_NOFOLLOW) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
+      if (!fstree::markStaging(root)) { // unmarked, no later build would remove it if killed
+        int err = errno;
+        ::close(root);
+        ::unlinkat(fd, name.c_str(), AT_REMOVEDIR);
+        fstree::disarm(slot);
+        slot = -1;
+        errno = err;
+        return -1;
+      }
       return root;
+    }
     ::close(root);
   }
   fstree::disarm(slot);
@@ -475,6 +485,12 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
   cacheFd_ = -1;
   if (inside_)
     return commitInPlace(parentFd_, rels, readManifest(parentFd_).value_or(std::vector<std::string>()));
+  // Once the staging directory is DIR, its marker goes (rootFd_ follows the rename; a
+  // kill in between leaves it in DIR, where the next build takes it for fabc's own).
+  auto unmark = [&] {
+    ::unlinkat(rootFd_, fstree::StagingMarker, 0);
+    return true;
+  };
   struct stat st;
   if (::fstatat(parentFd_, name_.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
     if (errno != ENOENT)
@@ -482,7 +498,7 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     ::fchmod(rootFd_, 0777 & ~umaskValue());
     if (::renameat2(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str(), RENAME_NOREPLACE) == 0 ||
         (errno == EINVAL && ::renameat(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str()) == 0))
-      return true;
+      return unmark();
     return fail(dir_, errno);
   }
   if (!S_ISDIR(st.st_mode))
@@ -502,23 +518,35 @@ bool OutputDir::commitLocked(const std::vector<std::string> &rels) {
     ::close(dirFd);
     return ok;
   }
-  ::close(dirFd);
+  // The previous tree gets the marker before it leaves DIR's name, so that a kill at any
+  // point after leaves it to the next build (a kill before: a marker in DIR, which
+  // onlyFabcFiles counts as fabc's own). dirFd follows it wherever it is renamed.
+  fstree::markStaging(dirFd);
+  auto keepOld = [&](int err) {
+    ::unlinkat(dirFd, fstree::StagingMarker, 0);
+    ::close(dirFd);
+    return fail(dir_, err);
+  };
   ::fchmod(rootFd_, st.st_mode & 07777);
   if (::renameat2(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str(), RENAME_EXCHANGE) != 0) {
     if (errno != EINVAL && errno != ENOSYS)
-      return fail(dir_, errno);
+      return keepOld(errno);
     // No exchange on this file system: two renames, DIR briefly absent between them.
     std::string aside = "." + name_ + ".fabc-" + fstree::randomName();
     if (::renameat(parentFd_, name_.c_str(), parentFd_, aside.c_str()) != 0)
-      return fail(dir_, errno);
+      return keepOld(errno);
     if (::renameat(parentFd_, stagingName_.c_str(), parentFd_, name_.c_str()) != 0) {
       int err = errno;
       ::renameat(parentFd_, aside.c_str(), parentFd_, name_.c_str());
-      return fail(dir_, err);
+      return keepOld(err);
     }
+    ::close(dirFd);
+    unmark();
     fstree::removeAt(parentFd_, aside.c_str());
     return true;
   }
+  ::close(dirFd);
+  unmark();
   oldTree_ = true; // the previous build, now under the staging name: removed after the lock
   return true;
 }

@@ -42,6 +42,14 @@ const std::vector<Backend> &backends() {
        runPtm, false},
       {"cvt", "NVIDIA UFM Cable Validation Tool topology file (DOT) of the Ethernet fabric (cvt/topology.dot)", runCvt,
        false},
+      {"design", "the evaluated design as data: places, models, devices with their ports and addresses, cables "
+                 "(export/design.json; fabc export; not in 'all')",
+       runDesign, false, /*inAll=*/false},
+      {"design-yaml", "the same as YAML (export/design.yaml; fabc export --format=yaml; not in 'all')", runDesignYaml,
+       false, /*inAll=*/false},
+      {"netbox", "NetBox bulk-import CSV: sites, manufacturers, device types, roles, racks, devices, interfaces, "
+                 "cables, IP addresses, numbered in import order (netbox/; fabc export --format=netbox; not in 'all')",
+       runNetbox, false, /*inAll=*/false},
       {"ir", "the Fabric IR as JSON, to test a pass on its own with --stop-after (ir/ir.json; not in 'all')", runIr,
        false, /*inAll=*/false},
   };

@@ -14,11 +14,12 @@ SECONDS_TO_RUN=${1:-60}
 DIR=${FUZZ_BUILD_DIR:-build-fuzz}
 CC_BIN=${FUZZ_CC:-clang-14}
 CXX_BIN=${FUZZ_CXX:-clang++-14}
+. scripts/ccache-env.sh
 
 if [ ! -f "$DIR/build.ninja" ]; then
   cmake -S . -B "$DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER="$CC_BIN" -DCMAKE_CXX_COMPILER="$CXX_BIN" \
-    -DFABC_SANITIZE=ON -DFABC_FUZZ=ON -DFABC_TESTS=OFF >/dev/null
+    -DFABC_SANITIZE=ON -DFABC_FUZZ=ON -DFABC_TESTS=OFF "${CCACHE_LAUNCHER[@]}" >/dev/null
 fi
 ninja -C "$DIR" -j "${FUZZ_JOBS:-2}" fabc_fuzz
 
@@ -53,11 +54,12 @@ find "$RUN/robustness" -type f -name '*.fab' | while IFS= read -r f; do
   cp "$f" "$RUN/seeds/robustness_$(echo "${f#"$RUN"/robustness/}" | tr / _)"
 done
 rm -rf "$RUN/robustness"
-# Seeds of the semantic and nesting modes (first byte 0x01 / 0x02, tests/fuzz/fabc_fuzz.cpp).
+# Seeds of the semantic, nesting, value-growth, rename and edit modes (first byte 0x01,
+# 0x02, 0x05, 0x06, 0x07: tests/fuzz/fabc_fuzz.cpp).
 python3 - "$RUN/seeds" <<'EOF2'
 import os, random, sys
 rng = random.Random(7)
-for mode in (1, 2):
+for mode in (1, 2, 5, 6, 7):
     for k in range(32):
         n = rng.randint(4, 400 if mode == 2 else 40)
         with open(os.path.join(sys.argv[1], f"mode{mode}_{k}"), "wb") as f:
@@ -81,6 +83,21 @@ for k, test in enumerate(sorted(glob.glob(os.path.join(root, "*.test")))):
     with open(os.path.join(out, "lsp3_%d" % k), "wb") as f:
         f.write(b"\x03" + b"".join(b"Content-Length: %d\r\n\r\n%s" % (len(x.encode()), x.encode()) for x in bodies))
 EOF3
+# Seeds of the discovery mode (0x08, a count R then A\0B\0C: A + R x B + C): the lit tests'
+# discovery files, and nesting and size amplified from a few bytes.
+python3 - "$RUN/seeds" tests/lit <<'EOF4'
+import glob, os, sys
+out, root = sys.argv[1], sys.argv[2]
+files = sorted(glob.glob(os.path.join(root, "import/Inputs/*.net")) + glob.glob(os.path.join(root, "import/Inputs/*.disc"))
+               + glob.glob(os.path.join(root, "verify/Inputs/*/*.json")) + glob.glob(os.path.join(root, "verify/Inputs/*/*.txt")))
+for k, f in enumerate(files[:12]):
+    data = open(f, "rb").read()[:8000]
+    open(os.path.join(out, "disc5_%d" % k), "wb").write(b"\x08\x00\x00" + data)
+amplified = [(4000, b"", b"[", b"]"), (60000, b'{"lldp": {"interface": [', b'{"a":0},', b'{"a":0}]}}'),
+             (2000, b'{"lldp": {"interface": [', b'{"e\\u0074h0": {"chassis": {"sw": {}}, "port": {"id": {"type": "ifname", "value": "swp1"}}}},', b'{}]}}')]
+for k, (r, a, b, c) in enumerate(amplified):
+    open(os.path.join(out, "disc5_amp%d" % k), "wb").write(b"\x08" + bytes([r >> 8, r & 255]) + a + b"\0" + b + b"\0" + c)
+EOF4
 echo "fuzz: $(ls "$RUN/seeds" | wc -l) seeds, $(ls "$RUN/corpus" | wc -l) inputs kept from earlier runs, ${SECONDS_TO_RUN} s"
 
 # -timeout: one input; -rss_limit_mb: the whole process; -max_len: inputs, seeds included

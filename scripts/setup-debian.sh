@@ -9,7 +9,7 @@ SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 
 BUILD_DEPS=(
-  build-essential cmake ninja-build python3
+  build-essential cmake ninja-build python3 ccache
   llvm-14-dev llvm-14-tools clang-14 libclang-rt-14-dev
   libantlr4-runtime-dev antlr4 default-jre-headless
   libfmt-dev libyaml-cpp-dev uuid-dev libgtest-dev
@@ -64,7 +64,8 @@ if command -v npm >/dev/null; then
 fi
 
 BUILD_DIR=${BUILD_DIR:-build}
-cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+. scripts/ccache-env.sh
+cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_LAUNCHER[@]}" >/dev/null
 ninja -C "$BUILD_DIR"
 
 "$BUILD_DIR/tools/fabc/fabc" build examples/superpod/dgx_h100_superpod.fab -o "$BUILD_DIR/example-out"

@@ -14,11 +14,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 JOBS=${FABC_JOBS:-2}
+. scripts/ccache-env.sh
 status=0
 
 # Ninja's default on 2 cores is 4 jobs: -j$JOBS keeps the build inside the machine.
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
-  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_LAUNCHER[@]}" >/dev/null
 fi
 ninja -C "$BUILD_DIR" -j "$JOBS"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 "$@" || status=1
@@ -28,7 +29,7 @@ if [ -n "${FABC_CI_SANITIZE:-}" ] && [ "${FABC_CI_SANITIZE}" != 0 ]; then
   ASAN_DIR=${ASAN_BUILD_DIR:-build-asan}
   echo "== ASan + UBSan build and tests ($ASAN_DIR)"
   if [ ! -f "$ASAN_DIR/build.ninja" ]; then
-    cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABC_SANITIZE=ON >/dev/null
+    cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABC_SANITIZE=ON "${CCACHE_LAUNCHER[@]}" >/dev/null
   fi
   # A sanitizer report aborts (so that `not fabc ...` cannot mistake it for an exit 1);
   # leaks are errors. lit.cfg.py sets the same defaults for a lit run by hand.

@@ -36,6 +36,7 @@ bool emitPlan(BackendContext &ctx) {
              "b_transceiver_units\n");
   JsonWriter j(sinkTo(*json));
   j.beginObject();
+  j.key("format_version").string(formats::CablingPlan);
   j.key("fabric").string(F.name);
   j.key("generator").string("fabc " + ctx.info.version);
   j.key("cables").beginArray();
@@ -125,6 +126,7 @@ bool emitBom(BackendContext &ctx) {
 
   JsonWriter j(sinkTo(*json));
   j.beginObject();
+  j.key("format_version").string(formats::Bom);
   j.key("fabric").string(F.name);
   j.key("generator").string("fabc " + ctx.info.version);
   j.key("summary").beginObject();

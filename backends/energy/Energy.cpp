@@ -23,6 +23,7 @@ bool runEnergy(BackendContext &ctx) {
     return failOpen(ctx);
   JsonWriter j(sinkTo(*json));
   j.beginObject();
+  j.key("format_version").string(formats::Energy);
   j.key("fabric").string(F.name);
   j.key("generator").string("fabc " + ctx.info.version);
   j.key("uses_estimates").boolean(!E.estimates.empty());

@@ -99,6 +99,7 @@ struct Writer {
     append(c, "host,nic,rail,interface,address,gateway,table,vlan,leaf,leaf_port,leaf_port_sonic\n");
     JsonWriter j(sinkTo(*json));
     j.beginObject();
+    j.key("format_version").string(formats::HostsPlan);
     j.key("fabric").string(F.name);
     j.key("generator").string("fabc " + ctx.info.version);
     j.key("scheme").string(ir::hostSchemeName(F.hostScheme));

@@ -411,6 +411,11 @@ private:
 
 } // namespace
 
+void dumpIr(const ir::Fabric &F, const std::function<void(std::string_view)> &sink) {
+  JsonWriter w([&sink](std::string_view t) { sink(t); });
+  Dumper(F, w).run();
+}
+
 bool runIr(BackendContext &ctx) {
   OutFile *out = ctx.out.open("ir/ir.json");
   if (!out)

@@ -144,6 +144,21 @@ void Page::reliability() {
                        count(r.islands), r.islands == 1 ? "" : "s",
                        r.railOnly ? ": a rail-only network, rails meet only through NVLink domains" : "");
   }
+  // Planes (group plane): each a network of its own in which every GPU has a port.
+  std::string planes;
+  uint32_t nPlanes = 0;
+  for (const ir::GroupStats &g : M.groupStats) {
+    if (F.groups[g.group].kind != ir::GroupKind::Plane)
+      continue;
+    if (nPlanes++ < 16)
+      planes += fmt::format("<li><b>{}</b>: {} GPUs, {} switches, {} links inside and {} to its GPUs, bisection {}</li>",
+                            esc(F.nodeName(F.groups[g.group].node)), count(g.gpus), count(g.switches), count(g.links),
+                            count(g.boundaryLinks), esc(bandwidth(g.bisection)));
+  }
+  if (nPlanes)
+    buf += fmt::format("<p id=\"planes-note\">{} plane{}, each a network of its own in which every GPU has a port{}:</p>"
+                       "<ul id=\"planes\">{}</ul>",
+                       count(nPlanes), nPlanes == 1 ? "" : "s", nPlanes > 16 ? " (the first 16)" : "", planes);
   buf += "</section>\n";
 }
 

@@ -148,6 +148,40 @@ void writeReliability(JsonWriter &j, const BackendContext &ctx) {
   j.key("uses_estimates").boolean(R.usesEstimates());
   j.endObject();
 }
+// Counts per group (analysis::measureGroups): what a pod is, every named group but the
+// NVLink domains with its GPUs, switches and links, a plane's bisection, and the racks.
+void writeGroups(JsonWriter &j, const ir::Fabric &F) {
+  const ir::Metrics &M = F.metrics;
+  j.key("pods").beginObject(JsonLayout::Inline);
+  j.key("kind");
+  M.podKind == ir::GroupKind::Other ? j.null() : j.string(ir::groupKindName(M.podKind));
+  j.key("count").integer(M.pods);
+  j.endObject();
+  j.key("groups").beginArray();
+  for (const ir::GroupStats &s : M.groupStats) {
+    const ir::Group &g = F.groups[s.group];
+    j.beginObject(JsonLayout::Inline);
+    j.key("kind").string(F.strings.str(g.kindName));
+    j.key("name").string(F.nodeName(g.node));
+    j.key("gpus").integer(s.gpus);
+    j.key("switches").integer(s.switches);
+    j.key("links").integer(s.links);
+    j.key("boundary_links").integer(s.boundaryLinks);
+    if (g.kind == ir::GroupKind::Plane)
+      j.key("bisection_gbps").fixed(s.bisection / 1e9, 0);
+    j.endObject();
+  }
+  j.endArray();
+  j.key("racks").beginObject(JsonLayout::Inline);
+  j.key("count").integer(M.racks.racks);
+  j.key("gpus_placed").integer(M.racks.gpusPlaced);
+  j.key("switches_placed").integer(M.racks.switchesPlaced);
+  j.key("max_gpus").integer(M.racks.maxGpus);
+  j.key("max_switches").integer(M.racks.maxSwitches);
+  j.key("links_inside").integer(M.racks.linksInside);
+  j.endObject();
+}
+
 } // namespace
 
 bool runSummary(BackendContext &ctx) {
@@ -158,6 +192,7 @@ bool runSummary(BackendContext &ctx) {
     return failOpen(ctx);
   JsonWriter j(sinkTo(*out));
   j.beginObject();
+  j.key("format_version").string(formats::Summary);
   j.key("fabric").string(F.name);
   j.key("generator").string("fabc " + ctx.info.version);
   j.key("gpus").integer(M.gpus);
@@ -193,6 +228,7 @@ bool runSummary(BackendContext &ctx) {
   j.key("transceivers").integer(M.transceivers);
   j.key("cpo_ports").integer(M.cpoPorts);
   j.key("uses_estimates").boolean(M.usesEstimates);
+  writeGroups(j, F);
   writeReliability(j, ctx);
   j.endObject();
   return true;

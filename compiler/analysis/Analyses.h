@@ -48,6 +48,7 @@ public:
   LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
+  ExportPlan exports;
 
 private:
   const ir::Fabric &F_;

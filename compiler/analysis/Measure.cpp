@@ -2,6 +2,7 @@
 // latency model, oversubscription and bisection.
 #include "analysis/Measure.h"
 
+#include "analysis/Groups.h"
 #include "analysis/Resilience.h"
 
 #include <algorithm>
@@ -229,6 +230,7 @@ void measure(ir::Fabric &F) {
   measureLatency(F);
   measureResilience(F);
   measureReachability(F);
+  measureGroups(F);
 }
 
 } // namespace fabc::analysis

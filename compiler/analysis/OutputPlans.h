@@ -129,6 +129,14 @@ struct ReportPlan {
   uint32_t collapse = 64;
 };
 
+// design, design-yaml, netbox (fabc export): every device's host name, checked
+// (FAB-E0107: a DCIM's device names must be valid and distinct), by device; and per
+// port, the NetBox interface type (checks/Export.h), by global port id.
+struct ExportPlan {
+  bool checked = false;
+  std::vector<std::string> hosts;
+};
+
 // hosts: the GPU servers with an addressed NIC (passes/HostAddressing.h), in device
 // order; their host names are checked (FAB-E0107).
 struct HostsPlan {

@@ -100,7 +100,9 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d])});
     } else if (m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !m.ports.empty()) {
       const ir::Figure &f = C.rate(mi, m.nicAfr, Counter::NicAfr);
-      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count), 1});
+      // One NIC per GPU: ports_per_gpu ports go down with it.
+      uint32_t per = std::max<uint32_t>(1, m.portsPerGpu);
+      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count / per), double(per)});
     }
   }
   CpoEngineCache engineFor(F);

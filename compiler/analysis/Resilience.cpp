@@ -389,53 +389,130 @@ void measureReachability(ir::Fabric &F) {
     for (uint32_t d : g.devices())
       all.join(first, d);
   }
-  // Endpoints: a compute system's first-group ports cabled to a switch, counted at the
-  // switch's island and at the whole component.
-  std::vector<uint64_t> perIsland(nd, 0), perAll(nd, 0);
-  std::vector<uint32_t> islandOfAll(nd, None), example(nd, None);
+  // Endpoints: the GPUs of compute systems, each owning `ports_per_gpu` ports of its
+  // system's first port group (one port, one GPU endpoint, by default). A GPU is an
+  // endpoint when a port of it is cabled to a switch; its islands are the network islands
+  // of those switches (one per plane in a multi-plane design), and two GPUs reach each
+  // other over the network when they share an island. GPUs are tallied by their set of
+  // islands (a signature): a handful of signatures even for a million GPUs.
+  struct Sig {
+    uint64_t n = 0;
+    uint32_t comp = None, example = None; // component of the whole; an endpoint port
+  };
+  std::vector<Sig> sigs;
+  std::vector<uint32_t> singleSig(nd, None);         // island -> its one-island signature
+  std::map<std::vector<uint32_t>, uint32_t> multiSig; // several islands -> signature
+  std::vector<std::vector<uint32_t>> sigIslands;
+  std::vector<uint8_t> islandSeen(nd, 0);
+  std::vector<uint64_t> perAll(nd, 0);
   ir::Reachability &R = F.metrics.resilience.reach;
   R = {};
+  std::vector<uint32_t> mine;
+  uint32_t firstPort = None;
   for (uint32_t d = 0; d < nd; ++d) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
       continue;
     const ir::GroupLayout &g = F.layoutOf(d).groups[0];
-    for (uint32_t p = 0; p < g.count; ++p) {
-      uint32_t port = F.devPortBase[d] + g.offset + p, l = F.portLink[port];
-      if (l == None)
-        continue;
-      uint32_t sw = F.portDevice[F.otherEnd(l, port)];
-      if (!isSwitch(F, sw))
-        continue;
-      uint32_t is = net.find(sw), c = all.find(sw);
-      if (!perIsland[is]++)
-        example[is] = port;
-      ++perAll[c];
-      ++R.endpoints;
-      // Two islands of one component: an example pair for the diagnostic.
-      if (islandOfAll[c] == None)
-        islandOfAll[c] = is;
-      else if (islandOfAll[c] != is && R.island0 == None) {
-        R.island0 = example[islandOfAll[c]];
-        R.island1 = port;
+    uint32_t per = std::max<uint32_t>(1, m.portsPerGpu);
+    for (uint32_t e = 0; e * per < g.count; ++e) {
+      mine.clear();
+      firstPort = None;
+      uint32_t comp = None;
+      for (uint32_t p = e * per; p < (e + 1) * per && p < g.count; ++p) {
+        uint32_t port = F.devPortBase[d] + g.offset + p, l = F.portLink[port];
+        if (l == None)
+          continue;
+        uint32_t sw = F.portDevice[F.otherEnd(l, port)];
+        if (!isSwitch(F, sw))
+          continue;
+        mine.push_back(net.find(sw));
+        comp = all.find(sw);
+        if (firstPort == None)
+          firstPort = port;
       }
+      if (mine.empty())
+        continue;
+      std::sort(mine.begin(), mine.end());
+      mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+      uint32_t s;
+      if (mine.size() == 1) {
+        uint32_t &slot = singleSig[mine[0]];
+        if (slot == None) {
+          slot = uint32_t(sigs.size());
+          sigs.push_back({0, comp, firstPort});
+          sigIslands.push_back(mine);
+        }
+        s = slot;
+      } else {
+        auto it = multiSig.find(mine);
+        if (it == multiSig.end()) {
+          it = multiSig.emplace(mine, uint32_t(sigs.size())).first;
+          sigs.push_back({0, comp, firstPort});
+          sigIslands.push_back(mine);
+        }
+        s = it->second;
+      }
+      ++sigs[s].n;
+      ++perAll[comp];
+      ++R.endpoints;
+      for (uint32_t i : mine)
+        islandSeen[i] = 1;
     }
   }
   auto pairs = [](double n) { return n * (n - 1) / 2; };
   for (uint32_t d = 0; d < nd; ++d) {
-    if (perIsland[d]) {
-      ++R.islands;
-      R.networkPairs += pairs(double(perIsland[d]));
-    }
+    R.islands += islandSeen[d];
     if (perAll[d]) {
       ++R.joined;
       R.nvlinkOnlyPairs += pairs(double(perAll[d]));
     }
   }
+  // Pairs over the network: within a signature all of them; between two signatures all
+  // of them when they share an island. Signatures meet through the islands they hold.
+  std::vector<std::vector<uint32_t>> sigsOfIsland(nd);
+  for (uint32_t s = 0; s < sigs.size(); ++s)
+    for (uint32_t i : sigIslands[s])
+      sigsOfIsland[i].push_back(s);
+  std::vector<uint32_t> metBy(sigs.size(), None);
+  for (uint32_t s = 0; s < sigs.size(); ++s) {
+    R.networkPairs += pairs(double(sigs[s].n));
+    for (uint32_t i : sigIslands[s])
+      for (uint32_t t : sigsOfIsland[i])
+        if (t > s && metBy[t] != s) {
+          metBy[t] = s;
+          R.networkPairs += double(sigs[s].n) * double(sigs[t].n);
+        }
+  }
+  // An example pair for the diagnostic: a signature sharing no island with the first
+  // signature of its component, the earliest in device order; else any such pair among
+  // the first few hundred signatures (a multi-island design).
+  auto disjoint = [&](uint32_t s, uint32_t t) {
+    for (uint32_t i : sigIslands[s])
+      if (std::binary_search(sigIslands[t].begin(), sigIslands[t].end(), i))
+        return false;
+    return true;
+  };
+  std::vector<uint32_t> firstOfComp(nd, None);
+  for (uint32_t t = 0; t < sigs.size() && R.island0 == None; ++t) {
+    uint32_t &s = firstOfComp[sigs[t].comp];
+    if (s == None)
+      s = t;
+    else if (disjoint(s, t)) {
+      R.island0 = sigs[s].example;
+      R.island1 = sigs[t].example;
+    }
+  }
+  for (uint32_t t = 1; t < sigs.size() && t < 512 && R.island0 == None; ++t)
+    for (uint32_t s = 0; s < t && R.island0 == None; ++s)
+      if (sigs[s].comp == sigs[t].comp && disjoint(s, t)) {
+        R.island0 = sigs[s].example;
+        R.island1 = sigs[t].example;
+      }
   R.pairs = pairs(double(R.endpoints));
   R.unreachablePairs = R.pairs - R.nvlinkOnlyPairs;
   R.nvlinkOnlyPairs -= R.networkPairs;
-  R.railOnly = R.islands > R.joined;
+  R.railOnly = R.nvlinkOnlyPairs > 0.5;
 }
 
 } // namespace fabc::analysis

@@ -5,9 +5,10 @@
 // token stream holds them, white space skipped: so token indices are ANTLR's too).
 // Contiguous arrays and 32-bit indices: a token is a kind, two offsets and a line; a node
 // a rule, its first and last token and a slice of `kids`. No object per token or node.
-// Two producers, one printer (FormatPrinter.h): the hand-written parser of CstParser.cpp
-// (fmt's default) and the conversion of ANTLR's tree (CstAntlr.cpp, --parser=antlr).
-// docs/decisions/0052-fmt-prints-a-concrete-syntax-tree.md, "fmt prints a concrete syntax tree".
+// Two producers, one printer (FormatPrinter.h): the one hand-written parser (SyntaxParser.h,
+// whose tree sink is CstParser.cpp; the compile path lowers the same nodes into the AST
+// instead, AstLower.cpp) and the conversion of ANTLR's tree (CstAntlr.cpp, --parser=antlr).
+// docs/decisions/0052-fmt-prints-a-concrete-syntax-tree.md, docs/decisions/0221-one-parser-two-sinks.md.
 #include "ast/HandLexer.h"
 
 #include <cstdint>
@@ -65,9 +66,43 @@ struct Tree {
   bool isToken(Kid k, hand::Tok kind) const { return !isNode(k) && tokens[k].kind == kind; }
   // The tree as indented text (`fabc fmt --dump-cst`, hidden): what the two producers are compared on.
   std::string dump() const;
+
+  // Lossless: the bytes before token t that no token holds (white space: comments are
+  // tokens). The End token's trivia is the file's tail, so printing every token with its
+  // trivia gives the file back byte for byte (print()).
+  std::string_view trivia(uint32_t t) const {
+    uint32_t from = t ? tokens[t - 1].end : 0;
+    return source.substr(from, tokens[t].begin - from);
+  }
+  std::string print() const;
+  // The tree in source order, for the editor's features (folding ranges, semantic tokens):
+  // enter(node) before its children, token(t, node) for each token child (comments are
+  // not children: they lie between, trivia()'s neighbours), leave(node) after them.
+  // An explicit stack: an else-if chain nests as deep as it is long.
+  template <class Enter, class OnToken, class Leave> void walk(Enter enter, OnToken token, Leave leave) const {
+    if (nodes.empty())
+      return;
+    std::vector<std::pair<uint32_t, uint32_t>> stack{{root, 0}}; // node, next child
+    enter(root);
+    while (!stack.empty()) {
+      auto &[n, i] = stack.back();
+      if (i == nodes[n].nkids) {
+        leave(n);
+        stack.pop_back();
+        continue;
+      }
+      Kid k = kid(n, i++);
+      if (isNode(k)) {
+        enter(index(k));
+        stack.push_back({index(k), 0});
+      } else {
+        token(k, n);
+      }
+    }
+  }
 };
 
-// The hand-written parser (CstParser.cpp): false, with no diagnostic, on anything the
+// The hand-written parser (SyntaxParser.h with CstParser.cpp's sink): false, with no diagnostic, on anything the
 // grammar rejects or past `limits` (the compile path's parseFile then reports it).
 // `text` must be valid UTF-8. With `nodes` false only the tokens are recorded (a check).
 bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes = true);

@@ -1,5 +1,5 @@
 // ANTLR's tree as fmt's concrete syntax tree (Cst.h): the reference producer, used by
-// `fabc fmt --parser=antlr` and held equal to CstParser.cpp's by tests/lit/fmt/differential.test.
+// `fabc fmt --parser=antlr` and held equal to the hand-written parser's (SyntaxParser.h) by tests/lit/fmt/differential.test.
 // ANTLR types stay here and in the other compiler/ast/ files.
 #include "ast/Cst.h"
 #include "ast/Input.h"

@@ -34,6 +34,12 @@ Tok keyword(std::string_view w) {
   return Id;
 }
 
+} // namespace
+
+bool isKeyword(std::string_view word) { return keyword(word) != Id; }
+
+namespace {
+
 // The grammar's predicates on QUANTITY (@lexer::members in Fabric.g4).
 bool unitIsKeyword(std::string_view t) {
   size_t i = t.find_last_of("0123456789 \t");

@@ -44,6 +44,9 @@ struct Rejection {
   uint32_t at = 0; // the end of the token it gave up at
 };
 
+// A word the lexer reads as a keyword, not an ID (fabc import escapes these).
+bool isKeyword(std::string_view word);
+
 struct Token {
   Tok kind = End;
   uint32_t begin = 0, end = 0; // byte offsets, [begin, end)
@@ -93,7 +96,7 @@ private:
 } // namespace fabc::hand
 
 namespace fabc {
-// HandParser.cpp: nullptr (and no diagnostic) on a file the grammar would reject; `why`
+// The one hand-written parser (SyntaxParser.h) with the AST sink (AstLower.cpp): nullptr (and no diagnostic) on a file the grammar would reject; `why`
 // says where it gave up.
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
                      hand::Rejection *why);

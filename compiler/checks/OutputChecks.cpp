@@ -31,6 +31,9 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
       {"hosts", checkHosts},
       {"ptm", checkLldpCabling},
       {"cvt", checkLldpCabling},
+      {"design", checkExport},
+      {"design-yaml", checkExport},
+      {"netbox", checkExport},
   };
   for (const Entry &e : table)
     if (backend == e.backend)
@@ -79,7 +82,52 @@ bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   }
   std::sort(p.servers.begin(), p.servers.end());
   p.servers.erase(std::unique(p.servers.begin(), p.servers.end()), p.servers.end());
-  return checkHostNames(F, diags, p.servers);
+  bool ok = checkInterfaceNames(F, diags);
+  return checkHostNames(F, diags, p.servers) && ok;
+}
+
+// The netplan files name each NIC after its port (names::portLabel, "cx3"), and Linux
+// takes at most IFNAMSIZ - 1 = 15 bytes (IFNAMSIZ is 16 with the NUL, linux/if.h):
+// netplan would fail on the server. FAB-E0145 once per port group of a model, at the group.
+bool checkInterfaceNames(const ir::Fabric &F, DiagEngine &diags) {
+  constexpr size_t kMaxIfName = 15;
+  std::vector<bool> seen; // per (model, port group), flattened
+  std::vector<uint32_t> groupBase(F.models.size() + 1, 0);
+  for (size_t m = 0; m < F.models.size(); ++m)
+    groupBase[m + 1] = groupBase[m] + uint32_t(F.models[m].ports.size());
+  seen.assign(groupBase.back(), false);
+  bool ok = true;
+  unsigned shown = 0;
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!F.linkHostAddr[l])
+      continue;
+    uint32_t port = passes::nicPortOf(F, l), idx = 0;
+    uint32_t g = F.portGroup(port, &idx);
+    uint32_t model = F.devModel[F.portDevice[port]];
+    if (seen[groupBase[model] + g])
+      continue;
+    std::string name = names::portLabel(F, port);
+    if (name.size() <= kMaxIfName)
+      continue;
+    seen[groupBase[model] + g] = true;
+    ok = false;
+    const ir::Model &m = F.models[model];
+    const ir::PortGroup &pg = m.ports[g];
+    if (shown++ >= 20) {
+      diags.tally(DiagCode::E0145, pg.loc);
+      continue;
+    }
+    std::string stem = name.substr(0, name.size() - std::to_string(idx).size());
+    size_t digits = name.size() - stem.size();
+    Diagnostic *d = diags.report(DiagCode::E0145, pg.loc,
+                                 "interface name '{}' of '{}' is {} characters, past the 15 Linux allows (IFNAMSIZ)",
+                                 name, F.deviceName(F.portDevice[port]), name.size());
+    DiagEngine::note(d, {}, fmt::format("the hosts output names a NIC after its port group ('{}' + index): rename port "
+                                        "group '{}' of model '{}' so that its label is at most {} characters",
+                                        stem, F.strings.str(pg.name), F.strings.str(m.name),
+                                        kMaxIfName > digits ? kMaxIfName - digits : 1));
+  }
+  return ok;
 }
 
 } // namespace fabc::checks

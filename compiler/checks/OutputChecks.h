@@ -30,11 +30,15 @@ bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// The NIC interface names the hosts output writes fit Linux's IFNAMSIZ (FAB-E0145).
+bool checkInterfaceNames(const ir::Fabric &F, DiagEngine &diags);
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // ptm and cvt: one plan for both (checks/LldpCabling.cpp).
 bool checkLldpCabling(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// design, design-yaml and netbox (checks/Export.cpp).
+bool checkExport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 } // namespace checks
 } // namespace fabc

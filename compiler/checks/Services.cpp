@@ -110,6 +110,12 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                "mgmt_pool is \"a.b.c.d/len\" with the host bits zero and len at most 30, e.g. \"192.168.0.0/24\"");
     return p.ok = false;
   }
+  if (const char *block = ir::specialUseBlock(p.base, p.len)) {
+    Diagnostic *d = diags.report(DiagCode::E0144, pool->loc, "mgmt_pool {} overlaps {}", pv, block);
+    DiagEngine::note(d, {}, "no management port may be numbered from it: take a private range, for example "
+                            "\"192.168.0.0/24\"");
+    return p.ok = false;
+  }
   uint32_t size = uint32_t(1) << (32 - p.len), last = p.base + size - 1;
   for (const char *other : {"loopback_pool", "p2p_pool"}) {
     uint32_t b;
@@ -121,6 +127,20 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
       p.ok = false;
     }
   }
+  // The host pool numbers the GPU NICs: a switch's management port must not take one of
+  // their addresses (nor the SVI, the NICs' gateway, become the management gateway).
+  if (const ir::PolicyBlock *ab = F.policyBlock("addressing"))
+    if (const ir::Setting *hs = ab->get(F.strings, "host_pool"); hs && hs->type == ir::Setting::String) {
+      uint32_t b;
+      unsigned l;
+      if (ir::parseCidr(F.strings.str(hs->str), b, l) && overlaps(p.base, p.len, b, l)) {
+        Diagnostic *d = diags.report(DiagCode::E0205, pool->loc, "mgmt_pool {} overlaps host_pool {}/{}", pv,
+                                     ir::ipv4String(b), l);
+        DiagEngine::note(d, hs->loc, "host_pool is set here: the GPU NICs and the leaves' SVIs take addresses from it");
+        DiagEngine::note(d, {}, "the management network is out of band: give it a subnet of its own");
+        p.ok = false;
+      }
+    }
   if (gw) {
     std::string_view gv = gw->type == ir::Setting::String ? F.strings.str(gw->str) : std::string_view();
     if (!ir::parseIPv4(gv, p.gateway) || p.gateway <= p.base || p.gateway >= last) {

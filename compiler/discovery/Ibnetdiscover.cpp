@@ -169,8 +169,8 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       uint64_t local, remote, guid;
       char kind;
       c.eat('[');
-      if (!c.number(local) || !c.eat(']') || local == 0 || local > 255) {
-        malformed("expected a port number '[N]' from 1 to 255", first);
+      if (!c.number(local) || !c.eat(']') || local == 0 || local > 254) {
+        malformed("expected a port number '[N]' from 1 to 254 (255 is reserved)", first);
         continue;
       }
       if (!c.optGuid()) {
@@ -184,9 +184,11 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       }
       c.blanks();
       size_t peerCol = c.i;
-      if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || !c.eat('[') || !c.number(remote) || !c.eat(']') ||
-          remote > 255) {
-        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]'", peerCol);
+      // Port 0 is a switch's management port, which no cable reaches; GUID 0 is no node's.
+      if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || guid == 0 || !c.eat('[') || !c.number(remote) ||
+          !c.eat(']') || remote == 0 || remote > 254) {
+        malformed("expected the peer '\"S-<guid>\"[N]' or '\"H-<guid>\"[N]' (a GUID other than 0, N from 1 to 254)",
+                  peerCol);
         continue;
       }
       if (!c.optGuid()) {
@@ -230,15 +232,15 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
     uint64_t ports, guid;
     char kind;
     c.blanks();
-    if (!c.number(ports) || ports == 0 || ports > 255) {
-      malformed("expected the number of ports (1 to 255) after the node type", c.i);
+    if (!c.number(ports) || ports == 0 || ports > 254) {
+      malformed("expected the number of ports (1 to 254) after the node type", c.i);
       current = ir::None;
       continue;
     }
     c.blanks();
     size_t idCol = c.i;
-    if (!c.nodeId(kind, guid) || guid >= FirstReservedKey) {
-      malformed("expected the node id '\"S-<guid>\"' or '\"H-<guid>\"'", idCol);
+    if (!c.nodeId(kind, guid) || guid >= FirstReservedKey || guid == 0) {
+      malformed("expected the node id '\"S-<guid>\"' or '\"H-<guid>\"' (a GUID other than 0)", idCol);
       current = ir::None;
       continue;
     }
@@ -280,7 +282,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       if (kv.second.second.line < first.line)
         first = kv.second.second, guid = kv.second.first;
     uint32_t n = obs.findGuid(guid);
-    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.at(r.sm, r.diags, first, readLine(obs.files[r.file], first.line)),
+    Diagnostic *d = r.diags.report(DiagCode::E0182, obs.atLine(r.sm, r.diags, first),
                                    "{} node{} linked to but never listed (first: '{}', GUID 0x{:016x}): the "
                                    "ibnetdiscover output is cut",
                                    peers.size(), peers.size() == 1 ? " is" : "s are",

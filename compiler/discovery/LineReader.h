@@ -27,7 +27,4 @@ private:
   bool eof_ = false, error_ = false, tooLong_ = false, lastHadNewline_ = true;
 };
 
-// Line `lineNo` of a file (its first 400 bytes), read again for a diagnostic; empty if gone.
-std::string readLine(const std::string &path, uint32_t lineNo);
-
 } // namespace fabc::discovery

@@ -13,6 +13,7 @@
 #include "discovery/Observed.h"
 
 #include "diag/Diag.h"
+#include "support/JsonRead.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/raw_ostream.h>
@@ -35,10 +36,11 @@ struct Text {
   uint32_t lineOf(size_t off) const {
     return uint32_t(std::upper_bound(lineStarts.begin(), lineStarts.end(), uint32_t(off)) - lineStarts.begin());
   }
+  // From the line index, not a search: a document on one line holds every neighbour.
   std::string_view line(uint32_t n) const {
     size_t b = lineStarts[n - 1];
-    size_t e = s.find('\n', b);
-    return s.substr(b, (e == std::string_view::npos ? s.size() : e) - b);
+    size_t e = n < lineStarts.size() ? lineStarts[n] - 1 : s.size();
+    return s.substr(b, e - b);
   }
 };
 
@@ -204,14 +206,25 @@ std::string validUtf8(std::string_view s, size_t &firstBad) {
 // Adds host--neighbour links: the local end by its interface name, the far end by
 // its system name and port name.
 void addNeighbours(Reader &r, const std::string &host, const std::vector<Neighbour> &ns, const Text &t,
-                   size_t from) {
+                   size_t from, size_t to) {
   Observed &obs = r.obs;
   size_t cursor = from;
+  // Where the interface is written: its name as a JSON string, after the previous one,
+  // within its document. A name written with an escape is not found as it reads: the
+  // search stops at the first miss (then each line is the last one found), so the
+  // document is scanned once, not once per neighbour. Names past 256 bytes are not
+  // searched (a search costs the name's length at each candidate).
+  bool searching = true;
+  std::string quoted;
   for (const Neighbour &n : ns) {
-    // Where the interface is written: its name as a JSON string, after the previous one.
-    size_t off = t.s.find("\"" + n.local + "\"", cursor);
+    size_t off = std::string_view::npos;
+    if (searching && n.local.size() <= 256 && cursor < to) {
+      quoted = "\"" + n.local + "\"";
+      off = t.s.substr(0, to).find(quoted, cursor);
+      searching = off != std::string_view::npos;
+    }
     if (off == std::string_view::npos)
-      off = cursor;
+      off = std::min(cursor, t.s.size());
     else
       cursor = off + 1;
     uint32_t line = t.lineOf(off);
@@ -253,7 +266,11 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
   }
   std::string host = localName, localDescr;
   bool localBridge = false;
-  std::vector<std::pair<std::vector<Neighbour>, size_t>> docs;
+  struct Doc {
+    std::vector<Neighbour> ns;
+    size_t begin, end; // in `clean`, as close to `raw` as the invalid bytes allow
+  };
+  std::vector<Doc> docs;
   size_t i = 0, found = 0;
   while (true) {
     i = clean.find_first_not_of(" \t\r\n", i);
@@ -261,30 +278,19 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
       break;
     size_t end = clean[i] == '{' || clean[i] == '[' ? valueEnd(clean, i) : i + 1;
     size_t stop = end == std::string::npos ? clean.size() : end;
-    llvm::Expected<json::Value> v = json::parse(llvm::StringRef(clean).substr(i, stop - i));
-    if (!v || end == std::string::npos) {
-      if (!v && end == std::string::npos)
-        llvm::consumeError(v.takeError());
-      // "[line:col, byte=N]: message" from LLVM's parser, relative to this document.
-      std::string msg = "the file ends inside a JSON document";
-      size_t at = clean.size();
-      if (!v && end != std::string::npos) {
-        std::string log;
-        llvm::raw_string_ostream os(log);
-        llvm::logAllUnhandledErrors(v.takeError(), os);
-        os.flush();
-        size_t b = log.find("byte="), colon = log.find("]: ");
-        if (b != std::string::npos && colon != std::string::npos) {
-          at = i + std::strtoull(log.c_str() + b + 5, nullptr, 10);
-          msg = log.substr(colon + 3);
-          while (!msg.empty() && msg.back() == '\n')
-            msg.pop_back();
-        }
-      }
+    JsonError jerr;
+    std::optional<json::Value> v;
+    if (end != std::string::npos)
+      v = parseJson(llvm::StringRef(clean).substr(i, stop - i), r.limits.json, jerr);
+    if (!v) {
+      // A syntax error, a document nested too deep or too large for memory (the
+      // offset relative to this document), or the text ends inside it.
+      bool truncated = end == std::string::npos;
+      std::string msg = truncated ? "the file ends inside a JSON document" : jerr.message;
+      size_t at = truncated ? clean.size() : i + jerr.offset;
       at = std::min(at, raw.size() ? raw.size() - 1 : 0);
       // Offsets in `clean` and `raw` differ only past an invalid byte: close enough.
       uint32_t line = t.lineOf(std::min(at, raw.size()));
-      bool truncated = end == std::string::npos;
       r.diags.report(truncated ? DiagCode::E0182 : DiagCode::E0181,
                      r.obs.at(r.sm, r.diags, {r.file, line}, t.line(line),
                               uint32_t(std::min<size_t>(at, raw.size()) - t.lineStarts[line - 1])),
@@ -306,7 +312,7 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
       const json::Object *l = obj(lldp);
       if (l)
         interfaces(l->get("interface"), ns);
-      docs.push_back({std::move(ns), i});
+      docs.push_back({std::move(ns), i, end});
       ++found;
     } else {
       uint32_t line = t.lineOf(std::min(i, raw.size()));
@@ -320,8 +326,8 @@ bool parseLldpJson(std::string_view raw, const std::string &localName, Reader &r
     r.diags.report(DiagCode::E0180, {}, "'{}' holds no LLDP neighbour table", r.obs.files[r.file]);
     return r.ok = false;
   }
-  for (auto &d : docs)
-    addNeighbours(r, host, d.first, t, d.second);
+  for (Doc &d : docs)
+    addNeighbours(r, host, d.ns, t, d.begin, std::min(d.end, raw.size()));
   // What the host says of itself (lldpcli show chassis), on its node.
   for (discovery::Node &N : r.obs.nodes) {
     if (!N.local || r.obs.strings.str(N.name) != host)

@@ -4,9 +4,12 @@
 #include "discovery/LineReader.h"
 #include "diag/Diag.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace fabc::discovery {
 
@@ -101,6 +104,65 @@ SourceRange Observed::at(SourceManager &sm, const DiagEngine &diags, Where w, st
   return {{f, std::min<uint32_t>(col, uint32_t(std::min<size_t>(lineText.size(), 400)))}, std::max(len, 1u)};
 }
 
+SourceRange Observed::atLine(SourceManager &sm, const DiagEngine &diags, Where w) const {
+  if (w.file == UINT32_MAX || w.file >= files.size() || diags.tooManyErrors())
+    return {};
+  return at(sm, diags, w, lineText(w));
+}
+
+std::string Observed::lineText(Where w) const {
+  constexpr uint64_t Step = 4096;
+  std::string line;
+  int fd = ::open(files[w.file].c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || w.line == 0)
+    return line;
+  if (lineIndex_.size() < files.size())
+    lineIndex_.resize(files.size());
+  std::vector<LineMark> &idx = lineIndex_[w.file];
+  std::vector<char> buf(1 << 16);
+  if (idx.empty()) {
+    idx.push_back({1, 0});
+    uint64_t base = 0;
+    uint32_t lineNo = 1;
+    ssize_t n;
+    while ((n = ::read(fd, buf.data(), buf.size())) > 0) {
+      for (const char *p = buf.data(), *e = p + n; (p = static_cast<const char *>(std::memchr(p, '\n', size_t(e - p))));) {
+        uint64_t start = base + uint64_t(++p - buf.data());
+        if (++lineNo == 0)
+          break; // past 2^32 lines: later lines keep the last mark
+        if (start - idx.back().offset >= Step)
+          idx.push_back({lineNo, start});
+      }
+      base += uint64_t(n);
+    }
+  }
+  // From the last mark at or before the line, to the line's start: under Step bytes.
+  auto mark = std::upper_bound(idx.begin(), idx.end(), w.line, [](uint32_t l, const LineMark &m) { return l < m.line; });
+  uint64_t off = std::prev(mark)->offset;
+  uint32_t at = std::prev(mark)->line;
+  ssize_t n = ::pread(fd, buf.data(), Step + 401, off_t(off));
+  size_t i = 0;
+  while (n > 0 && at < w.line && i < size_t(n)) {
+    const char *nl = static_cast<const char *>(std::memchr(buf.data() + i, '\n', size_t(n) - i));
+    if (!nl)
+      break;
+    i = size_t(nl - buf.data()) + 1;
+    ++at;
+  }
+  if (n > 0 && at == w.line) {
+    line.assign(buf.data() + i, std::min<size_t>(size_t(n) - i, 400));
+    if (line.size() < 400 && i + line.size() == size_t(n) && size_t(n) == Step + 401) { // cut by the read: again from the line
+      ssize_t k = ::pread(fd, buf.data(), 400, off_t(off + i));
+      line.assign(buf.data(), k > 0 ? size_t(k) : 0);
+    }
+    line.resize(std::min(line.find('\n'), line.size()));
+    if (!line.empty() && line.back() == '\r')
+      line.pop_back();
+  }
+  ::close(fd);
+  return line;
+}
+
 void Reader::addLink(const Link &l, std::string_view lineText) {
   if (full)
     return;
@@ -185,20 +247,6 @@ std::string Reader::clean(std::string_view s, Where at, std::string_view lineTex
     DiagEngine::note(d, {}, "further invalid names in this file are escaped the same way, without a warning");
   }
   return r;
-}
-
-std::string readLine(const std::string &path, uint32_t lineNo) {
-  std::string line;
-  std::FILE *in = std::fopen(path.c_str(), "rb");
-  if (!in)
-    return line;
-  LineReader r(in, 400);
-  while (r.next(line) && r.lineNo() < lineNo) {
-  }
-  if (r.lineNo() != lineNo)
-    line.clear();
-  std::fclose(in);
-  return line;
 }
 
 bool LineReader::next(std::string &line) {

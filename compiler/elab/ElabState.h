@@ -128,8 +128,9 @@ private:
   static constexpr size_t kBacktraceLimit = 10;
   void backtrace(Diagnostic *d);
   std::vector<Frame> frames_;
-  void step(SourceRange r) {
-    if (++steps_ > opts_.limits.maxSteps) {
+  void step(SourceRange r, uint64_t n = 1) {
+    steps_ += n;
+    if (steps_ > opts_.limits.maxSteps) {
       Diagnostic *d = error(DiagCode::E0030, r, "elaboration took more than {} steps", opts_.limits.maxSteps);
       DiagEngine::note(d, {}, "raise the limit with --max-steps if the design is really this large");
       throw Abort{};
@@ -226,9 +227,20 @@ private:
     }
   }
   static bool isBuiltin(std::string_view name);
-  Value evalBinary(const ast::Expr *e);
+  Value evalBinary(const ast::Expr *e); // evalArith, then whether the result is a percent
+  Value evalArith(const ast::Expr *e);
+  bool percentResult_ = false; // set by evalArith for evalBinary
   Value evalCall(const ast::Expr *e);
   std::string show(const Value &v); // the text str() gives
+  // Appends v's text to out; false (out then longer than cap, cut mid-way) once it passes
+  // cap bytes, so rendering costs O(cap) whatever the value's size.
+  bool render(const Value &v, std::string &out, size_t cap);
+  // The value size budget (ElabLimits::maxValueSize, FAB-E0071): false after the error.
+  bool fitsValueSize(uint64_t size, const char *unit, const char *what, SourceRange r);
+  // A string an expression built: its size checked, its bytes charged as steps (one per
+  // 64) and counted toward the run's budget of built strings; None after an error.
+  uint32_t builtString(std::string_view s, const ast::Expr *e);
+  uint64_t builtStringBytes_ = 0; // new bytes interned by builtString
   Value lookup(const ast::Expr *e);
   bool toInt(const Value &v, const ast::Expr *e, int64_t &out, const char *what);
   bool toBool(const Value &v, const ast::Expr *e, bool &out);
@@ -245,7 +257,19 @@ private:
     BindingValues::Seen &seen = opts_.values->values[s];
     if (++seen.times > BindingValues::kMaxSeen)
       return;
-    std::string text = show(v);
+    // Bounded: a value may be a million items or bytes, the hover shows the first
+    // kMaxHoverText bytes and the full size.
+    std::string text;
+    if (!render(v, text, BindingValues::kMaxHoverText)) {
+      text.resize(BindingValues::kMaxHoverText);
+      while (!text.empty() && (uint8_t(text.back()) & 0xC0) == 0x80) // never cut a UTF-8 sequence
+        text.pop_back();
+      if (!text.empty() && uint8_t(text.back()) >= 0xC0)
+        text.pop_back();
+      text += v.type == Value::List  ? fmt::format("… ({} items in all, nested counted)", v.weight() - 1)
+              : v.type == Value::Str ? fmt::format("… ({} bytes in all)", F.strings.str(v.s).size())
+                                     : std::string("…");
+    }
     if (seen.times == 1) {
       seen.text = std::move(text);
       seen.type = v.type == Value::Qty || v.type == Value::Real ? dimName(v.dimension()) : typeName(v);

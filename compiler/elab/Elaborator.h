@@ -17,6 +17,10 @@ struct ElabLimits {
   uint64_t maxLinks = 50'000'000;
   uint64_t maxSteps = 200'000'000; // statements executed
   uint32_t maxDepth = 64;          // template nesting
+  // The size of one value: the items of a list (nested lists counted item by item), the
+  // bytes of a string, the text str() renders (FAB-E0071). Strings that expressions build
+  // cost a step per 64 bytes, and all of them together at most 256 x this many bytes.
+  uint64_t maxValueSize = 1'000'000;
 };
 
 // The values the `let` and `param` statements took, for the language server's hover: the
@@ -30,6 +34,7 @@ struct BindingValues {
     bool varies = false; // a later evaluation printed differently
   };
   static constexpr uint64_t kMaxSeen = 8;
+  static constexpr size_t kMaxHoverText = 400; // longer values are cut, with their size
   std::unordered_map<const ast::Stmt *, Seen> values;
 };
 

@@ -78,7 +78,9 @@ Value Elab::eval(const ast::Expr *e) {
       double v = e->number / 100;
       if (!checkFinite(v, e))
         return {};
-      return Value::real(v);
+      Value r = Value::real(v);
+      r.percent = true;
+      return r;
     }
     const UnitInfo *u = findUnit(e->text);
     if (!u) {
@@ -116,15 +118,16 @@ Value Elab::eval(const ast::Expr *e) {
   }
   case E::Call: return evalCall(e);
   case E::List: {
-    Value r;
-    r.type = Value::List;
-    r.list = std::make_shared<std::vector<Value>>();
+    auto items = std::make_shared<std::vector<Value>>();
     for (const ast::Expr *k : e->kids) {
       Value v = eval(k);
       if (!v.ok())
         return {};
-      r.list->push_back(std::move(v));
+      items->push_back(std::move(v));
     }
+    Value r = Value::makeList(std::move(items));
+    if (!fitsValueSize(r.weight() - 1, "items", "a list", e->range))
+      return {};
     return r;
   }
   case E::Unary: {
@@ -162,7 +165,16 @@ Value Elab::eval(const ast::Expr *e) {
 }
 
 Value Elab::evalBinary(const ast::Expr *e) {
+  Value v = evalArith(e);
+  if (v.type == Value::Real && (e->op == ast::Expr::Add || e->op == ast::Expr::Sub || e->op == ast::Expr::Mul ||
+                                e->op == ast::Expr::Div))
+    v.percent = percentResult_;
+  return v;
+}
+
+Value Elab::evalArith(const ast::Expr *e) {
   using E = ast::Expr;
+  percentResult_ = false;
   const std::string op(e->text); // for messages
   if (e->op == E::And || e->op == E::Or) {
     bool a;
@@ -178,6 +190,11 @@ Value Elab::evalBinary(const ast::Expr *e) {
   Value l = eval(e->kids[0]), r = eval(e->kids[1]);
   if (!l.ok() || !r.ok())
     return {};
+  // A share stays a share: 2% + 1%, 2% * 3, 10% / 2 (never 2% * 2%, 2 / 1%).
+  percentResult_ = (e->op == E::Add || e->op == E::Sub)   ? l.percent && r.percent
+                   : e->op == E::Mul                      ? l.percent != r.percent
+                   : e->op == E::Div                      ? l.percent && !r.percent
+                                                          : false;
   if (e->op == E::Eq || e->op == E::Ne) {
     bool eq;
     if (l.numeric() && r.numeric()) {
@@ -196,8 +213,13 @@ Value Elab::evalBinary(const ast::Expr *e) {
     }
     return Value::boolean(e->op == E::Eq ? eq : !eq);
   }
-  if (e->op == E::Add && l.type == Value::Str && r.type == Value::Str)
-    return Value::str(F.strings.intern(std::string(F.strings.str(l.s)) + std::string(F.strings.str(r.s))));
+  if (e->op == E::Add && l.type == Value::Str && r.type == Value::Str) {
+    std::string_view a = F.strings.str(l.s), b = F.strings.str(r.s);
+    if (!fitsValueSize(uint64_t(a.size()) + b.size(), "bytes", "a string", e->range))
+      return {};
+    uint32_t id = builtString(std::string(a) + std::string(b), e);
+    return id == None ? Value() : Value::str(id);
+  }
   if (!l.numeric() || !r.numeric()) {
     error(DiagCode::E0026, e->range, "operator '{}' needs numbers, not {} and {}", op, elab::typeName(l),
           elab::typeName(r));
@@ -271,21 +293,63 @@ Value Elab::evalBinary(const ast::Expr *e) {
 }
 
 std::string Elab::show(const Value &v) {
+  std::string r;
+  render(v, r, SIZE_MAX);
+  return r;
+}
+
+bool Elab::render(const Value &v, std::string &out, size_t cap) {
   switch (v.type) {
-  case Value::Int: return std::to_string(v.i);
-  case Value::Real: case Value::Qty: return formatQuantity(v.d, v.dimension());
-  case Value::Str: return std::string(F.strings.str(v.s));
-  case Value::Bool: return v.b ? "true" : "false";
-  case Value::ModelRef: return std::string(F.strings.str(F.models[v.s].name));
+  case Value::Int: out += std::to_string(v.i); break;
+  case Value::Real: case Value::Qty: out += formatQuantity(v.d, v.dimension()); break;
+  case Value::Str: {
+    std::string_view t = F.strings.str(v.s);
+    size_t room = cap - std::min(cap, out.size()); // one byte past cap says "too long"
+    out.append(t.substr(0, room < t.size() ? room + 1 : t.size()));
+    break;
+  }
+  case Value::Bool: out += v.b ? "true" : "false"; break;
+  case Value::ModelRef: out += F.strings.str(F.models[v.s].name); break;
   case Value::List: {
-    std::string r = "[";
-    for (size_t i = 0; i < v.list->size(); ++i)
-      r += (i ? ", " : "") + show((*v.list)[i]);
-    return r + "]";
+    out += '[';
+    for (size_t i = 0; i < v.list->size() && out.size() <= cap; ++i) {
+      if (i)
+        out += ", ";
+      if (!render((*v.list)[i], out, cap))
+        return false;
+    }
+    out += ']';
+    break;
   }
   case Value::Void: break;
   }
-  return "";
+  return out.size() <= cap;
+}
+
+bool Elab::fitsValueSize(uint64_t size, const char *unit, const char *what, SourceRange r) {
+  if (size <= opts_.limits.maxValueSize)
+    return true;
+  Diagnostic *d = error(DiagCode::E0071, r, "{} of more than {} {}", what, opts_.limits.maxValueSize, unit);
+  DiagEngine::note(d, {}, "a value holds at most --max-value-size items or bytes: lists and strings are for "
+                          "design rules and names, not one value per device (a function that doubles a value "
+                          "is the usual cause)");
+  return false;
+}
+
+uint32_t Elab::builtString(std::string_view s, const ast::Expr *e) {
+  step(e->range, 1 + s.size() / 64);
+  size_t before = F.strings.size();
+  uint32_t id = F.strings.intern(s);
+  if (F.strings.size() == before)
+    return id;
+  builtStringBytes_ += s.size();
+  uint64_t budget = opts_.limits.maxValueSize > UINT64_MAX / 256 ? UINT64_MAX : opts_.limits.maxValueSize * 256;
+  if (builtStringBytes_ > budget) {
+    Diagnostic *d = error(DiagCode::E0071, e->range, "expressions built more than {} bytes of strings in all", budget);
+    DiagEngine::note(d, {}, "at most 256 x --max-value-size bytes of distinct strings are built by '+' and str()");
+    return None;
+  }
+  return id;
 }
 
 Value Elab::evalCall(const ast::Expr *e) {
@@ -329,12 +393,16 @@ Value Elab::evalCall(const ast::Expr *e) {
   }
   if (fn == Sum) {
     if (a.size() == 1 && a[0].type == Value::List) {
-      std::vector<Value> items = *a[0].list;
-      a.assign(items.begin(), items.end());
+      std::shared_ptr<std::vector<Value>> items = a[0].list;
+      step(e->range, items->size()); // a step per item: a recursion over a long list ends at --max-steps
+      a.assign(items->begin(), items->end());
     }
     if (a.empty())
       return Value::integer(0); // the sum of nothing
     Value total = a[0];
+    bool percent = true; // a sum of shares is a share
+    for (const Value &x : a)
+      percent &= x.percent;
     for (size_t i = 0; i < a.size(); ++i) {
       if (!a[i].numeric() || a[i].dimension() != total.dimension()) {
         Diagnostic *d = error(DiagCode::E0025, e->range, "'sum' needs numbers of one dimension, not {} and {}",
@@ -357,6 +425,7 @@ Value Elab::evalCall(const ast::Expr *e) {
         total = Value::qty(v, total.dimension());
       }
     }
+    total.percent = percent && total.type == Value::Real;
     return total;
   }
   if (fn == Min || fn == Max) {
@@ -365,8 +434,9 @@ Value Elab::evalCall(const ast::Expr *e) {
       return {};
     }
     if (a.size() == 1 && a[0].type == Value::List) {
-      std::vector<Value> items = *a[0].list;
-      a.assign(items.begin(), items.end());
+      std::shared_ptr<std::vector<Value>> items = a[0].list;
+      step(e->range, items->size());
+      a.assign(items->begin(), items->end());
       if (a.empty()) {
         error(DiagCode::E0029, e->range, "'{}' of an empty list", f);
         return {};
@@ -435,7 +505,13 @@ Value Elab::evalCall(const ast::Expr *e) {
   if (fn == Str) {
     if (!arity(1, 1))
       return {};
-    return Value::str(F.strings.intern(show(a[0])));
+    std::string text;
+    if (!render(a[0], text, opts_.limits.maxValueSize)) {
+      fitsValueSize(opts_.limits.maxValueSize + 1, "bytes", "'str' renders a string", e->range);
+      return {};
+    }
+    uint32_t id = builtString(text, e);
+    return id == None ? Value() : Value::str(id);
   }
   Diagnostic *d = error(DiagCode::E0020, e->range, "unknown function '{}'", f);
   DiagEngine::note(d, {}, "functions: min max sum ceil floor round abs log2 sqrt len str, and the 'fn' declarations "

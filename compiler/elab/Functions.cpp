@@ -3,29 +3,15 @@
 // and the other functions, never the caller's bindings, and no expression can declare,
 // link or place anything. Calls nest up to --max-depth (FAB-E0070); every call and every
 // comprehension iteration is a step (--max-steps, FAB-E0030); a list a comprehension
-// builds holds at most kMaxListItems values, nested lists counted (FAB-E0071).
+// builds holds at most --max-value-size values, nested lists counted (FAB-E0071).
 #include "elab/ElabState.h"
 
 namespace fabc::elab {
 namespace {
-constexpr uint64_t kMaxListItems = 1000000;
 // Native stack that nested calls may take, whatever --max-depth says: fabc elaborates on a
 // 256 MiB thread (tools/fabc/main.cpp), and one call level takes a few hundred bytes per
 // operator of the body on that stack.
 constexpr uintptr_t kMaxCallStack = uintptr_t(64) << 20;
-
-// Values in `v`, nested lists counted item by item; stops counting past `cap`.
-uint64_t weight(const Value &v, uint64_t cap) {
-  if (v.type != Value::List)
-    return 1;
-  uint64_t n = 1;
-  for (const Value &x : *v.list) {
-    n += weight(x, cap);
-    if (n > cap)
-      break;
-  }
-  return n;
-}
 } // namespace
 
 bool Elab::isBuiltin(std::string_view name) {
@@ -114,11 +100,9 @@ Value Elab::evalComp(const ast::Expr *e) {
     items = v.list;
     to = int64_t(items->size());
   }
-  Value r;
-  r.type = Value::List;
-  r.list = std::make_shared<std::vector<Value>>();
+  auto built = std::make_shared<std::vector<Value>>();
+  uint64_t weight = 0; // the items so far, nested counted
   uint32_t var = exprSym(e);
-  uint64_t built = 0;
   for (int64_t i = from; i < to; ++i) {
     step(e->range);
     size_t mark = env_.size();
@@ -134,20 +118,20 @@ Value Elab::evalComp(const ast::Expr *e) {
         env_.resize(mark);
         return {};
       }
-      built += weight(v, kMaxListItems);
-      if (built > kMaxListItems) {
+      weight = Value::addWeight(weight, v.weight());
+      if (weight > opts_.limits.maxValueSize) {
         Diagnostic *d = error(DiagCode::E0071, e->range, "a list comprehension builds more than {} items",
-                              kMaxListItems);
+                              opts_.limits.maxValueSize);
         DiagEngine::note(d, {}, "filter with 'if', or reduce the range: lists are for design rules, not for "
-                                "one value per device");
+                                "one value per device (--max-value-size raises the limit)");
         env_.resize(mark);
         return {};
       }
-      r.list->push_back(std::move(v));
+      built->push_back(std::move(v));
     }
     env_.resize(mark);
   }
-  return r;
+  return Value::makeList(std::move(built));
 }
 
 } // namespace fabc::elab

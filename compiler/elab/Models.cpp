@@ -304,6 +304,21 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (k == "gpus" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.gpus = uint32_t(iv); }
     else if (k == "nvlink_domain" && out.kind == K::System) { if (propInt(p, 0, 1 << 20, iv)) out.nvlinkDomain = uint32_t(iv); }
     else if (k == "hosts" && out.kind == K::System) { if (propInt(p, 1, 1 << 20, iv)) out.hosts = uint32_t(iv); }
+    else if (k == "ports_per_gpu" && out.kind == K::System) { if (propInt(p, 1, 64, iv)) out.portsPerGpu = uint32_t(iv); }
+    else if (k == "bond" && out.kind == K::System) {
+      uint32_t s;
+      if (propStr(p, s)) {
+        std::string_view v = F.strings.str(s);
+        if (v == "none") out.bond = ir::Model::Bond::None;
+        else if (v == "lacp") out.bond = ir::Model::Bond::Lacp;
+        else if (v == "mc-lag" || v == "evpn-mh") out.bond = ir::Model::Bond::MultiChassis;
+        else {
+          Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown bond '{}'", v);
+          DiagEngine::note(d, {}, "bond is \"none\" (independent ports), \"lacp\" (one switch), \"mc-lag\" or \"evpn-mh\" "
+                                  "(one bond across two switches)");
+        }
+      }
+    }
     else if (k == "gpu" && out.kind == K::System) {
       Value v = eval(p.value);
       if (v.type == Value::ModelRef && F.models[v.s].kind == K::Gpu)
@@ -451,6 +466,19 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   checkLanes(m, out);
   if (out.kind == K::System && out.nvlinkDomain > out.gpus)
     error(DiagCode::E0034, m.range, "nvlink_domain ({}) is larger than gpus ({})", out.nvlinkDomain, out.gpus);
+  // Several ports per GPU: the first port group is divided among the GPUs, n each, so it
+  // must hold exactly gpus x n ports (fewer: a port would serve two GPUs; more: a port none).
+  if (out.kind == K::System && out.gpus && (out.portsPerGpu > 1 || out.bond != ir::Model::Bond::None)) {
+    uint32_t have = out.ports.empty() ? 0 : out.ports[0].count;
+    uint64_t want = uint64_t(out.gpus) * out.portsPerGpu;
+    if (have != want) {
+      Diagnostic *d = error(DiagCode::E0305, m.range, "'{}' has {} GPU port{} for {} GPUs x {} port{} each", m.name, have,
+                            have == 1 ? "" : "s", out.gpus, out.portsPerGpu, out.portsPerGpu == 1 ? "" : "s");
+      DiagEngine::note(d, {}, have < want ? "a port would belong to two GPUs: give the first port group gpus x ports_per_gpu ports"
+                                          : "a port would belong to no GPU: give the first port group gpus x ports_per_gpu ports, "
+                                            "or move the other ports to a port group of their own");
+    }
+  }
 }
 
 } // namespace fabc::elab

@@ -13,7 +13,7 @@ constexpr const char *kLink = "count length media pattern optic cable";
 // Models by kind: boxes (system, switch, NIC, NVSwitch), optics and cables, GPUs.
 constexpr const char *kDeviceModel =
     "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: "
-    "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts nic_mtbf nic_afr";
+    "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts ports_per_gpu bond nic_mtbf nic_afr";
 constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
                                     "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
                                     "host_lane_rate connectors; cables: legs";
@@ -24,6 +24,12 @@ constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
 constexpr const char *kPlace = "row rack u";
 constexpr const char *kSpan = "length";
 constexpr const char *kPartsPolicy = "tier optic cable";
+// Properties whose number is a count of percent (`transceiver_percent = 2` is 2%), unlike
+// the shares every other property takes (`min_bisection = 0.9`, `afr = 0.5%`): a percent
+// literal given to one is multiplied by 100 where it is read (elab/Settings.cpp).
+inline bool takesPercentUnits(std::string_view key) {
+  return key == "ecn_probability" || (key.size() > 8 && key.substr(key.size() - 8) == "_percent");
+}
 // The options the elaborator reads itself (Settings.def adds the rest).
 constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_latency";
 

@@ -57,6 +57,13 @@ bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
   case Value::Int: case Value::Real: case Value::Qty:
     out.type = ir::Setting::Number;
     out.number = v.asDouble();
+    // A property counted in percent units takes 2 for 2%, and `2%` (the share 0.02) too.
+    if (v.percent && keys::takesPercentUnits(p.key)) {
+      out.number *= 100;
+      double whole = std::round(out.number); // 7% is 0.07, and 0.07 * 100 is 7.000000000000001
+      if (std::fabs(out.number - whole) <= 1e-9 * std::max(1.0, std::fabs(whole)))
+        out.number = whole;
+    }
     out.dim = v.dimension();
     return true;
   case Value::Str: out.type = ir::Setting::String; out.str = v.s; return true;

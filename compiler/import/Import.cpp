@@ -3,6 +3,8 @@
 // design's text (Write.cpp).
 #include "import/ImportState.h"
 
+#include "ast/HandLexer.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -11,17 +13,8 @@ namespace fabc::import {
 namespace {
 using discovery::Observed;
 
-const char *const Keywords[] = {"import", "model", "port",   "template", "fabric", "let",    "param",
-                                "option", "for",   "in",     "if",       "else",   "link",   "group",
-                                "place",  "building", "hall", "span",    "policy", "assert", "source",
-                                "estimate", "true", "false"};
-
-bool isKeyword(std::string_view s) {
-  for (const char *k : Keywords)
-    if (s == k)
-      return true;
-  return false;
-}
+// The lexer's own keyword list: a word it reads as a keyword cannot name a device.
+bool isKeyword(std::string_view s) { return hand::isKeyword(s); }
 
 // Lower-case alphanumeric words: "MF0;sw-01:MQM9700/U1" -> mf0 sw 01 mqm9700 u1.
 std::vector<std::string> words(std::string_view s) {
@@ -93,9 +86,14 @@ std::string identifier(std::string_view name) {
     r.pop_back();
   if (r.empty() || !std::isalpha((unsigned char)r[0]) || isKeyword(r))
     r.insert(0, "n");
-  if (r.size() > 63)
-    r.resize(63);
-  while (r.back() == '_')
+  return cutIdentifier(std::move(r), 63);
+}
+
+// At most `max` characters, never ending with '_' (a host name never ends with '-').
+std::string cutIdentifier(std::string r, size_t max) {
+  if (r.size() > max)
+    r.resize(max);
+  while (r.size() > 1 && r.back() == '_')
     r.pop_back();
   return r;
 }
@@ -141,6 +139,8 @@ void Importer::collectDevices() {
   nodeDev.assign(obs.nodes.size(), None);
   caPort.assign(obs.nodes.size(), std::string());
   llvm::StringMap<uint32_t> hosts; // host name -> device, for HCAs and LLDP nodes
+  llvm::StringMap<uint32_t> caOwner, caNext; // "device\nport" -> the HCA node, the next _hcaN
+  uint64_t caRenamed = 0;
   for (uint32_t n = 0; n < obs.nodes.size(); ++n) {
     const discovery::Node &N = obs.nodes[n];
     std::string name(obs.strings.str(N.name));
@@ -171,6 +171,25 @@ void Importer::collectDevices() {
       uint32_t d = it != hosts.end() ? it->second : device(host, host, false, true, N.at);
       hosts[host] = d;
       nodeDev[n] = d;
+      // Two HCAs with one description (a copied node_desc): each keeps its own port,
+      // the second "PORT_hca2", and so on, never merged into one.
+      std::string k = fmt::format("{}\n{}", d, port);
+      auto owner = caOwner.try_emplace(k, n);
+      if (!owner.second) {
+        uint32_t &next = caNext.try_emplace(k, 2).first->second;
+        std::string alt;
+        do
+          alt = fmt::format("{}_hca{}", port, next++);
+        while (!caOwner.try_emplace(fmt::format("{}\n{}", d, alt), n).second);
+        if (caRenamed++ < 20) {
+          Diagnostic *dg = diags.report(DiagCode::W0185, obs.atLine(sm, diags, N.at),
+                                        "HCAs 0x{:016x} and 0x{:016x} both report '{}': this one is imported as port '{}'",
+                                        N.guid, obs.nodes[owner.first->second].guid, name, alt);
+          DiagEngine::note(dg, {}, "give each HCA its own description (node_desc: 'host port'), or rename the port in "
+                                   "the design");
+        }
+        port = alt;
+      }
       caPort[n] = port;
       continue;
     }
@@ -220,7 +239,16 @@ void Importer::collectDevices() {
 // Names: identifiers, unique, the original kept where the host name differs.
 
 void Importer::nameDevices() {
-  llvm::StringMap<uint32_t> used;
+  // Unique as host names: identifiers that differ in case only would share one.
+  auto key = [](std::string s) {
+    for (char &c : s)
+      c = char(std::tolower((unsigned char)c));
+    return s;
+  };
+  llvm::StringMap<uint32_t> used;     // lower-case identifier -> device
+  llvm::StringMap<uint32_t> nextSuffix; // lower-case identifier -> the suffix to try next
+  constexpr unsigned Shown = 20;       // FAB-W0185 per collision, then one count
+  uint64_t renamed = 0;
   for (uint32_t i = 0; i < devs.size(); ++i) {
     Dev &d = devs[i];
     std::string base = d.raw;
@@ -228,23 +256,24 @@ void Importer::nameDevices() {
     size_t dot = base.find('.');
     if (dot != std::string::npos && dot > 0 && !d.ib)
       base = base.substr(0, dot);
-    // Unique as host names: identifiers that differ in case only would share one.
-    auto key = [](std::string s) {
-      for (char &c : s)
-        c = char(std::tolower((unsigned char)c));
-      return s;
-    };
     std::string id = identifier(base);
     if (!used.try_emplace(key(id), i).second) {
+      // The next suffix of this base, remembered: unmanaged switches all report one
+      // NodeDescription, and probing from _2 each time is quadratic. The suffix goes
+      // within the 63 characters (the base is cut to make room).
       uint32_t first = used[key(id)];
+      uint32_t &k = nextSuffix.try_emplace(key(id), 2).first->second;
       std::string s;
-      for (unsigned k = 2;; ++k)
-        if (used.try_emplace(key(s = fmt::format("{}_{}", id, k)), i).second)
-          break;
-      Diagnostic *dg = diags.report(DiagCode::W0185, obs.at(sm, diags, d.at, discovery::readLine(obs.files[d.at.file], d.at.line)),
-                                    "'{}' and '{}' both become '{}': this one is imported as '{}'", d.full,
-                                    devs[first].full, id, s);
-      DiagEngine::note(dg, {}, "give the devices distinct names (NodeDescription, system name), or rename it in the design");
+      do {
+        std::string suffix = fmt::format("_{}", k++);
+        s = cutIdentifier(id, 63 - suffix.size()) + suffix;
+      } while (!used.try_emplace(key(s), i).second);
+      if (renamed++ < Shown) {
+        Diagnostic *dg = diags.report(DiagCode::W0185, obs.atLine(sm, diags, d.at),
+                                      "'{}' and '{}' both become '{}': this one is imported as '{}'", d.full,
+                                      devs[first].full, id, s);
+        DiagEngine::note(dg, {}, "give the devices distinct names (NodeDescription, system name), or rename it in the design");
+      }
       id = s;
     }
     d.ident = id;
@@ -254,6 +283,9 @@ void Importer::nameDevices() {
     if (host != d.full)
       d.comment = d.full;
   }
+  if (renamed > Shown)
+    diags.report(DiagCode::W0185, {}, "{} more devices share a name with another and are imported with a suffix",
+                 renamed - Shown);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -347,6 +379,7 @@ void Importer::layOut(Dev &d) {
   }
   std::map<std::string, std::vector<uint32_t>> byGroup; // group -> ports
   std::map<std::pair<std::string, uint32_t>, uint32_t> taken;
+  uint32_t nextOther = 0;
   std::vector<std::pair<std::string, uint32_t>> where(d.ports.size());
   for (uint32_t i = 0; i < d.ports.size(); ++i) {
     const std::string &n = d.ports[i].name;
@@ -364,10 +397,10 @@ void Importer::layOut(Dev &d) {
     if (d.isSwitch && g == "swp" && e == 3 && idx >= 1)
       --idx;
     if (!taken.emplace(std::make_pair(g, idx), i).second) {
-      g = "other"; // two names with one place: the second goes to other[]
-      idx = 0;
-      while (!taken.emplace(std::make_pair(g, idx), i).second)
-        ++idx;
+      g = "other"; // two names with one place: the second goes to other[], at the next free index
+      while (!taken.emplace(std::make_pair(g, nextOther), i).second)
+        ++nextOther;
+      idx = nextOther++;
     }
     where[i] = {g, idx};
   }

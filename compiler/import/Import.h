@@ -19,12 +19,19 @@
 #include <string>
 #include <vector>
 
+namespace fabc {
+struct CompileOptions;
+}
+
 namespace fabc::import {
 
 struct Options {
   std::string fabricName;          // empty: "imported"
   double defaultSpeed = 400e9;     // ports whose speed nothing states (LLDP), with a TODO
   std::vector<std::string> inputs; // the discovery files, for the header comment
+  // Compile the text with these options (the search path for the catalog's imports)
+  // before handing it over: a failure is FAB-E0191, and importFabric returns false.
+  const CompileOptions *check = nullptr;
 };
 
 // The catalog the importer recognizes models from: a compiled library (its models) and,
@@ -47,5 +54,6 @@ bool importFabric(const discovery::Observed &obs, const Catalog &cat, const Opti
 // that name where it can be: '-' and other characters become '_', a leading digit or a
 // keyword gets an 'n' in front, at most 63 characters. Exposed for the unit tests.
 std::string identifier(std::string_view name);
+std::string cutIdentifier(std::string id, size_t max);
 
 } // namespace fabc::import

@@ -86,11 +86,16 @@ public:
   std::vector<uint32_t> nodeDev;
   std::vector<std::string> caPort;
   std::vector<std::array<End, 2>> linkEnds;
+  // Where each part of the text came from: (line of the text, the discovery record), in
+  // line order, for the self-check's diagnostic (importFabric).
+  std::vector<std::pair<uint32_t, discovery::Where>> origins;
 
 private:
   uint32_t device(std::string raw, std::string full, bool isSwitch, bool ib, discovery::Where at);
   uint32_t port(uint32_t dev, const std::string &key, uint32_t number);
   double speedOf(const End &e) const;
 };
+
+bool checkImported(const Importer &imp, const CompileOptions &co, std::string &out);
 
 } // namespace fabc::import

@@ -3,6 +3,8 @@
 // (a brace list on one line when it fits in 100 columns, else one item a line).
 #include "import/ImportState.h"
 
+#include "Compilation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -37,6 +39,27 @@ std::string cableName(double bps) {
   if (g == std::floor(g))
     return fmt::format("ImportedCable{}G", uint64_t(g));
   return fmt::format("ImportedCable{}M", uint64_t(std::llround(bps / 1e6)));
+}
+
+// Text from outside (a file name, a discovered name) inside a `//` comment: a control
+// character (a newline would end the comment) or a byte of invalid UTF-8 is written \xNN.
+std::string commentText(std::string_view s) {
+  std::string r;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = (unsigned char)s[i];
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    bool valid = n && i + n <= s.size() && (n == 1 || c >= 0xC2) && c >= 0x20 && c != 0x7f;
+    for (size_t k = 1; valid && k < n; ++k)
+      valid = ((unsigned char)s[i + k] & 0xC0) == 0x80;
+    if (!valid) {
+      r += fmt::format("\\x{:02x}", c);
+      ++i;
+      continue;
+    }
+    r.append(s.substr(i, n));
+    i += n;
+  }
+  return r;
 }
 
 } // namespace
@@ -186,6 +209,14 @@ void Importer::pinHostGuids() {
 
 void Importer::write(std::string &out, Summary &sum) {
   out.reserve(64 * (obs.links.size() + devs.size()) + 4096);
+  // The text's line count, kept up to date by counting what was added since (linear).
+  uint32_t lines = 0;
+  size_t counted = 0;
+  auto mark = [&](discovery::Where w) {
+    lines += uint32_t(std::count(out.begin() + long(counted), out.end(), '\n'));
+    counted = out.size();
+    origins.push_back({lines + 1, w});
+  };
   // What every link gets written as, and the speeds that need a placeholder cable.
   auto portText = [&](const End &e) {
     const Dev &d = devs[e.dev];
@@ -206,7 +237,7 @@ void Importer::write(std::string &out, Summary &sum) {
       ++sum.omittedLinks;
       if (sum.omittedLinks <= 20) {
         Diagnostic *dg = diags.report(
-            DiagCode::W0186, obs.at(sm, diags, L.at, discovery::readLine(obs.files[L.at.file], L.at.line)),
+            DiagCode::W0186, obs.atLine(sm, diags, L.at),
             a.dev == b.dev ? "the link {} -- {} joins a device to itself: left out of the design (as a TODO comment)"
                            : "the link {} -- {} joins ports of {} and {}: left out of the design (as a TODO comment)",
             portText(a), portText(b), speedText(sa), speedText(sb));
@@ -233,7 +264,7 @@ void Importer::write(std::string &out, Summary &sum) {
     formats.insert(discovery::formatName(f));
   std::string inputs, fmts;
   for (const std::string &f : opts.inputs)
-    inputs += (inputs.empty() ? "" : ", ") + f.substr(f.rfind('/') + 1);
+    inputs += (inputs.empty() ? "" : ", ") + commentText(f.substr(f.rfind('/') + 1));
   for (const std::string &f : formats)
     fmts += (fmts.empty() ? "" : ", ") + f;
   sum.links = obs.links.size() - sum.omittedLinks;
@@ -248,9 +279,10 @@ void Importer::write(std::string &out, Summary &sum) {
     ++sum.unknownModels;
     const Dev &first = devs[m.devs.front()];
     out += "\n";
+    mark(first.at);
     out += fmt::format("// TODO: a {} fabc's catalog does not know{} ('{}'{}): add its power, latency and rack_units{}.\n",
-                       m.isSwitch ? "switch" : "host", m.part.empty() ? "" : fmt::format(", part '{}'", m.part),
-                       first.raw, m.devs.size() > 1 ? fmt::format(" and {} more", m.devs.size() - 1) : "",
+                       m.isSwitch ? "switch" : "host", m.part.empty() ? "" : fmt::format(", part '{}'", commentText(m.part)),
+                       commentText(first.raw), m.devs.size() > 1 ? fmt::format(" and {} more", m.devs.size() - 1) : "",
                        m.isSwitch ? "" : ", and its gpus");
     out += fmt::format("model {} : {} {{\n", m.name, m.isSwitch ? "switch" : "system");
     if (m.isSwitch)
@@ -286,8 +318,9 @@ void Importer::write(std::string &out, Summary &sum) {
         order.push_back(&d);
   for (const Dev *dp : order) {
     const Dev &d = *dp;
+    mark(d.at);
     if (!d.comment.empty())
-      out += fmt::format("  // discovered as \"{}\"\n", d.comment);
+      out += fmt::format("  // discovered as \"{}\"\n", commentText(d.comment));
     std::string model = d.catalogModel != None ? std::string(cat.F->strings.str(cat.F->models[d.catalogModel].name))
                                                : models[d.model].name;
     uint64_t guid = d.isSwitch ? d.guid : d.hostGuid;
@@ -295,7 +328,7 @@ void Importer::write(std::string &out, Summary &sum) {
       std::string list;
       for (const Port &p : d.ports)
         if (p.guid)
-          list += fmt::format("{}{} 0x{:016x}", list.empty() ? "" : ", ", p.name, p.guid);
+          list += fmt::format("{}{} 0x{:016x}", list.empty() ? "" : ", ", commentText(p.name), p.guid);
       if (!list.empty())
         out += fmt::format("  // TODO: its HCAs' GUIDs do not follow fabc's layout (base + 2 per port), none is "
                            "pinned: {}\n",
@@ -315,6 +348,7 @@ void Importer::write(std::string &out, Summary &sum) {
     // The end of the device written first, first: a switch's before a host's.
     bool flip = rank[linkEnds[k][1].dev] < rank[linkEnds[k][0].dev];
     const End &a = linkEnds[k][flip], &b = linkEnds[k][!flip];
+    mark(obs.links[k].at);
     if (omit[k])
       out += fmt::format("  // TODO: link {} -- {}; ({} and {})\n", portText(a), portText(b), speedText(speedOf(a)),
                          speedText(speedOf(b)));
@@ -337,7 +371,65 @@ bool importFabric(const discovery::Observed &obs, const Catalog &cat, const Opti
   imp.settleSpeeds();
   imp.pinHostGuids();
   imp.write(out, sum);
+  if (opts.check && !checkImported(imp, *opts.check, out))
+    return false;
   return true;
+}
+
+// The importer's own output, compiled in memory before anything is written: a design
+// that does not compile is a bug of fabc import, reported (FAB-E0191) at the discovery
+// record the failing text came from, and nothing is written.
+bool checkImported(const Importer &imp, const CompileOptions &co, std::string &out) {
+  CompileOptions c = co;
+  c.outputs.clear();
+  c.allowLibrary = false;
+  c.stopAfter.clear();
+  c.guidsFrom.clear();
+  c.top.clear();
+  c.parseOnly = false;
+  c.values = nullptr;
+  c.overlay = nullptr;
+  // The design is as large as its discovery: the size and token limits (one token per
+  // 16 bytes of the size limit; an imported design has one per ~3.5 bytes) are not the
+  // point here (docs/bring-up.md: build it with --max-file-size=1G).
+  c.maxFileSize = std::max<uint64_t>(c.maxFileSize, 8 * uint64_t(out.size()));
+  SourceManager sm;
+  DiagEngine diags(sm);
+  diags.setFormat(DiagFormat::Json); // kept, never printed: finish() is not called
+  diags.setErrorLimit(1);
+  Compilation comp(c, sm, diags);
+  static const char *const Name = "<fabc import output>";
+  if (comp.run(CompileInput::source(Name, out)) && !diags.hasErrors())
+    return true;
+  const Diagnostic *first = nullptr;
+  for (const Diagnostic &d : diags.all())
+    if (d.severity == Severity::Error) {
+      first = &d;
+      break;
+    }
+  std::string what = first ? first->message : "the compilation failed without a diagnostic";
+  uint32_t line = 0;
+  std::string where;
+  if (first && first->range.begin.valid()) {
+    line = sm.lineCol(first->range.begin).line;
+    if (sm.path(first->range.begin.file) != Name) {
+      where = fmt::format(" (in {}:{})", sm.path(first->range.begin.file), line);
+      line = 0;
+    } else {
+      where = fmt::format(" (line {} of the design)", line);
+    }
+  }
+  discovery::Where at;
+  auto it = std::upper_bound(imp.origins.begin(), imp.origins.end(), line,
+                             [](uint32_t l, const std::pair<uint32_t, discovery::Where> &o) { return l < o.first; });
+  if (line && it != imp.origins.begin())
+    at = std::prev(it)->second;
+  Diagnostic *d = imp.diags.report(DiagCode::E0191, imp.obs.atLine(imp.sm, imp.diags, at),
+                                   "fabc import wrote a design that does not compile: {}{}", what, where);
+  DiagEngine::note(d, {}, "this is a bug in fabc import: nothing was written. Please report it with this "
+                          "discovery record");
+  out.clear();
+  return false;
 }
 
 } // namespace fabc::import

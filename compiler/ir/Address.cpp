@@ -1,5 +1,7 @@
 #include "ir/Address.h"
 
+#include <algorithm>
+
 #include <cctype>
 
 #include <fmt/format.h>
@@ -26,6 +28,27 @@ bool parseIPv4(std::string_view s, uint32_t &out) {
     return false;
   out = addr;
   return true;
+}
+
+const char *specialUseBlock(uint32_t base, unsigned len) {
+  static const struct {
+    uint32_t base;
+    unsigned len;
+    const char *name;
+  } blocks[] = {
+      {0x00000000, 8, "0.0.0.0/8 (\"this network\", RFC 791)"},
+      {0x7F000000, 8, "127.0.0.0/8 (loopback, RFC 1122)"},
+      {0xA9FE0000, 16, "169.254.0.0/16 (link-local, RFC 3927)"},
+      {0xE0000000, 4, "224.0.0.0/4 (multicast, RFC 5771)"},
+      {0xF0000000, 4, "240.0.0.0/4 (reserved, RFC 1112, and the broadcast address)"},
+  };
+  uint64_t end = uint64_t(base) + (uint64_t(1) << (32 - std::min(len, 32u)));
+  for (const auto &b : blocks) {
+    uint64_t bend = uint64_t(b.base) + (uint64_t(1) << (32 - b.len));
+    if (base < bend && b.base < end)
+      return b.name;
+  }
+  return nullptr;
 }
 
 bool parseCidr(std::string_view s, uint32_t &base, unsigned &len) {

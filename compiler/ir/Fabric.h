@@ -98,6 +98,13 @@ struct Model {
   uint32_t gpuModel = None;
   uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
   uint32_t hosts = 1;        // system: separate servers (each its own OS) in the box; a rack-scale system > 1
+  // system: NIC ports of the first port group per GPU (`ports_per_gpu`): GPU g owns ports
+  // [g * n, (g + 1) * n), one GPU endpoint with several ports (planes, dual-ToR).
+  uint32_t portsPerGpu = 1;
+  // system: how a GPU's several ports are used (`bond`): independent ports (None), one
+  // LACP bond on one switch (Lacp), or one bond across switches (MultiChassis: MC-LAG or
+  // EVPN multihoming), whose members must sit on two or more switches (FAB-E0302).
+  enum class Bond : uint8_t { None, Lacp, MultiChassis } bond = Bond::None;
   uint32_t rackUnits = 0;
   // optic/cable
   Media media = Media::None;
@@ -380,16 +387,38 @@ struct SinglePoint {
   uint32_t device = None;
   uint64_t gpus = 0;      // GPUs outside the largest piece left
 };
-// Which GPU endpoints (the ports of a compute system's first port group, one per rail)
-// reach each other over the switches alone (a network island), only by forwarding
-// through a system's NVLink domain, or not at all.
+// Which GPU endpoints (the GPUs of compute systems, each owning `ports_per_gpu` ports of
+// its system's first port group; one port each by default) reach each other over the
+// switches alone (they share a network island: a plane, say), only by forwarding through
+// a system's NVLink domain, or not at all.
 struct Reachability {
   uint64_t endpoints = 0;
   uint32_t islands = 0;        // network islands holding endpoints
   uint32_t joined = 0;         // groups of islands joined through NVLink (components of the whole)
   double pairs = 0, networkPairs = 0, nvlinkOnlyPairs = 0, unreachablePairs = 0;
   bool railOnly = false;       // several islands, all joined through NVLink domains
-  uint32_t island0 = None, island1 = None; // an endpoint port of two different islands (example)
+  uint32_t island0 = None, island1 = None; // a port of two GPU endpoints that share no island (example)
+};
+// Counts of one named group (analysis::measureGroups), every kind but nvlink: its GPUs
+// (a plane: the GPU endpoints with a port in it; any other kind: the GPUs of its compute
+// systems), switches, links with both ends in it and links with one. A plane also has its
+// own bisection (its switches' tier terms, as measureTiers) and the GPU endpoints that
+// have no port in it (FAB-E0306), with the first of them.
+struct GroupStats {
+  uint32_t group = None;        // index into Fabric::groups
+  uint64_t gpus = 0;
+  uint32_t switches = 0;
+  uint64_t links = 0, boundaryLinks = 0;
+  double bisection = 0;         // b/s, planes only
+  uint64_t missingGpus = 0;     // planes only
+  uint32_t missingDevice = None, missingGpu = 0;
+};
+// The racks placed: how many, what they hold, the fullest's GPUs and switches, and the
+// links with both ends in one rack.
+struct RackCounts {
+  uint32_t racks = 0;
+  uint64_t gpusPlaced = 0, switchesPlaced = 0, maxGpus = 0, linksInside = 0;
+  uint32_t maxSwitches = 0;
 };
 struct ResilienceStats {
   TierLoss tiers[NumTiers];    // by tierIndex, lose = 1
@@ -427,6 +456,8 @@ struct Metrics {
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
   ResilienceStats resilience;    // analysis::measureResilience, measureReachability
+  std::vector<GroupStats> groupStats; // analysis::measureGroups, in declaration order
+  RackCounts racks;
 };
 
 class Fabric {

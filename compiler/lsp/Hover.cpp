@@ -119,8 +119,9 @@ std::string modelHover(const QueryContext &q, const ast::Model &m) {
   r += figure(F, "reach", im->reach, dims::Length);
   r += figure(F, "price", im->price, dims::Money);
   if (im->gpus)
-    r += fmt::format("- GPUs: {}{}\n", im->gpus,
-                     im->nvlinkDomain ? fmt::format(", NVLink domain {}", im->nvlinkDomain) : std::string());
+    r += fmt::format("- GPUs: {}{}{}\n", im->gpus,
+                     im->nvlinkDomain ? fmt::format(", NVLink domain {}", im->nvlinkDomain) : std::string(),
+                     im->portsPerGpu > 1 ? fmt::format(", {} NIC ports per GPU", im->portsPerGpu) : std::string());
   if (im->rackUnits)
     r += fmt::format("- rack units: {}\n", im->rackUnits);
   if (im->speed > 0)

@@ -137,6 +137,12 @@ bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
             "for example \"10.0.0.0/16\"; the host bits must be zero and the prefix must not start at 0.0.0.0");
         continue;
       }
+      if (const char *block = ir::specialUseBlock(base, len)) {
+        Diagnostic *d = diags.report(DiagCode::E0144, s.loc, "{} {}/{} overlaps {}", key, ipv4String(base), len, block);
+        DiagEngine::note(d, {}, "no interface may be numbered from it: take a private range, for example \"10.0.0.0/16\"");
+        ok = false;
+        continue;
+      }
       (lb ? plan.lbBase : plan.p2pBase) = base;
       (lb ? plan.lbLen : plan.p2pLen) = len;
       (lb ? plan.lbLoc : plan.p2pLoc) = s.loc;

@@ -61,6 +61,12 @@ bool readHostPlan(const ir::Fabric &F, DiagEngine &diags, HostPlan &plan) {
             "for example host_pool = \"172.16.0.0/12\"; the host bits must be zero");
         continue;
       }
+      if (const char *block = ir::specialUseBlock(base, len)) {
+        Diagnostic *d = diags.report(DiagCode::E0144, s.loc, "host_pool {}/{} overlaps {}", ipv4String(base), len, block);
+        DiagEngine::note(d, {}, "no NIC may be numbered from it: take a private range, for example \"172.16.0.0/12\"");
+        ok = false;
+        continue;
+      }
       plan.base = base;
       plan.len = len;
       plan.poolLoc = s.loc;

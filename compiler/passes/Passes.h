@@ -36,6 +36,8 @@ void checkRedundancy(ir::Fabric &F, DiagEngine &diags);
 // what-if, rail isolation and reachability, oversubscription of a tier without uplinks.
 void checkResilience(ir::Fabric &F, DiagEngine &diags);
 void checkReachability(ir::Fabric &F, DiagEngine &diags);
+void checkPlanes(ir::Fabric &F, DiagEngine &diags); // FAB-E0306
+void checkBonds(ir::Fabric &F, DiagEngine &diags);  // FAB-E0307
 void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags);
 
 // The pipeline as a table of named passes, in the order they run (MLIR / p4c style). A

@@ -39,6 +39,8 @@ const std::vector<Pass> &pipeline() {
          checkRedundancy(F, diags);
          checkResilience(F, diags);
          checkReachability(F, diags);
+         checkPlanes(F, diags);
+         checkBonds(F, diags);
          checkUnratedOversubscription(F, diags);
        }},
       {"guids", "InfiniBand node GUIDs from the addressing policy's prefix", Elaborated, Guids, assignGuids},

@@ -172,11 +172,13 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
       return;
+    // Rail g is GPU g: with ports_per_gpu = n, ports g x n .. g x n + n - 1 (one per plane).
     const ir::GroupLayout &g = F.layoutOf(d).groups[0];
+    uint32_t per = std::max<uint32_t>(1, m.portsPerGpu);
     for (uint32_t p = 0; p < g.count; ++p) {
       uint32_t port = F.devPortBase[d] + g.offset + p, l = F.portLink[port];
       if (l != None)
-        fn(p, F.portDevice[F.otherEnd(l, port)], l);
+        fn(p / per, F.portDevice[F.otherEnd(l, port)], l);
     }
   };
   for (uint32_t d = 0; d < nd; ++d)
@@ -187,24 +189,31 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
         r.insert(it, rail);
     });
   unsigned reported = 0;
-  std::vector<std::pair<uint32_t, uint32_t>> mine; // (leaf, first link) per rail of one system
+  struct End {
+    uint32_t leaf, rail, link;
+    bool operator<(const End &o) const { return leaf != o.leaf ? leaf < o.leaf : rail != o.rail ? rail < o.rail : link < o.link; }
+  };
+  std::vector<End> mine; // (leaf, rail, link) per linked GPU port of one system
   for (uint32_t d = 0; d < nd; ++d) {
     mine.clear();
-    forEachRail(d, [&](uint32_t, uint32_t leaf, uint32_t l) { mine.push_back({leaf, l}); });
+    forEachRail(d, [&](uint32_t rail, uint32_t leaf, uint32_t l) { mine.push_back({leaf, rail, l}); });
     std::sort(mine.begin(), mine.end());
     for (size_t i = 0; i < mine.size();) {
-      size_t j = i;
-      while (j < mine.size() && mine[j].first == mine[i].first)
-        ++j;
-      uint32_t leaf = mine[i].first;
-      if (j - i != leafRails[leaf].size() && reported++ < 20) {
-        Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[mine[i].second], 4},
-                                      "'{}' brings {} of the {} rails leaf '{}' serves", F.deviceName(d), j - i,
+      size_t j = i, rails = 0; // rails: distinct (two ports of one GPU on one leaf bring one rail)
+      for (; j < mine.size() && mine[j].leaf == mine[i].leaf; ++j)
+        rails += j == i || mine[j].rail != mine[j - 1].rail;
+      uint32_t leaf = mine[i].leaf;
+      uint32_t first = mine[i].link;
+      for (size_t k = i; k < j; ++k)
+        first = std::min(first, mine[k].link);
+      if (rails != leafRails[leaf].size() && reported++ < 20) {
+        Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[first], 4},
+                                      "'{}' brings {} of the {} rails leaf '{}' serves", F.deviceName(d), rails,
                                       leafRails[leaf].size(), F.deviceName(leaf));
         DiagEngine::note(dg, {}, "wire port r of every system to the leaf (or leaf group) of rail r, so each leaf serves "
                                  "the same rails for all its systems");
-      } else if (j - i != leafRails[leaf].size()) {
-        diags.tally(DiagCode::W0102, {F.linkLoc[mine[i].second], 4});
+      } else if (rails != leafRails[leaf].size()) {
+        diags.tally(DiagCode::W0102, {F.linkLoc[first], 4});
       }
       i = j;
     }

@@ -106,3 +106,66 @@ void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags) {
 }
 
 } // namespace fabc::passes
+
+namespace fabc::passes {
+
+// A plane is a network of its own in which every GPU has a port (analysis::measureGroups
+// counted the GPU endpoints missing from each).
+void checkPlanes(ir::Fabric &F, DiagEngine &diags) {
+  for (const ir::GroupStats &s : F.metrics.groupStats) {
+    const ir::Group &g = F.groups[s.group];
+    if (g.kind != ir::GroupKind::Plane || !s.missingGpus)
+      continue;
+    Diagnostic *d = diags.report(DiagCode::E0306, g.loc, "{} GPU{} {} no port in plane '{}'", s.missingGpus,
+                                 s.missingGpus == 1 ? "" : "s", s.missingGpus == 1 ? "has" : "have", F.nodeName(g.node));
+    const ir::GroupLayout &lay = F.layoutOf(s.missingDevice).groups[0];
+    uint32_t per = std::max<uint32_t>(1, F.modelOf(s.missingDevice).portsPerGpu);
+    uint32_t p0 = F.devPortBase[s.missingDevice] + lay.offset + s.missingGpu * per;
+    DiagEngine::note(d, {}, per == 1 ? fmt::format("the first: '{}' (GPU {})", F.portName(p0), s.missingGpu)
+                                     : fmt::format("the first: GPU {} of '{}' (ports '{}' and on)", s.missingGpu,
+                                                   F.deviceName(s.missingDevice), F.portName(p0)));
+    DiagEngine::note(d, {}, "every GPU has a port in every plane: cable one of each GPU's ports to the plane's switches "
+                            "(ports_per_gpu on the system model gives a GPU several), or add the switches they reach "
+                            "to the plane");
+  }
+}
+
+// A multi-chassis bond (MC-LAG, EVPN multihoming) spans two or more switches.
+void checkBonds(ir::Fabric &F, DiagEngine &diags) {
+  unsigned reported = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    const ir::Model &m = F.modelOf(d);
+    if (m.kind != ir::ModelKind::System || m.bond != ir::Model::Bond::MultiChassis || F.layoutOf(d).groups.empty())
+      continue;
+    const ir::GroupLayout &g = F.layoutOf(d).groups[0];
+    uint32_t per = std::max<uint32_t>(1, m.portsPerGpu), base = F.devPortBase[d] + g.offset;
+    for (uint32_t e = 0; e * per < g.count; ++e) {
+      uint32_t sw = None, members = 0, firstLink = None;
+      bool apart = false;
+      for (uint32_t port = base + e * per; port < base + std::min(g.count, (e + 1) * per); ++port) {
+        uint32_t l = F.portLink[port];
+        if (l == None)
+          continue;
+        uint32_t other = F.portDevice[F.otherEnd(l, port)];
+        ++members;
+        if (firstLink == None)
+          firstLink = l;
+        apart |= sw != None && other != sw;
+        sw = other;
+      }
+      if (members < 2 || apart)
+        continue;
+      if (reported++ < 20) {
+        Diagnostic *dg = diags.report(DiagCode::E0307, {F.linkLoc[firstLink], 4},
+                                      "the {} members of GPU {}'s bond on '{}' all land on '{}'", members, e,
+                                      F.deviceName(d), F.deviceName(sw));
+        DiagEngine::note(dg, {}, "a multi-chassis bond (bond = \"mc-lag\" or \"evpn-mh\") spans two ToRs: cable the members "
+                                 "to two switches, or declare bond = \"lacp\" for a single-switch bond");
+      } else {
+        diags.tally(DiagCode::E0307, {F.linkLoc[firstLink], 4});
+      }
+    }
+  }
+}
+
+} // namespace fabc::passes

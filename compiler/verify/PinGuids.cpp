@@ -53,12 +53,14 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
       pinnedBy[F.devGuid[d]] = d;
 
   std::vector<uint8_t> pinned(n, 0);
+  llvm::DenseMap<uint32_t, uint32_t> pinnedNode; // switch device -> the node pinned on it (None: two, reported)
+  llvm::DenseMap<uint32_t, uint64_t> designGuid; // switch device -> its guid before the pin
   // Hosts: the HCA GUIDs seen per port index.
   std::map<uint32_t, std::vector<std::pair<uint32_t, uint64_t>>> hcas; // device -> (port index, GUID)
   std::map<uint32_t, llvm::StringMap<uint32_t>> ports;                 // device -> port label -> index
   unsigned unknown = 0;
   auto where = [&](const discovery::Node &N) {
-    return obs.at(sm, diags, N.at, discovery::readLine(obs.files[N.at.file], N.at.line));
+    return obs.atLine(sm, diags, N.at);
   };
   for (uint32_t i = 0; i < obs.nodes.size(); ++i) {
     const discovery::Node &N = obs.nodes[i];
@@ -108,6 +110,28 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
       continue;
     }
     if (N.isSwitch) {
+      // Two discovered switches with one name: which GUID is this device's is unknown,
+      // so neither is pinned (the last one seen won, silently, before).
+      auto first = pinnedNode.try_emplace(d, i);
+      if (!first.second) {
+        if (first.first->second != None) {
+          const discovery::Node &P = obs.nodes[first.first->second];
+          Diagnostic *dg = diags.report(DiagCode::E0192, where(N),
+                                        "two discovered switches are named '{}' (GUIDs 0x{:016x} and 0x{:016x}): "
+                                        "neither is pinned on '{}'",
+                                        name, P.guid, N.guid, F.deviceName(d));
+          DiagEngine::note(dg, {}, fmt::format("the first is at {}:{}", obs.files[P.at.file], P.at.line));
+          DiagEngine::note(dg, {}, "give each switch its own name (its NodeDescription), or pin the right GUID "
+                                   "with `guid` in the design");
+          F.devGuid[d] = designGuid[d];
+          pinnedBy.erase(P.guid);
+          pinned[d] = 0;
+          --res.switches;
+          first.first->second = None; // reported once a device
+        }
+        continue;
+      }
+      designGuid.try_emplace(d, F.devGuid[d]);
       F.devGuid[d] = N.guid;
       pinned[d] = 1;
       pinnedBy[N.guid] = d;

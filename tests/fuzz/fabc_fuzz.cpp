@@ -23,6 +23,18 @@
 //   0x04  LSP session mode, framed: the same, the rest being message bodies one a line
 //         (framed here, so that the fuzzer spends its time on JSON-RPC, not on headers);
 //         every answer must be a framed JSON object, and the server must never crash;
+//   0x05  value growth: fns and comprehensions that double lists and strings, with the
+//         time and the string memory asserted (LangModes.cpp);
+//   0x06  LSP rename: every rename the server accepts, applied as a client applies it,
+//         must elaborate to the same IR dump and diagnostics;
+//   0x07  LSP edits: a didChange of up to 10,000 ranged changes must leave the text that
+//         applying them one by one leaves, in bounded time;
+//   0x08  discovery mode: the rest is a discovery file (ibnetdiscover, lldpctl JSON,
+//         SONiC's table) read as `fabc import` reads it, with an amplifier for nesting
+//         and size past -max_len: bytes 1-2 are a count R, and the text A\0B\0C is
+//         A + R x B + C (at most 8 MiB). When it reads clean, fabc import's design must
+//         compile (the importer compiles its output: FAB-E0191 is a finding), so the
+//         readers' bounds and import's round trip are both fuzzed;
 //   else  the text of a .fab file.
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
 #include "Compilation.h"
@@ -31,9 +43,15 @@
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 
+#include "discovery/Observed.h"
+#include "import/Import.h"
+
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "checks/OutputChecks.h"
+#include "tests/fuzz/LangModes.h"
 
 #include <llvm/Support/JSON.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -43,6 +61,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -53,11 +72,7 @@ FILE *devNull() {
   return f;
 }
 
-[[noreturn]] void bug(const char *what, const std::string &detail = {}) {
-  std::fprintf(stderr, "fabc_fuzz: %s\n%s\n", what, detail.c_str());
-  std::fflush(stderr);
-  std::abort();
-}
+using fabc_fuzz::bug;
 
 // Small limits: an input explores the compiler, it does not build a large fabric.
 constexpr uint64_t kMaxFile = 1 << 20;
@@ -269,6 +284,99 @@ void semanticOne(const uint8_t *data, size_t size) {
     checkFigures(c);
 }
 
+// ---- discovery mode ----
+
+// The catalog fabc import recognizes models from (tools/fabc/Import.cpp), compiled once.
+const fabc::import::Catalog &importCatalog() {
+  using namespace fabc;
+  static Compilation *cat = nullptr;
+  static import::Catalog catalog;
+  if (cat)
+    return catalog;
+  CompileOptions co;
+  co.standardSearchPath = false;
+  co.includes = {FABC_SOURCE_STDLIB};
+  co.allowLibrary = true;
+  cat = new Compilation(co);
+  cat->diags().setOutput(devNull());
+  static const char *const files[] = {"nvidia/switches.fab", "nvidia/systems.fab"};
+  if (!cat->run(CompileInput::source("<catalog>", "import \"nvidia/switches.fab\";\nimport \"nvidia/systems.fab\";\n")))
+    bug("the stdlib catalog does not compile");
+  catalog.F = &cat->fabric();
+  for (const ir::Model &m : cat->fabric().models) {
+    std::string path = m.loc.begin.valid() ? std::string(cat->sources().path(m.loc.begin.file)) : "";
+    std::string file;
+    for (const char *f : files)
+      if (path.size() >= std::strlen(f) && path.compare(path.size() - std::strlen(f), std::string::npos, f) == 0)
+        file = f;
+    catalog.fileOf.push_back(file);
+  }
+  return catalog;
+}
+
+void discoveryOne(const uint8_t *data, size_t size) {
+  using namespace fabc;
+  if (size < 2)
+    return;
+  size_t reps = size_t(data[0]) << 8 | data[1];
+  std::string_view in(reinterpret_cast<const char *>(data + 2), size - 2);
+  size_t a = in.find('\0'), b = a == std::string_view::npos ? a : in.find('\0', a + 1);
+  std::string text;
+  if (b == std::string_view::npos) {
+    text = in;
+  } else {
+    std::string_view A = in.substr(0, a), B = in.substr(a + 1, b - a - 1), C = in.substr(b + 1);
+    constexpr size_t Max = 8 << 20;
+    if (!B.empty())
+      reps = std::min(reps, (Max - std::min(Max, A.size() + C.size())) / B.size());
+    text.reserve(A.size() + reps * B.size() + C.size());
+    text += A;
+    for (size_t i = 0; i < reps; ++i)
+      text += B;
+    text += C;
+  }
+  // A regular file by a path, as the reader takes it (format detection, the size limit,
+  // carets read back from the file).
+  int fd = ::memfd_create("fuzz.disc", MFD_CLOEXEC);
+  if (fd < 0 || ::write(fd, text.data(), text.size()) != ssize_t(text.size())) {
+    if (fd >= 0)
+      ::close(fd);
+    return;
+  }
+  std::string path = "/proc/self/fd/" + std::to_string(fd);
+  SourceManager sm;
+  DiagEngine diags(sm);
+  diags.setOutput(devNull());
+  diags.setErrorLimit(20);
+  discovery::Observed obs;
+  discovery::ReadLimits limits;
+  limits.maxPorts = 1 << 16;
+  limits.maxNodes = 1 << 15;
+  bool ok = discovery::readDiscovery(path, "", limits, obs, sm, diags);
+  if (!ok && !diags.hasErrors())
+    bug("a discovery reader failed without reporting an error");
+  checkLocations(sm, diags);
+  if (ok && !diags.hasErrors() && !obs.nodes.empty()) {
+    CompileOptions co;
+    co.standardSearchPath = false;
+    co.includes = {FABC_SOURCE_STDLIB};
+    import::Options io;
+    io.inputs = {path};
+    io.check = &co;
+    import::Summary sum;
+    std::string design;
+    bool imported = import::importFabric(obs, importCatalog(), io, sm, diags, design, sum);
+    for (const Diagnostic &d : diags.all())
+      if (d.code == DiagCode::E0191)
+        bug("fabc import wrote a design that does not compile", d.message + "\n--- discovery:\n" + text.substr(0, 4000));
+    if (imported && design.empty())
+      bug("fabc import succeeded with no design");
+    checkLocations(sm, diags);
+  }
+  diags.finish();
+  ::close(fd);
+}
+
 // ---- nesting mode ----
 // Each byte adds one piece; the structure stays balanced and bounded, so the input is
 // valid or nearly so, and deep or long where the bytes say.
@@ -383,12 +491,28 @@ void *threadMain(void *p) {
     compileOne(nestingDesign(j->data + 1, j->size - 1));
   else if (j->size > 0 && (j->data[0] == 3 || j->data[0] == 4))
     lspSession(j->data + 1, j->size - 1, j->data[0] == 4);
+  else if (j->size > 0 && j->data[0] == 5)
+    fabc_fuzz::valueGrowthOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 6)
+    fabc_fuzz::renameOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 7)
+    fabc_fuzz::editsOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 8)
+    discoveryOne(j->data + 1, j->size - 1);
   else
     compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
   return nullptr;
 }
 
 } // namespace
+
+namespace fabc_fuzz {
+void bug(const char *what, const std::string &detail) {
+  std::fprintf(stderr, "fabc_fuzz: %s\n%s\n", what, detail.c_str());
+  std::fflush(stderr);
+  std::abort();
+}
+} // namespace fabc_fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > kMaxFile)

@@ -116,3 +116,8 @@ if _sys_python3:
         if subprocess.call([_sys_python3, "-c", "import " + _module], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL) == 0:
             config.available_features.add(_feature)
+
+# A PID namespace (unshare -rpf) makes a command PID 1, as in a container.
+import subprocess as _sp
+if shutil.which("unshare") and _sp.call(["unshare", "-rpf", "true"], stdout=_sp.DEVNULL, stderr=_sp.DEVNULL) == 0:
+    config.available_features.add("pidns")

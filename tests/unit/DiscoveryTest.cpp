@@ -84,8 +84,11 @@ TEST(Discovery, IbnetdiscoverBadInput) {
   auto cut = parse(net.substr(0, net.find("\n\n") + 1), Kind::Ib);
   EXPECT_FALSE(cut->ok);
   EXPECT_EQ(cut->codes(), std::vector<std::string>{"E0182"});
-  // A garbled line, a port line outside a record, a port number past 255.
-  for (const char *bad : {"[1]\tgarbage\n", "Switch\tx \"S-1\"\n", "[999]\t\"S-0000000000000011\"[5]\n"}) {
+  // A garbled line, a port line outside a record, a port number past 254 (255 is
+  // reserved), a peer's port 0 (a switch's management port) or GUID 0 (issue 30).
+  for (const char *bad : {"[1]\tgarbage\n", "Switch\tx \"S-1\"\n", "[999]\t\"S-0000000000000011\"[5]\n",
+                          "[255]\t\"S-0000000000000011\"[5]\n", "[1]\t\"S-0000000000000011\"[0]\n",
+                          "[1]\t\"S-0000000000000000\"[1]\n"}) {
     std::string t = std::string("Switch\t8 \"S-0000000000000010\"\t\t# \"leaf0\"\n") + bad;
     auto p = parse(t, Kind::Ib);
     EXPECT_FALSE(p->ok) << bad;

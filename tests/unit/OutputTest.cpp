@@ -221,7 +221,9 @@ TEST(OutputDir, LeftoversOfKilledBuildsAreRemovedButNotThoseOfRunningOnes) {
   ASSERT_EQ(::mkdir((base + "/.out.fabc-dead0001").c_str(), 0700), 0);
   ASSERT_EQ(::mkdir((base + "/.out.fabc-dead0001/sonic").c_str(), 0700), 0);
   std::ofstream(base + "/.out.fabc-dead0001/sonic/c.json") << "x";
+  std::ofstream(base + "/.out.fabc-dead0001/.fabc-staging-marker"); // made by fabc, as every staging directory
   ASSERT_EQ(::mkdir((base + "/.out.fabc-live0001").c_str(), 0700), 0);
+  std::ofstream(base + "/.out.fabc-live0001/.fabc-staging-marker");
   int live = ::open((base + "/.out.fabc-live0001").c_str(), O_RDONLY | O_DIRECTORY);
   ASSERT_EQ(::flock(live, LOCK_EX), 0); // as a running build holds its staging directory
   ASSERT_TRUE(build(dir, {"a.txt"}));
@@ -229,6 +231,22 @@ TEST(OutputDir, LeftoversOfKilledBuildsAreRemovedButNotThoseOfRunningOnes) {
   ::close(live);
   ASSERT_TRUE(build(dir, {"a.txt"}));
   EXPECT_TRUE(siblings(dir).empty());
+}
+
+// Issue 30: only what fabc made is removed as a leftover, never a user's directory whose
+// name merely starts like a staging directory's (a backup), marker or no marker.
+TEST(OutputDir, AUsersDirectoryNamedLikeStagingIsKept) {
+  std::string base = tempDir(), dir = base + "/out";
+  for (const char *n : {"/.out.fabc-backup", "/.out.fabc-oldbuild", "/.out.fabc-backup12345"}) {
+    ASSERT_EQ(::mkdir((base + n).c_str(), 0700), 0);
+    std::ofstream(base + n + "/keep.txt") << "mine";
+  }
+  std::ofstream(base + "/.out.fabc-backup12345/.fabc-staging-marker"); // a marker, but not a staging name
+  ASSERT_TRUE(build(dir, {"a.txt"}));
+  ASSERT_TRUE(build(dir, {"b.txt"}));
+  EXPECT_EQ(siblings(dir), (std::vector<std::string>{".out.fabc-backup", ".out.fabc-backup12345", ".out.fabc-oldbuild"}));
+  EXPECT_EQ(slurp(base + "/.out.fabc-oldbuild/keep.txt"), "mine");
+  EXPECT_EQ(tree(dir), (std::vector<std::string>{".fabc-manifest", "b.txt"})); // no marker left in DIR
 }
 
 TEST(OutputDir, ASubdirectorySwappedForASymlinkMidBuildCannotRedirectWrites) {

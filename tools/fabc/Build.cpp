@@ -154,7 +154,8 @@ int compile(const Options &o, const std::string &input, bool build) {
   timer.report();
   if (ok && build && !o.quiet && o.format == DiagFormat::Text) { // check is silent when clean, like a linter
     const ir::Metrics &M = F.metrics;
-    fmt::print(stdout, "fabc: {} '{}': {}, {}, {}{}{}\n", build ? "built" : "checked", F.name, plural(M.gpus, "GPU"),
+    fmt::print(stdout, "fabc: {} '{}': {}, {}, {}{}{}\n",
+               o.command == "export" ? "exported" : build ? "built" : "checked", F.name, plural(M.gpus, "GPU"),
                plural(F.numDevices(), "device"), plural(F.numLinks(), "link"),
                wrote ? fmt::format(" -> {} ({})", o.outDir, plural(files.size(), "file")) : "",
                diags.warnings() ? ", " + plural(diags.warnings(), "warning") : "");
@@ -177,6 +178,15 @@ int buildCommand(Options &o) {
     if (o.emit.empty())
       o.emit.push_back("ir");
   }
+  return compile(o, o.inputs[0], true);
+}
+
+// fabc export: a build of one of the export backends (docs/export.md): the design as
+// JSON (design), YAML (design-yaml) or NetBox's CSV (netbox), into -o DIR.
+int exportCommand(Options &o) {
+  if (o.inputs.size() != 1)
+    return usageError("export takes one input file");
+  o.emit = {o.exportFormat == "yaml" ? "design-yaml" : o.exportFormat == "netbox" ? "netbox" : "design"};
   return compile(o, o.inputs[0], true);
 }
 

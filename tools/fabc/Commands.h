@@ -9,6 +9,7 @@ namespace fabc::cli {
 
 int buildCommand(Options &o);    // Build.cpp
 int checkCommand(Options &o);    // Build.cpp
+int exportCommand(Options &o);   // Build.cpp
 int diffCommand(Options &o);     // Diff.cpp
 int verifyCommand(Options &o);   // Verify.cpp
 int importCommand(Options &o);   // Import.cpp

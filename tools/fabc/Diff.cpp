@@ -10,6 +10,7 @@
 
 #include "analysis/Diff.h"
 #include "backends/Backend.h"
+#include "backends/FormatVersions.h"
 
 namespace fabc::cli {
 namespace {
@@ -446,8 +447,10 @@ void printPower(Writer &w, const FabricDiff &D) {
 // Writes the plan from `sa` (old) to `sb` (new).
 void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, FILE *out) {
   Writer w(json, out);
-  if (json)
+  if (json) {
     w.j().beginObject();
+    w.j().key("format_version").string(formats::Diff);
+  }
   if (!printHeader(w, sa, sb, D))
     return;
   printSteps(w, D);

@@ -6,6 +6,9 @@
 #include "loader/Imports.h"
 #include "loader/Streams.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -27,12 +30,16 @@ bool replaceFileAtomically(const std::string &path, const std::string &text, std
   mode_t mode = 0644;
   if (::stat(target.c_str(), &st) == 0)
     mode = st.st_mode & 07777;
-  std::string tmp = target + ".fabc-tmp-" + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    err = tmp + ": " + std::strerror(errno);
+  // A fresh name beside the target (O_EXCL, retried on a collision): a PID names no
+  // process uniquely (PID 1 in every container), and a stale file of one must not block.
+  int fd = -1;
+  llvm::SmallString<256> tmpPath;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(target + ".fabc-tmp-%%%%%%%%", fd, tmpPath,
+                                                          llvm::sys::fs::OF_None, 0600)) {
+    err = target + ".fabc-tmp-*: " + ec.message();
     return false;
   }
+  std::string tmp(tmpPath.str());
   bool ok = true;
   for (size_t done = 0; ok && done < text.size();) {
     ssize_t n = ::write(fd, text.data() + done, text.size() - done);

@@ -1,7 +1,8 @@
 // fabc import FILE... [-o OUT.fab]: read the discovery (compiler/discovery, streamed),
 // recognize models from the stdlib catalog, and write the design (compiler/import) to
 // OUT.fab (atomically) or stdout. Exit 0 when written (warnings allowed), 2 when a
-// discovery file cannot be read whole.
+// discovery file cannot be read whole, 1 when the design does not compile (the importer
+// compiles it first: FAB-E0191, nothing written).
 #include "Commands.h"
 #include "diag/SarifContext.h"
 #include "StageTimer.h"
@@ -78,6 +79,7 @@ int importCommand(Options &o) {
     io.fabricName = base.substr(0, base.find('.'));
   }
   io.inputs = o.inputs;
+  io.check = &co; // the design is compiled before it is written (FAB-E0191)
   if (o.importSpeed > 0)
     io.defaultSpeed = o.importSpeed;
   std::string text;

@@ -66,9 +66,15 @@ int promote(Options &o, const std::string &a, const std::string &code) {
 
 int diagnosticsFormat(Options &o, const std::string &, const std::string &v);
 
-// --format: diff's and verify's report; check prints diagnostics only, so there it is
-// --diagnostics-format (the flag CI lines reach for).
+// --format: diff's and verify's report, export's file format; check prints diagnostics
+// only, so there it is --diagnostics-format (the flag CI lines reach for).
 int format(Options &o, const std::string &a, const std::string &v) {
+  if (o.command == "export") {
+    if (v != "json" && v != "yaml" && v != "netbox")
+      return usageError("export's --format is json, yaml or netbox, not '" + v + "'");
+    o.exportFormat = v;
+    return Continue;
+  }
   if (o.command == "check")
     return diagnosticsFormat(o, a, v);
   if (v != "text" && v != "json")
@@ -182,6 +188,7 @@ template <int Which> int limit(Options &o, const std::string &a, const std::stri
   if (Which == 0) o.limits.maxDevices = n;
   else if (Which == 1) o.limits.maxLinks = n;
   else if (Which == 2) o.limits.maxSteps = n;
+  else if (Which == 4) o.limits.maxValueSize = n;
   else o.limits.maxDepth = uint32_t(std::min<uint64_t>(n, 100000));
   return Continue;
 }
@@ -215,8 +222,8 @@ const std::vector<OptionSpec> &optionTable() {
        help, nullptr},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
        helpHidden, nullptr},
-      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport, "-o DIR",
-       "output directory (build; default: fabc-out); import: the .fab file (default: stdout)", false,
+      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport | CmdExport, "-o DIR",
+       "output directory (build, export; default: fabc-out); import: the .fab file (default: stdout)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.outDir = v;
          o.outSet = true;
@@ -261,6 +268,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>, nullptr},
       {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>, nullptr},
       {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>, nullptr},
+      {"--max-value-size", nullptr, Arg::Value, CmdCompile, "--max-value-size=N", nullptr, false, limit<4>, nullptr},
       {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>, nullptr},
       {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
@@ -274,9 +282,9 @@ const std::vector<OptionSpec> &optionTable() {
        FLAG(fmtDiff), nullptr},
       {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},
-      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify | CmdCheck, "--format=F",
-       "diff, verify: text (default) or json; check: the same as --diagnostics-format", false, format,
-       "text json sarif"},
+      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify | CmdCheck | CmdExport, "--format=F",
+       "diff, verify: text (default) or json; check: the same as --diagnostics-format; export: json (default), yaml or netbox",
+       false, format, "text json sarif yaml netbox"},
       {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
        false, FLAG(exitCode), nullptr},
       {"--discovered", nullptr, Arg::Value, CmdVerify, "--discovered FILE",
@@ -312,7 +320,7 @@ const std::vector<OptionSpec> &optionTable() {
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
        "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
        true, parser, "auto hand antlr"},
-      {"-q", "--quiet", Arg::None, CmdBuild | CmdVerify | CmdImport, "-q, --quiet", "no summary line", false,
+      {"-q", "--quiet", Arg::None, CmdBuild | CmdVerify | CmdImport | CmdExport, "-q, --quiet", "no summary line", false,
        FLAG(quiet), nullptr},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},

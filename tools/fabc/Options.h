@@ -44,6 +44,7 @@ struct Options {
   std::vector<std::string> guidsFrom;  // build, check: --guids-from
   std::string diagOutput;              // --diagnostics-output: the JSON/SARIF document's file
   std::string sarifRoot;               // --sarif-root (default: the git repository's root, or .)
+  std::string exportFormat = "json";   // export: --format (json, yaml, netbox)
 };
 
 // Which commands an option applies to: a command takes its own options only (parseArgs
@@ -52,8 +53,9 @@ struct Options {
 enum Cmd : uint32_t {
   CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128,
   CmdOther = 256, // backends, version, completion: the options every command takes only
-  CmdAll = 511,
-  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp, // every command that compiles a design
+  CmdExport = 512,
+  CmdAll = 1023,
+  CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp | CmdExport, // every command that compiles a design
 };
 
 enum class Arg : uint8_t {

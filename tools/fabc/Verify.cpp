@@ -8,6 +8,7 @@
 #include "StageTimer.h"
 
 #include "backends/Backend.h"
+#include "backends/FormatVersions.h"
 #include "support/Json.h"
 #include "discovery/Observed.h"
 #include "verify/Verify.h"
@@ -66,6 +67,7 @@ void printText(const ir::Fabric &F, const Request &r, const verify::Result &res,
 void printJson(const ir::Fabric &F, const Request &r, const verify::Result &res, FILE *out) {
   JsonWriter J([out](std::string_view t) { std::fwrite(t.data(), 1, t.size(), out); });
   J.beginObject();
+  J.key("format_version").string(formats::Verify);
   J.key("fabric").string(F.name);
   J.key("scope").stringOrNull(r.scope);
   J.key("discovered_files").beginArray(JsonLayout::Inline);

@@ -36,6 +36,10 @@ const std::vector<CommandSpec> &commandTable() {
        "write a design (-o OUT.fab) from a discovered fabric: ibnetdiscover, lldpctl -f json, SONiC 'show lldp "
        "table' (docs/bring-up.md)",
        importCommand, CmdImport},
+      {"export", "export FILE",
+       "write the evaluated design as data (-o DIR): export/design.json, --format=yaml, or --format=netbox for "
+       "NetBox's CSV bulk import (docs/export.md)",
+       exportCommand, CmdExport},
       {"fmt", "fmt FILE...",
        "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand,
        CmdFmt},

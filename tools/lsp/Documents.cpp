@@ -43,6 +43,76 @@ Document &Server::document(const json::Object *params) {
   return d;
 }
 
+// The limit the command line applies to a file (--max-file-size), applied to what an
+// editor sends: a text past it is not kept (an editor's buffer can grow without bound,
+// the server's memory may not), and the document's diagnostics say why.
+void Server::setText(Document &d, std::string text) {
+  if (text.size() <= opts_.compile.maxFileSize) {
+    d.text = std::move(text);
+    d.oversize = 0;
+    return;
+  }
+  d.oversize = text.size();
+  d.text.clear();
+  d.text.shrink_to_fit();
+  log(2, "'" + d.uri + "' is " + std::to_string(d.oversize) + " bytes, past --max-file-size: not kept");
+}
+
+bool Server::applyContentChanges(Document &d, const json::Array &changes) {
+  std::vector<TextChange> list;
+  list.reserve(changes.size());
+  bool whole = false; // a whole text replaces what an oversized document lost
+  for (const json::Value &c : changes) {
+    const json::Object *o = c.getAsObject();
+    auto newText = o ? o->getString("text") : llvm::None;
+    if (!newText) {
+      log(1, "a content change without text: the whole didChange is ignored");
+      return false;
+    }
+    TextChange tc;
+    tc.text = *newText;
+    const json::Object *r = o->getObject("range");
+    if (!r) {
+      tc.whole = whole = true;
+      list.push_back(tc);
+      continue;
+    }
+    auto pos = [&](const char *key, Position &out) {
+      const json::Object *po = r->getObject(key);
+      auto line = po ? po->getInteger("line") : llvm::None;
+      auto ch = po ? po->getInteger("character") : llvm::None;
+      if (!line || !ch || *line < 0 || *ch < 0 || *line > INT32_MAX || *ch > INT32_MAX)
+        return false;
+      out = {uint32_t(*line), uint32_t(*ch)};
+      return true;
+    };
+    if (!pos("start", tc.start) || !pos("end", tc.end)) {
+      log(1, "a content change with a malformed range: the whole didChange is ignored");
+      return false;
+    }
+    if (d.oversize && !whole) {
+      log(2, "'" + d.uri + "' is past --max-file-size: its ranged changes are ignored until the whole text is sent");
+      return false;
+    }
+    list.push_back(tc);
+  }
+  std::string text = d.text;
+  if (!applyChanges(text, list, enc_)) {
+    log(1, "a content change with a malformed range: the whole didChange is ignored");
+    return false;
+  }
+  setText(d, std::move(text));
+  return true;
+}
+
+void Server::reportOversize(Document &d) {
+  Diagnostic *dg = d.comp->diags().report(
+      DiagCode::E0005, {{d.mainFile, 0}, 0}, "the document is {} bytes, past the limit of {} (--max-file-size): not compiled",
+      d.oversize, opts_.compile.maxFileSize);
+  DiagEngine::note(dg, {}, "split the file, or start the language server with a larger --max-file-size; the server "
+                           "keeps nothing of it until the editor sends a text within the limit (reopen the file)");
+}
+
 static const LineTable &linesOf(Document &d, uint32_t file) {
   auto it = d.lines.find(file);
   if (it == d.lines.end())

@@ -3,6 +3,7 @@
 #include "tools/lsp/Features.h"
 
 #include "ast/Format.h"
+#include "backends/ir/Ir.h"
 #include "lsp/Queries.h"
 
 #include <algorithm>
@@ -321,6 +322,197 @@ json::Value formatting(Server &s, const json::Object *params) {
   return json::Array{json::Object{{"range", std::move(range)}, {"newText", std::move(out)}}};
 }
 
+// A digest of the IR dump (backends/ir: every array, no source locations), reading a JSON
+// string equal to `from` as `to`: a model or template rename changes those names only.
+class IrDigest {
+public:
+  IrDigest(std::string from, std::string to) : from_(std::move(from)), to_(std::move(to)) {}
+  void feed(std::string_view t) {
+    for (char c : t) {
+      if (!inString_) {
+        if (c == '"') {
+          inString_ = true;
+          cur_.clear();
+        } else {
+          mix(c);
+        }
+      } else if (escape_) {
+        cur_ += c;
+        escape_ = false;
+      } else if (c == '\\') {
+        cur_ += c;
+        escape_ = true;
+      } else if (c == '"') {
+        inString_ = false;
+        const std::string &v = !from_.empty() && cur_ == from_ ? to_ : cur_;
+        mix('"');
+        for (char x : v)
+          mix(x);
+        mix('"');
+      } else {
+        cur_ += c;
+      }
+    }
+  }
+  bool operator==(const IrDigest &o) const { return a_ == o.a_ && b_ == o.b_ && n_ == o.n_; }
+
+private:
+  void mix(char c) {
+    a_ = (a_ ^ uint8_t(c)) * 0x100000001b3ULL;              // FNV-1a
+    b_ = (b_ + uint8_t(c) + 1) * 0x9E3779B97F4A7C15ULL + (b_ >> 29); // another, independent
+    ++n_;
+  }
+  std::string from_, to_, cur_;
+  bool inString_ = false, escape_ = false;
+  uint64_t a_ = 0xcbf29ce484222325ULL, b_ = 0, n_ = 0;
+};
+
+std::vector<std::pair<int, int>> diagnosticCodes(Compilation &c) {
+  std::vector<std::pair<int, int>> r;
+  for (const Diagnostic &dg : c.diags().all())
+    r.push_back({int(dg.code), int(dg.severity)});
+  std::sort(r.begin(), r.end());
+  return r;
+}
+
+// Refuses a rename that would change what a name refers to (LSP rename must keep the
+// design's meaning): first what the scopes show at once, then the real check, the
+// design with the edits applied in memory compiled again: it must elaborate to the same
+// IR, with the same diagnostics (by code).
+void checkRename(Server &s, Document &d, uint32_t sym, const std::string &newName) {
+  const Index &ix = *d.index;
+  const Symbol &x = ix.symbol(sym);
+  auto refuse = [&](const std::string &why) {
+    throw RequestError{RequestFailed, "renaming '" + x.name + "' to '" + newName + "' would change the design: " + why};
+  };
+  auto lineOf = [&](SourceRange r) { return std::to_string(d.comp->sources().lineCol(r.begin).line); };
+  static const std::set<std::string> builtins = {"min", "max", "sum", "ceil", "floor", "round",
+                                                 "abs", "log2", "sqrt", "len", "str", "inf"};
+  if (newName == x.name)
+    return;
+  if (x.kind == SymbolKind::Function) {
+    if (builtins.count(newName))
+      refuse("'" + newName + "' is a built-in function");
+    if (ix.findGlobal(SymbolKind::Function, newName) != NoSymbol)
+      refuse("a function named '" + newName + "' exists already");
+  }
+  if (x.kind == SymbolKind::FunctionParam || x.kind == SymbolKind::TemplateParam)
+    for (const Symbol &y : ix.symbols())
+      if (y.kind == x.kind && y.container == x.container && y.name == newName)
+        refuse("another parameter is named '" + newName + "' (line " + lineOf(y.nameRange) + ")");
+  if (x.kind != SymbolKind::Model && x.kind != SymbolKind::Template && x.kind != SymbolKind::Function) {
+    // Capture: a binding named newName visible at a use would take it over, or this one,
+    // renamed, would take over a use of a binding named newName. Bounded: the IR check
+    // below sees every case; these only say why sooner.
+    size_t budget = 2000;
+    auto isGlobal = [&](uint32_t y) {
+      const Symbol &s = ix.symbol(y);
+      return ix.findGlobal(s.kind, s.name) == y;
+    };
+    // A binding shadows this one where both are visible if it is the inner one: declared
+    // later in the file, and not a global when this one is local.
+    auto shadows = [&](uint32_t b) {
+      const Symbol &y = ix.symbol(b);
+      if (isGlobal(b) && !isGlobal(sym))
+        return false;
+      return y.nameRange.begin.file != x.nameRange.begin.file || y.nameRange.begin.offset > x.nameRange.begin.offset;
+    };
+    for (const Occurrence *o : ix.occurrencesOf(sym)) {
+      if (o->declaration || budget-- == 0)
+        continue;
+      for (uint32_t b : ix.bindingsAt(o->range.begin))
+        if (b != sym && ix.symbol(b).name == newName && shadows(b))
+          refuse("the use on line " + lineOf(o->range) + " would refer to the " + symbolKindName(ix.symbol(b).kind) +
+                 " '" + newName + "' of line " + lineOf(ix.symbol(b).nameRange));
+    }
+    for (uint32_t y = 0; y < ix.symbols().size() && budget > 0; ++y) {
+      if (y == sym || ix.symbol(y).name != newName)
+        continue;
+      for (const Occurrence *o : ix.occurrencesOf(y)) {
+        if (o->declaration || budget-- == 0)
+          continue;
+        std::vector<uint32_t> vis = ix.bindingsAt(o->range.begin);
+        if (std::binary_search(vis.begin(), vis.end(), sym))
+          refuse("the use of '" + newName + "' on line " + lineOf(o->range) + " would refer to this " +
+                 symbolKindName(x.kind) + " instead");
+      }
+    }
+  }
+  // The real check. The edits of this document's program, per file, as byte offsets.
+  const SourceManager &sm = d.comp->sources();
+  std::map<uint32_t, std::vector<uint32_t>> edits;
+  for (const Occurrence *o : ix.occurrencesOf(sym))
+    edits[o->range.begin.file].push_back(o->range.begin.offset);
+  std::map<std::string, std::string> overlay; // real path -> edited text
+  std::string mainText;
+  for (auto &[file, offs] : edits) {
+    std::sort(offs.begin(), offs.end());
+    std::string_view t = sm.text(file);
+    std::string out;
+    size_t pos = 0;
+    for (uint32_t off : offs) {
+      if (off < pos || off + x.name.size() > t.size() || t.substr(off, x.name.size()) != x.name)
+        refuse("the text at an occurrence is not the name (the file changed under the request)");
+      out.append(t.substr(pos, off - pos));
+      out += newName;
+      pos = off + x.name.size();
+    }
+    out.append(t.substr(pos));
+    if (file == d.mainFile)
+      mainText = std::move(out);
+    else
+      overlay[s.realPathOf(sm.path(file))] = std::move(out);
+  }
+  if (!edits.count(d.mainFile))
+    mainText = d.text;
+  CompileOptions co = s.options().compile;
+  co.allowLibrary = true;
+  co.overlay = [&](const std::string &real, std::string &text) {
+    auto it = overlay.find(real);
+    if (it != overlay.end()) {
+      text = it->second;
+      return true;
+    }
+    for (auto &kv : s.documents())
+      if (kv.second->realPath == real && !kv.second->oversize) {
+        text = kv.second->text;
+        return true;
+      }
+    return false;
+  };
+  Compilation after(std::move(co));
+  if (s.options().configureDiags)
+    s.options().configureDiags(after.diags());
+  after.diags().setFormat(DiagFormat::Json);
+  after.diags().setReport(nullptr);
+  size_t slash = d.path.rfind('/');
+  try {
+    after.run(CompileInput::source(d.path, mainText, slash == std::string::npos ? std::string() : d.path.substr(0, slash)));
+  } catch (const std::bad_alloc &) {
+    refuse("out of memory compiling the renamed design, so the rename cannot be checked");
+  }
+  if (diagnosticCodes(after) != diagnosticCodes(*d.comp))
+    refuse("the renamed design compiles with other diagnostics (a name now refers to another declaration, or "
+           "clashes with one)");
+  // A design with errors has no complete IR to compare (elaboration stopped part-way):
+  // the same diagnostics are then the check.
+  if (d.comp->diags().hasErrors())
+    return;
+  // A model's name is in the IR (a template's is not): the dump before the rename is
+  // also read with the old name as the new one. A string that merely equals the old name
+  // (a model named "rack" and power per "rack") can make that reading differ: then the
+  // plain one must match.
+  bool global = x.kind == SymbolKind::Model || x.kind == SymbolKind::Template;
+  IrDigest before("", ""), mapped(global ? x.name : std::string(), newName), now("", "");
+  dumpIr(d.comp->fabric(), [&](std::string_view t) {
+    before.feed(t);
+    mapped.feed(t);
+  });
+  dumpIr(after.fabric(), [&](std::string_view t) { now.feed(t); });
+  if (!(before == now) && !(mapped == now))
+    refuse("the renamed design elaborates to another fabric (a name now refers to another declaration)");
+}
+
 json::Value rename(Server &s, const json::Object *params) {
   Document &d = s.document(params);
   auto newName = params->getString("newName");
@@ -334,6 +526,7 @@ json::Value rename(Server &s, const json::Object *params) {
       (d.index->findGlobal(SymbolKind::Model, *newName) != NoSymbol ||
        d.index->findGlobal(SymbolKind::Template, *newName) != NoSymbol))
     throw RequestError{RequestFailed, "a model or template named '" + newName->str() + "' exists already"};
+  checkRename(s, d, sym, newName->str());
   std::map<std::string, json::Array> byUri;
   for (Found &f : occurrences(s, d, sym))
     byUri[f.uri].push_back(json::Object{{"range", std::move(f.range)}, {"newText", newName->str()}});

@@ -52,11 +52,15 @@ struct Position {
   uint32_t line = 0, character = 0;
 };
 
-// Line starts of a text, to convert byte offsets to positions and back.
+// Line starts of a text, to convert byte offsets to positions and back. A line ends at
+// "\n", "\r\n" or a lone "\r" (LSP 3.17, "Text Documents").
 class LineTable {
 public:
   LineTable() = default;
   explicit LineTable(std::string_view text);
+  uint32_t start(size_t line) const { return starts_[line]; }
+  // The end of `line` before its line break.
+  size_t end(std::string_view text, size_t line) const;
   Position position(std::string_view text, uint32_t offset, Encoding enc) const;
   // The byte offset of `p`; false if the line is past the end. A character past the
   // line's end means the end of the line (as the protocol says).
@@ -66,6 +70,19 @@ public:
 private:
   std::vector<uint32_t> starts_;
 };
+
+// One entry of a didChange's contentChanges: the whole text, or a range replaced.
+struct TextChange {
+  bool whole = false;
+  Position start, end;
+  std::string_view text;
+};
+// Applies `changes` in order, each to the text the ones before it left (LSP 3.17). Runs of
+// changes in document order or in reverse order (an editor's replace-all, multi-cursor
+// edits) are applied in one pass over the text, so N changes cost O(text + N + their
+// text), not N passes; a change out of order starts a new run. False, with the text
+// unchanged, if a range ends before it starts.
+bool applyChanges(std::string &text, const std::vector<TextChange> &changes, Encoding enc);
 
 // file:// URIs and paths. "" if the URI is not a file URI.
 std::string uriToPath(std::string_view uri);

@@ -4,6 +4,8 @@
 
 #include "tools/lsp/Features.h"
 
+#include "support/JsonRead.h"
+
 #include <llvm/Support/raw_ostream.h>
 
 #include <algorithm>
@@ -51,10 +53,11 @@ void Server::log(int type, const std::string &message) {
 void Server::framingError(const std::string &why) { replyError(nullptr, ParseError, "bad message framing: " + why); }
 
 void Server::handleMessage(std::string_view body) {
-  llvm::Expected<json::Value> v = json::parse(llvm::StringRef(body.data(), body.size()));
+  // support/JsonRead: nesting and the DOM's memory bounded before llvm::json parses.
+  JsonError err;
+  std::optional<json::Value> v = parseJson(llvm::StringRef(body.data(), body.size()), JsonLimits{}, err);
   if (!v) {
-    std::string err = llvm::toString(v.takeError());
-    replyError(nullptr, ParseError, "the message is not JSON: " + err);
+    replyError(nullptr, ParseError, fmt::format("the message is not JSON: byte {}: {}", err.offset, err.message));
     return;
   }
   // A batch (an array) is JSON-RPC 2.0 but not LSP: invalid here.
@@ -216,7 +219,7 @@ void Server::didOpen(const json::Object &p) {
   if (doc->path.empty())
     doc->path = doc->uri; // untitled:..., a name for diagnostics; imports from -I and the stdlib only
   doc->realPath = realPathOf(doc->path);
-  doc->text = text->str();
+  setText(*doc, text->str());
   doc->version = td->getInteger("version").getValueOr(0);
   doc->due = doc->firstPending = Clock::now(); // a file just opened is compiled at once
   docs_[doc->uri] = std::move(doc);
@@ -238,36 +241,8 @@ void Server::didChange(const json::Object &p) {
   const json::Array *changes = p.getArray("contentChanges");
   if (!changes)
     return log(1, "didChange without contentChanges: ignored");
-  std::string text = d.text;
-  for (const json::Value &c : *changes) {
-    const json::Object *o = c.getAsObject();
-    auto newText = o ? o->getString("text") : llvm::None;
-    if (!newText)
-      return log(1, "a content change without text: the whole didChange is ignored");
-    const json::Object *r = o->getObject("range");
-    if (!r) {
-      text = newText->str();
-      continue;
-    }
-    LineTable lt(text);
-    uint32_t b = 0, e = 0;
-    auto pos = [&](const char *key, uint32_t &out) {
-      const json::Object *po = r->getObject(key);
-      auto line = po ? po->getInteger("line") : llvm::None;
-      auto ch = po ? po->getInteger("character") : llvm::None;
-      if (!line || !ch || *line < 0 || *ch < 0 || *line > INT32_MAX || *ch > INT32_MAX)
-        return false;
-      if (!lt.offset(text, {uint32_t(*line), uint32_t(*ch)}, enc_, out))
-        out = uint32_t(text.size()); // past the last line: the end
-      return true;
-    };
-    if (!pos("start", b) || !pos("end", e) || e < b)
-      return log(1, "a content change with a malformed range: the whole didChange is ignored");
-    text.replace(b, e - b, newText->data(), newText->size());
-  }
-  if (text.size() > opts_.compile.maxFileSize + (1u << 20))
-    log(2, "'" + uri + "' is larger than --max-file-size: its diagnostics say so");
-  d.text = std::move(text);
+  if (!applyContentChanges(d, *changes))
+    return;
   if (version)
     d.version = *version;
   if (!d.dirty)
@@ -318,7 +293,7 @@ void Server::compile(Document &d) {
   co.values = d.values.get();
   co.overlay = [this](const std::string &real, std::string &text) {
     for (auto &kv : docs_)
-      if (kv.second->realPath == real) {
+      if (kv.second->realPath == real && !kv.second->oversize) {
         text = kv.second->text;
         return true;
       }
@@ -365,6 +340,8 @@ void Server::compile(Document &d) {
       d.mainFile = f;
   if (d.mainFile == UINT32_MAX)
     d.mainFile = sm.add(d.path, d.text);
+  if (d.oversize)
+    reportOversize(d);
   d.index = std::make_unique<Index>();
   d.index->build(d.comp->program(), d.comp->sources());
   d.syntaxErrors = false;

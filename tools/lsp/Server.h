@@ -33,6 +33,10 @@ using Clock = std::chrono::steady_clock;
 struct Document {
   std::string uri, path, realPath;
   std::string text;
+  // The size of a text past --max-file-size the client sent: `text` is then empty (the
+  // memory is not kept), the diagnostics say so (FAB-E0005), and ranged changes are
+  // ignored until a whole text within the limit replaces it.
+  uint64_t oversize = 0;
   int64_t version = 0;
   bool dirty = true;
   bool open = true; // false: read from disk for one request, diagnostics not published
@@ -92,6 +96,10 @@ private:
   void didOpen(const llvm::json::Object &p);
   void didChange(const llvm::json::Object &p);
   void didClose(const llvm::json::Object &p);
+  // didOpen's and didChange's text (Documents.cpp): kept if within --max-file-size.
+  void setText(Document &d, std::string text);
+  // didChange's contentChanges applied to d's text (Documents.cpp); false if malformed.
+  bool applyContentChanges(Document &d, const llvm::json::Array &changes);
   void reply(const llvm::json::Value &id, llvm::json::Value result);
   void replyError(const llvm::json::Value &id, int code, const std::string &message);
   void notify(const std::string &method, llvm::json::Value params);
@@ -103,6 +111,7 @@ public:
   Document &document(const llvm::json::Object *params); // compiled, or RequestError
   void compile(Document &d);
   void publish(Document &d);
+  void reportOversize(Document &d); // FAB-E0005 for a text setText refused
   // Byte offset <-> protocol position in file `file` of d's compilation.
   llvm::json::Value position(Document &d, uint32_t file, uint32_t offset);
   llvm::json::Value range(Document &d, SourceRange r);

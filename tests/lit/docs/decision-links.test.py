@@ -21,6 +21,12 @@ for f in decisions:
         if not re.search(r"^%s: \S" % key, text, re.M):
             errors.append(f"{f}: no '{key}:' line")
 
+    for m in re.finditer(r"\]\(#([\w-]+)\)", text):
+        anchors = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+                   for h in re.findall(r"^#+ (.*)$", text, re.M)}
+        if m.group(1) not in anchors:
+            errors.append(f"{f}: link to #{m.group(1)}, which is no heading of this file")
+
 index = open(os.path.join(ddir, "README.md"), encoding="utf-8").read()
 listed = re.findall(r"^\| \[(\d{4})\]\((\d{4}-[a-z0-9-]+\.md)\) \|", index, re.M)
 seen = set()

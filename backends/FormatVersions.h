@@ -1,0 +1,17 @@
+// The format_version of every JSON document fabc writes: "MAJOR.MINOR". Add a key: the
+// minor grows; remove a key or change its meaning, type or unit: the major grows and the
+// minor is 0 (docs/outputs.md, Versions). Each is the `const` of format_version in its
+// schema, docs/schemas/<name>.schema.json: the schema tests (tests/lit/schemas) fail when
+// the two disagree, so a bump here is a bump there.
+#pragma once
+
+namespace fabc::formats {
+inline constexpr const char Summary[] = "1.0";      // summary.json
+inline constexpr const char Bom[] = "1.0";          // bom/bom.json
+inline constexpr const char Energy[] = "1.0";       // energy/energy.json
+inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json
+inline constexpr const char HostsPlan[] = "1.0";    // hosts/plan.json
+inline constexpr const char Diff[] = "1.0";         // fabc diff --format=json
+inline constexpr const char Verify[] = "1.0";       // fabc verify --format=json
+inline constexpr const char Export[] = "1.0";       // fabc export --format=json|yaml
+} // namespace fabc::formats
