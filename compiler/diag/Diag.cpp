@@ -370,7 +370,7 @@ static const std::string &docsUrl() {
     ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
     std::string installed = n > 0 ? std::string(buf, size_t(n)) : std::string();
     installed = llvm::sys::path::parent_path(llvm::sys::path::parent_path(installed)).str() + "/share/doc/fabc";
-    std::string source = llvm::sys::path::parent_path(FABC_SOURCE_STDLIB).str() + "/docs";
+    std::string source = FABC_SOURCE_DOCS;
     if (n > 0 && has(installed))
       dir = installed;
     else if (has(source))
