@@ -59,15 +59,13 @@ namespace {
 
 // The backends a build runs: --emit, else the default set; in order, once each.
 std::vector<std::string> outputsOf(const Options &o, bool build) {
-  std::vector<std::string> want;
+  // build: --emit, else the defaults. check: --emit's rules in build's order, then the
+  // defaults' not among them, so that for the same --emit both stop at the same first error.
+  std::vector<std::string> want = o.emit;
   if (!build || o.emit.empty())
     for (const Backend &b : backends())
       if (b.byDefault)
         want.push_back(b.name);
-  if (build && !o.emit.empty())
-    want = o.emit;
-  else if (!build)
-    want.insert(want.end(), o.emit.begin(), o.emit.end()); // check: the defaults' rules and --emit's
   std::vector<std::string> r;
   for (const std::string &n : want)
     if (std::find(r.begin(), r.end(), n) == r.end())
