@@ -103,9 +103,12 @@ void Page::reliability() {
     cols.push_back({tierName(t), 100 * sh, key(fmt::format("failure_what_if.lose_one[{}].bisection_share", row++)),
                     fixed(sh, 4)});
   }
-  if (!cols.empty())
+  if (!cols.empty()) { // in a grid column, as the page's other charts: alone, it would span the page
+    buf += "<div class=\"grid3\">";
     columnChart(buf, "bisection-under-failure", "Bisection left after losing one switch, % per tier", "#0891b2", cols,
                 "tier of the switch lost");
+    buf += "</div>";
+  }
   buf += "<ul id=\"resilience-facts\">";
   if (S.worstSwitch != None)
     buf += fmt::format("<li>The costliest switch to lose is <b>{}</b>: the bisection keeps {}.</li>",
