@@ -9,6 +9,11 @@ namespace fabc {
 
 using ir::tierName;
 bool failOpen(BackendContext &ctx);
+// A figure's coverage (analysis/Coverage.h) as a member "coverage": the parts summed,
+// those counted, the categories covered and, per category, the parts left out with their
+// models and why (`why`: "no failure rate", "no power figure"). summary.json and
+// energy.json share it.
+void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const char *why);
 
 // Backend entry points (registered in Registry.cpp).
 bool runCabling(BackendContext &ctx);

@@ -9,6 +9,7 @@
 #include "ir/Verify.h"
 #include "passes/Passes.h"
 #include "loader/Imports.h"
+#include "loader/Streams.h"
 
 #include <cassert>
 #include <cstdio>
@@ -113,21 +114,17 @@ bool Compilation::run(const CompileInput &input) {
   LoadedProgram &prog = prog_;
   if (input.fromText) {
     parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);
-  } else if (input.name == "-") {
-    std::string text;
-    char buf[65536];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0 && text.size() <= lo.maxFileSize)
-      text.append(buf, n);
-    parsed_ = loadProgramText("<stdin>", std::move(text), lo, sm, diags, ctx_, prog);
   } else {
+    // '-' is standard input, read as a stream (to the end, within --max-file-size).
+    bool std_in = input.name == "-";
     std::string text, err;
-    if (!readSource(input.name, lo.maxFileSize, text, err)) {
+    if (!(std_in ? readStream(0, lo.maxFileSize, text, err) : readSource(input.name, lo.maxFileSize, text, err))) {
       bool tooLarge = err.rfind("too large", 0) == 0;
-      diags.report(tooLarge ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}", input.name, err);
+      diags.report(tooLarge ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '{}': {}",
+                   std_in ? "<stdin>" : input.name, err);
       ioError_ = !tooLarge; // a file past --max-file-size is a diagnosed input, not an I/O failure
     } else {
-      parsed_ = loadProgramText(input.name, std::move(text), lo, sm, diags, ctx_, prog);
+      parsed_ = loadProgramText(std_in ? "<stdin>" : input.name, std::move(text), lo, sm, diags, ctx_, prog);
     }
   }
   parsed_ = parsed_ && !prog.files.empty();

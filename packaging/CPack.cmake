@@ -30,5 +30,16 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 
 # Debian's copyright file (DEP-5), in share/doc/fabc with LICENSE and the notices.
 install(FILES ${CMAKE_SOURCE_DIR}/packaging/debian/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian's changelog (lintian's no-changelog error without it): a native package's is
+# share/doc/fabc/changelog.gz, compressed with -9 -n (no name or time: reproducible).
+set(FABC_DEB_CHANGELOG ${CMAKE_BINARY_DIR}/packaging/changelog.gz)
+add_custom_command(
+  OUTPUT ${FABC_DEB_CHANGELOG}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${CMAKE_BINARY_DIR}/packaging
+  COMMAND sh -c "gzip -9n -c \"$1\" > \"$2\"" sh ${CMAKE_SOURCE_DIR}/packaging/debian/changelog ${FABC_DEB_CHANGELOG}
+  DEPENDS ${CMAKE_SOURCE_DIR}/packaging/debian/changelog
+  VERBATIM)
+add_custom_target(fabc_changelog ALL DEPENDS ${FABC_DEB_CHANGELOG})
+install(FILES ${FABC_DEB_CHANGELOG} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 include(CPack)

@@ -34,6 +34,10 @@ VALIDATORS+=(neovim)
 # page, dpkg-dev (dpkg-shlibdeps) lets CPack compute the package's Depends
 # (tests/lit/driver, tests/lit/packaging).
 VALIDATORS+=(zsh man-db groff-base dpkg-dev)
+# bash-completion loads the installed bash completion as a user's bash does
+# (tests/lit/driver/completion-bash-real.test); lintian checks the Debian package
+# (tests/lit/packaging/lintian.test).
+VALIDATORS+=(bash-completion lintian)
 # The VS Code extension's test needs Node.js 20.18 or later and npm (Debian 12 has 18: NodeSource's
 # nodejs package, https://deb.nodesource.com); without them it reports UNSUPPORTED.
 export DEBIAN_FRONTEND=noninteractive
@@ -45,6 +49,19 @@ $SUDO systemctl disable --now frr >/dev/null 2>&1 || true
 $SUDO systemctl disable --now slurmctld munge >/dev/null 2>&1 || true
 # And lldpd: the tests run their own, one per network namespace.
 $SUDO systemctl disable --now lldpd >/dev/null 2>&1 || true
+
+# The SARIF Multitool (Microsoft, npm) checks fabc's SARIF with GitHub code scanning's
+# ingestion rules (tests/lit/diag/sarif-github.test): pinned, from the npm registry, into
+# /opt/sarif-multitool, where tests/lit/lit.cfg.py looks (FABC_SARIF_MULTITOOL overrides).
+# Its package runs no install script here, so the binary's mode is set by hand. Without npm,
+# or without the registry, the test reports UNSUPPORTED.
+SARIF_MULTITOOL_VERSION=5.7.0
+if command -v npm >/dev/null; then
+  $SUDO npm install --prefix /opt/sarif-multitool --no-audit --no-fund --ignore-scripts \
+    "@microsoft/sarif-multitool@$SARIF_MULTITOOL_VERSION" >/dev/null 2>&1 &&
+    $SUDO chmod 0755 /opt/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ||
+    echo "setup-debian: the SARIF Multitool did not install (tests/lit/diag/sarif-github.test: UNSUPPORTED)" >&2
+fi
 
 BUILD_DIR=${BUILD_DIR:-build}
 . scripts/ccache-env.sh

@@ -32,6 +32,7 @@ bool runEnergy(BackendContext &ctx) {
   j.key("facility_power_w").fixed(E.facility(), 1);
   j.key("annual_energy_mwh").fixed(E.annualMWh(), 1);
   j.key("interconnect_power_w").fixed(E.interconnect, 1);
+  writeCoverage(j, F, E.coverage, "no power figure");
   j.key("by_category").beginObject(JsonLayout::Inline);
   categoryMembers(j, E.all);
   j.endObject();
@@ -104,15 +105,26 @@ bool runEnergy(BackendContext &ctx) {
   whatIf("all_cpo", E.toCpo);
   whatIf("all_pluggable", E.toPluggable);
   j.endObject();
-  // All pluggable vs all CPO, as shares of the pluggable build (analysis::CpoSavings).
-  j.key("cpo_savings").beginObject(JsonLayout::Inline);
-  j.key("applies").boolean(E.cpo.applies);
-  j.key("pluggable_optics_w").fixed(E.cpo.pluggableOptics, 1);
-  j.key("cpo_optics_w").fixed(E.cpo.cpoOptics, 1);
-  j.key("saved_w").fixed(E.cpo.saved(), 1);
-  j.key("percent_of_optics").fixed(E.cpo.percentOfOptics(), 2);
-  j.key("percent_of_interconnect").fixed(E.cpo.percentOfInterconnect(), 2);
-  j.key("estimate").boolean(E.cpo.estimate);
+  // All pluggable vs all CPO, as shares of the pluggable build (analysis::CpoSavings),
+  // at equal bandwidth (every optical switch port both ways).
+  const CpoSavings &c = E.cpo;
+  j.key("cpo_savings").beginObject();
+  j.key("applies").boolean(c.applies);
+  j.key("pluggable_optics_w").fixed(c.pluggableOptics, 1);
+  j.key("cpo_optics_w").fixed(c.cpoOptics, 1);
+  j.key("saved_w").fixed(c.saved(), 1);
+  j.key("percent_of_optics").fixed(c.percentOfOptics(), 2);
+  j.key("percent_of_interconnect").fixed(c.percentOfInterconnect(), 2);
+  j.key("transceivers_removed").integer(c.transceiversRemoved);
+  j.key("lasers_removed");
+  c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();
+  j.key("switch_ports").integer(c.ports);
+  j.key("switch_port_bandwidth_gbps").fixed(c.bandwidth / 1e9, 0);
+  j.key("pluggable_w_per_800g").fixed(c.per800G(c.plug), 2);
+  j.key("cpo_w_per_800g").fixed(c.per800G(c.cpo), 2);
+  j.key("power_ratio").fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2);
+  j.key("interconnect_definition").string(kInterconnectDefinition);
+  j.key("estimate").boolean(c.estimate);
   j.endObject();
   j.key("estimated_figures").beginArray();
   for (const auto &e : E.estimates) {

@@ -82,6 +82,10 @@ std::string dataAttrs(std::string_view key, std::string_view value) {
   return fmt::format(" data-json=\"{}\" data-value=\"{}\"", esc(key), esc(value));
 }
 
+std::string textAttrs(std::string_view key, std::string_view text) {
+  return fmt::format(" data-json=\"{}\" data-text=\"{}\"", esc(key), esc(text));
+}
+
 const char *mediaColor(ir::Media m) {
   switch (m) {
   case ir::Media::DAC: return "#64748b";

@@ -71,6 +71,7 @@ abbr.est,.est-badge{display:inline-block;margin-left:4px;padding:0 5px;border-ra
 .grid3{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:18px}
 figure{margin:10px 0 14px}
 figcaption{font-weight:650;color:var(--ink2);font-size:13.5px;margin-bottom:4px}
+.chart.small{max-width:520px}
 ul.legend{list-style:none;margin:2px 0 6px;padding:0;display:flex;flex-wrap:wrap;gap:6px 16px;font-size:12px;color:var(--ink2)}
 ul.legend li{display:flex;align-items:center;gap:6px}
 .swatch{display:inline-block;width:12px;height:12px;border-radius:2px}

@@ -12,7 +12,12 @@ using ir::None;
 void Page::energy() {
   buf += "<section id=\"energy\"><h2>Energy</h2><div class=\"cards\">";
   bool est = !E.estimates.empty();
-  buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)), "devices and their optics", est);
+  buf += card("IT power", power(E.it), dataAttrs("energy:it_power_w", fixed(E.it, 1)),
+              fmt::format("devices and their optics, <span id=\"power-coverage\"{}>{}</span>",
+                          textAttrs("energy:coverage.headline", E.coverage.headline("no power figure")),
+                          esc(fmt::format("{} parts; {}", formatCount(E.coverage.parts),
+                                          E.coverage.headline("no power figure")))),
+              est);
   buf += card("Facility power", power(E.facility()), dataAttrs("energy:facility_power_w", fixed(E.facility(), 1)),
               fmt::format("at PUE <span{}>{:g}</span> (option pue)", dataAttrs("energy:pue", fmt::format("{:g}", E.pue)),
                           E.pue),
@@ -71,6 +76,18 @@ void Page::energy() {
         esc(power(E.cpo.saved())), esc(power(E.cpo.pluggableOptics)),
         dataAttrs("energy:cpo_savings.percent_of_interconnect", fixed(E.cpo.percentOfInterconnect(), 2)),
         E.cpo.percentOfInterconnect(), E.cpo.estimate ? " Estimate: it rests on estimated figures or missing parts." : "");
+    // At equal bandwidth: each optical switch port both ways (energy.json's cpo_savings).
+    const CpoSavings &c = E.cpo;
+    buf += fmt::format(
+        "<p id=\"cpo-equal-bandwidth\">At equal bandwidth ({} switch ports, {}): pluggable optics draw <b{}>{:.2f} W</b> "
+        "per 800G of port, co-packaged engines <b{}>{:.2f} W</b> (<b{}>{:.2f}</b> times less); {} transceivers and {} lasers "
+        "removed. Interconnect power: {}.</p>",
+        count(c.ports), esc(bandwidth(c.bandwidth)),
+        dataAttrs("energy:cpo_savings.pluggable_w_per_800g", fixed(c.per800G(c.plug), 2)), c.per800G(c.plug),
+        dataAttrs("energy:cpo_savings.cpo_w_per_800g", fixed(c.per800G(c.cpo), 2)), c.per800G(c.cpo),
+        dataAttrs("energy:cpo_savings.power_ratio", fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2)), c.cpo > 0 ? c.plug / c.cpo : 0.0,
+        count(c.transceiversRemoved), c.lasersKnown ? count(c.lasersRemoved) : std::string("an unknown number of"),
+        kInterconnectDefinition);
   }
 
   // The what-if, side by side.

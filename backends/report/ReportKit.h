@@ -28,6 +28,8 @@ std::string fixed(double v, int decimals);
 // "FILE:PATH" (e.g. "energy:what_if.all_cpo.saved_w", "bom:cables[3].count"; several
 // keys joined by '+' are summed), `value` the figure as that file prints it.
 std::string dataAttrs(std::string_view key, std::string_view value);
+// A string figure: data-json and data-text (the browser check compares the text).
+std::string textAttrs(std::string_view key, std::string_view text);
 
 struct Series {
   std::string label, color;

@@ -20,7 +20,10 @@ void Page::reliability() {
   bool est = R.usesEstimates();
   buf += "<section id=\"reliability\"><h2>Reliability</h2><div class=\"cards\">";
   buf += card("Failures per year", number(R.all.total(), 2), dataAttrs(key("failures_per_year"), fixed(R.all.total(), 3)),
-              "network parts: switches, NICs, transceivers, cables, CPO engines and lasers", est);
+              fmt::format("<span id=\"reliability-coverage\"{}>{}</span>",
+                          textAttrs(key("coverage.headline"), R.coverage().headline("no failure rate")),
+                          esc(R.coverage().headline("no rate"))),
+              est);
   buf += card("Failures per day", number(R.all.total() / 365, 3),
               dataAttrs(key("failures_per_day"), fixed(R.all.total() / 365, 4)), "the same, per day", est);
   buf += card("Field replacements per year", number(R.all.touches, 2),
@@ -100,9 +103,12 @@ void Page::reliability() {
     cols.push_back({tierName(t), 100 * sh, key(fmt::format("failure_what_if.lose_one[{}].bisection_share", row++)),
                     fixed(sh, 4)});
   }
-  if (!cols.empty())
+  if (!cols.empty()) { // in a grid column, as the page's other charts: alone, it would span the page
+    buf += "<div class=\"grid3\">";
     columnChart(buf, "bisection-under-failure", "Bisection left after losing one switch, % per tier", "#0891b2", cols,
                 "tier of the switch lost");
+    buf += "</div>";
+  }
   buf += "<ul id=\"resilience-facts\">";
   if (S.worstSwitch != None)
     buf += fmt::format("<li>The costliest switch to lose is <b>{}</b>: the bisection keeps {}.</li>",

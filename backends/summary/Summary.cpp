@@ -4,6 +4,32 @@
 
 namespace fabc {
 
+void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const char *why) {
+  j.key("coverage").beginObject();
+  j.key("parts").integer(c.parts);
+  j.key("parts_counted").integer(c.counted);
+  j.key("parts_not_counted").integer(c.parts - c.counted);
+  j.key("covers").beginArray(JsonLayout::Inline);
+  for (const auto &cv : c.covers)
+    j.string(cv.first);
+  j.endArray();
+  j.key("not_counted").beginArray();
+  for (const Coverage::Left &l : c.notCounted) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("category").string(l.key);
+    j.key("parts").integer(l.parts);
+    j.key("reason").string(why);
+    j.key("models").beginArray(JsonLayout::Inline);
+    for (uint32_t m : l.models)
+      j.string(F.strings.str(F.models[m].name));
+    j.endArray();
+    j.endObject();
+  }
+  j.endArray();
+  j.key("headline").string(c.headline(why));
+  j.endObject();
+}
+
 namespace {
 // The `reliability` section (issue 18): expected failures per year from the catalog's
 // failure rates (Analyses::reliability()), the failure what-if and reachability measured on
@@ -14,6 +40,32 @@ void writeBucket(JsonWriter &j, const FailureBucket &b) {
   j.key("links_down_per_year").fixed(b.linksDown, 3);
 }
 
+// The `power` section (issue 26): the energy analysis' headline figures with what they
+// cover, and what CPO saves at equal bandwidth; energy.json has the rest.
+void writePower(JsonWriter &j, const BackendContext &ctx) {
+  const EnergyModel &E = ctx.an.energy();
+  const CpoSavings &c = E.cpo;
+  j.key("power").beginObject();
+  j.key("it_power_w").fixed(E.it, 1);
+  j.key("facility_power_w").fixed(E.facility(), 1);
+  j.key("interconnect_power_w").fixed(E.interconnect, 1);
+  j.key("interconnect_definition").string(kInterconnectDefinition);
+  writeCoverage(j, ctx.F, E.coverage, "no power figure");
+  j.key("cpo_savings").beginObject();
+  j.key("applies").boolean(c.applies);
+  j.key("saved_w").fixed(c.saved(), 1);
+  j.key("percent_of_optics").fixed(c.percentOfOptics(), 2);
+  j.key("percent_of_interconnect").fixed(c.percentOfInterconnect(), 2);
+  j.key("pluggable_w_per_800g").fixed(c.per800G(c.plug), 2);
+  j.key("cpo_w_per_800g").fixed(c.per800G(c.cpo), 2);
+  j.key("transceivers_removed").integer(c.transceiversRemoved);
+  j.key("lasers_removed");
+  c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();
+  j.key("estimate").boolean(c.estimate);
+  j.endObject();
+  j.endObject();
+}
+
 void writeReliability(JsonWriter &j, const BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
   const ReliabilityModel &R = ctx.an.reliability();
@@ -21,6 +73,7 @@ void writeReliability(JsonWriter &j, const BackendContext &ctx) {
   j.key("reliability").beginObject();
   writeBucket(j, R.all);
   j.key("failures_per_day").fixed(R.all.total() / 365, 4);
+  writeCoverage(j, F, R.coverage(), "no failure rate");
   j.key("by_category").beginObject();
   for (size_t c = 0; c < size_t(FailCategory::Count); ++c) {
     j.key(failCategoryKey(FailCategory(c))).beginObject(JsonLayout::Inline);
@@ -228,6 +281,7 @@ bool runSummary(BackendContext &ctx) {
   j.key("transceivers").integer(M.transceivers);
   j.key("cpo_ports").integer(M.cpoPorts);
   j.key("uses_estimates").boolean(M.usesEstimates);
+  writePower(j, ctx);
   writeGroups(j, F);
   writeReliability(j, ctx);
   j.endObject();

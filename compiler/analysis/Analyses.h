@@ -48,6 +48,7 @@ public:
   LldpCablingPlan lldpCabling;
   DotPlan dot;
   ReportPlan report;
+  CoveragePlan coverage;
   ExportPlan exports;
 
 private:

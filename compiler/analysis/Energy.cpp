@@ -2,6 +2,9 @@
 // energy backend and the report.
 #include "analysis/Energy.h"
 
+#include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
 #include <map>
 
 namespace fabc {
@@ -99,8 +102,54 @@ const ir::Figure &estimatedFigure(const ir::Fabric &F, const std::pair<uint32_t,
   return e.second == "latency" ? m.latency : m.power;
 }
 
+namespace {
+// The parts summed into the IT power, and those without a power figure, per category
+// and model (EnergyModel::coverage).
+class PowerTally {
+public:
+  explicit PowerTally(const ir::Fabric &F) : F_(F), missing_(F.models.size() + 1, 0) {}
+  void add(PowerCategory c, uint32_t model, uint64_t units) {
+    parts_[size_t(c)] += units;
+    bool known = model != None && F_.models[model].power.known;
+    if (known)
+      return;
+    unknown_[size_t(c)] += units;
+    uint8_t &m = missing_[model == None ? F_.models.size() : model];
+    m |= uint8_t(1u << unsigned(c));
+  }
+  Coverage finish() const {
+    Coverage cov;
+    for (size_t c = 0; c < size_t(PowerCategory::Count); ++c) {
+      uint64_t n = parts_[c], u = unknown_[c];
+      cov.parts += n;
+      cov.counted += n - u;
+      // As a count of parts: "optical modules" (transceivers and CPO engines).
+      std::string label = PowerCategory(c) == PowerCategory::Optics ? "optical modules" : powerCategoryLabel(PowerCategory(c));
+      if (label != "GPU systems" && label != "NVLink switches" && label != "NICs")
+        label[0] = char(std::tolower(label[0]));
+      if (n > u)
+        cov.covers.push_back({u ? fmt::format("{} of {} {}", formatCount(n - u), formatCount(n), label) : label, n - u});
+      if (!u)
+        continue;
+      Coverage::Left l{label, powerCategoryKey(PowerCategory(c)), u, {}};
+      for (uint32_t m = 0; m < F_.models.size(); ++m)
+        if (missing_[m] & (1u << c))
+          l.models.push_back(m);
+      cov.notCounted.push_back(std::move(l));
+    }
+    return cov;
+  }
+
+private:
+  const ir::Fabric &F_;
+  uint64_t parts_[size_t(PowerCategory::Count)] = {}, unknown_[size_t(PowerCategory::Count)] = {};
+  std::vector<uint8_t> missing_; // per model (+1: a CPO port without a catalog engine): category bits
+};
+} // namespace
+
 EnergyModel computeEnergy(const ir::Fabric &F) {
   EnergyModel E;
+  PowerTally tally(F);
   E.racks.resize(F.racks.size());
   E.buildings.resize(F.buildings.size());
   // Devices whose cages hold a transceiver, or whose CPO ports an optical engine (the
@@ -118,7 +167,10 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
         if (it == portEngines.end())
           it = portEngines.emplace(speed, cpoEngine(F, speed)).first;
         o = it->second;
-      } else if (!(side ? F.linkXcvrB[l] : F.linkXcvrA[l])) {
+        tally.add(PowerCategory::Optics, o, 1);
+      } else if (uint8_t x = side ? F.linkXcvrB[l] : F.linkXcvrA[l]) {
+        tally.add(PowerCategory::Optics, o, x);
+      } else {
         continue;
       }
       if (o != None && (F.models[o].power.estimate || !F.models[o].power.known))
@@ -130,6 +182,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
     const ir::Figure &pf = F.modelOf(d).power;
     bool pe = pf.estimate || !pf.known, oe = opticEst[d];
     collectEstimate(F, F.devModel[d], noted, E.estimates);
+    tally.add(c, F.devModel[d], 1);
     unsigned t = ir::tierIndex(F.devTier[d]);
     add(E.tiers[t < EnergyModel::Untiered ? t : EnergyModel::Untiered], c, p, o, pe, oe);
     add(E.all, c, p, o, pe, oe);
@@ -167,6 +220,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       w.lasersKnown &= e.lasers.known;
       collectEstimate(F, engine, noted, E.estimates);
       if (!cpo) {
+        w.bandwidth += used * gl.speed;
         ++w.cages;
         w.ports += used;
         const ir::Model &o = F.models[optic];
@@ -184,6 +238,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
         return;
       }
       const ir::Model &o = F.models[p];
+      w.bandwidth += used * gl.speed;
       ++w.cages;
       w.ports += used;
       w.before += enginePower;
@@ -206,6 +261,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   E.interconnect = E.all[PowerCategory::Switches] + E.all[PowerCategory::Optics] + E.all[PowerCategory::Nics] +
                    E.all[PowerCategory::NvlinkSwitches];
   E.pue = F.options.pue;
+  E.coverage = tally.finish();
   // All pluggable vs all CPO: undo the CPO ports (toPluggable) for the one, convert the
   // pluggable cages (toCpo) for the other.
   CpoSavings &c = E.cpo;
@@ -214,6 +270,16 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   c.pluggableOptics = optics - E.toPluggable.saved();
   c.cpoOptics = optics - E.toCpo.saved();
   c.pluggableInterconnect = E.interconnect - E.toPluggable.saved();
+  // At equal bandwidth: each optical switch port built both ways. The pluggable cages
+  // (toCpo) are pluggable before, the CPO ports (toPluggable) are pluggable after.
+  const WhatIf &a = E.toCpo, &b = E.toPluggable;
+  c.plug = a.before + b.after;
+  c.cpo = a.after + b.before;
+  c.bandwidth = a.bandwidth + b.bandwidth;
+  c.ports = a.ports + b.ports;
+  c.transceiversRemoved = a.cages + b.cages;
+  c.lasersKnown = (a.lasersKnown || !a.cages) && (b.lasersKnown || !b.cages) && c.transceiversRemoved;
+  c.lasersRemoved = (a.lasersBefore + b.lasersAfter) - std::min(a.lasersBefore + b.lasersAfter, a.lasersAfter + b.lasersBefore);
   c.estimate = E.toCpo.estimate || E.toPluggable.estimate || !E.toCpo.missing.empty() || !E.toPluggable.missing.empty() ||
                E.all.estimate(PowerCategory::Optics);
   return E;

@@ -3,6 +3,7 @@
 // per tier, per building and rack, by category, and the pluggable-vs-CPO what-ifs. The
 // energy backend writes it, the report draws it: both read this one result, so their
 // figures cannot disagree.
+#include "analysis/Coverage.h"
 #include "ir/Fabric.h"
 
 #include <map>
@@ -37,6 +38,7 @@ struct WhatIf {
   bool applies = false;
   uint64_t cages = 0, ports = 0, lasersBefore = 0, lasersAfter = 0;
   double before = 0, after = 0; // W of switch-side optics
+  double bandwidth = 0;          // b/s of the ports converted
   bool lasersKnown = true, estimate = false;
   std::set<std::string> missing; // speeds without a catalog part
   double saved() const { return before - after; }
@@ -54,7 +56,19 @@ struct CpoSavings {
   double saved() const { return pluggableOptics - cpoOptics; }
   double percentOfOptics() const { return pluggableOptics > 0 ? 100 * saved() / pluggableOptics : 0.0; }
   double percentOfInterconnect() const { return pluggableInterconnect > 0 ? 100 * saved() / pluggableInterconnect : 0.0; }
+  // At equal bandwidth (issue 26): the switch-side optics of every optical switch port,
+  // built pluggable (transceivers) and CPO (engines), and the bandwidth they carry (b/s).
+  double plug = 0, cpo = 0, bandwidth = 0;
+  uint64_t transceiversRemoved = 0, lasersRemoved = 0, ports = 0;
+  bool lasersKnown = false;
+  // W per 800 Gb/s of switch port, each way (0 without optical ports).
+  double per800G(double w) const { return bandwidth > 0 ? w * 800e9 / bandwidth : 0.0; }
 };
+
+// What "interconnect power" means in every output (docs/backends.md): the same words.
+inline constexpr const char *kInterconnectDefinition =
+    "switches, NVLink switches, NICs and all optics (transceivers and CPO engines, switch and system side); GPU "
+    "systems and other servers excluded";
 
 struct EnergyModel {
   static constexpr unsigned Untiered = 5;
@@ -80,6 +94,9 @@ struct EnergyModel {
     return o > 0 ? 100 * w.saved() / o : 0.0;
   }
   CpoSavings cpo;
+  // The parts the IT power sums (devices by category; transceivers and CPO engines as
+  // optics) and those without a power figure, counted as 0 W (issue 26).
+  Coverage coverage;
 };
 
 EnergyModel computeEnergy(const ir::Fabric &F);

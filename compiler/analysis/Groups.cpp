@@ -116,7 +116,9 @@ void countKind(ir::Fabric &F, uint32_t kindName, std::vector<ir::GroupStats> &st
       b = std::min(b, terms[s][t]);
     stats[s].bisection = b / 2;
   }
-  // Every GPU endpoint has a port in every plane (a plane is complete by definition).
+  // A GPU with several ports has one in every plane (multi-plane, dual-ToR: the planes are
+  // complete); a GPU with one port is in one plane, as in rail planes (a tray's port r in
+  // plane r, the other rails reached over NVLink), and is never missing from the others.
   std::vector<uint32_t> mine;
   forEachGpu(F, [&](uint32_t d, uint32_t e, uint32_t p0, uint32_t p1) {
     bool cabled;
@@ -130,6 +132,8 @@ void countKind(ir::Fabric &F, uint32_t kindName, std::vector<ir::GroupStats> &st
         ++k;
         continue;
       }
+      if (p1 - p0 < 2)
+        continue;
       ir::GroupStats &st = stats[s];
       if (!st.missingGpus++) {
         st.missingDevice = d;

@@ -123,6 +123,12 @@ struct DotPlan {
   std::vector<std::string> hosts; // by device, when not collapsed
 };
 
+// summary, report: the coverage of the figures summed over parts was checked (FAB-W0310
+// reported once per compilation).
+struct CoveragePlan {
+  bool checked = false;
+};
+
 // report: the validated report_collapse.
 struct ReportPlan {
   bool checked = false;

@@ -5,6 +5,8 @@
 #include "analysis/Energy.h"
 
 #include <algorithm>
+#include <cctype>
+#include <fmt/format.h>
 #include <map>
 
 namespace fabc {
@@ -29,6 +31,8 @@ struct Charge {
   bool known;
   double units;
   double links; // links down per failure
+  uint32_t model;
+  uint8_t which; // Counter::Figure
 };
 
 class Counter {
@@ -41,6 +45,20 @@ public:
     add(R_.tiers[t < ReliabilityModel::Untiered ? t : ReliabilityModel::Untiered], c, f);
     uint32_t b = F_.buildingOf(dev);
     add(b == None ? R_.unplaced : R_.buildings[b], c, f);
+    if (!c.known) {
+      if (unrated_.empty())
+        unrated_.assign(F_.models.size() * 3, {});
+      auto &u = unrated_[c.model * 3 + (c.which == Afr ? 0 : c.which == NicAfr ? 1 : 2)];
+      u.first = c.cat;
+      u.second += uint64_t(c.units + 0.5);
+    }
+  }
+  // The models counted without a rate, in model order (after every charge).
+  void collectUnrated() {
+    static const char *props[] = {"afr", "nic_afr", "laser_afr"};
+    for (size_t i = 0; i < unrated_.size(); ++i)
+      if (unrated_[i].second)
+        R_.unratedModels.push_back({uint32_t(i / 3), unrated_[i].first, props[i % 3], unrated_[i].second});
   }
   // A model's rate, noted when it is an estimate or missing. Called per device and link
   // end: a flag per (model, figure) keeps it to one set insertion each (the set's string
@@ -70,6 +88,7 @@ private:
   const ir::Fabric &F_;
   ReliabilityModel &R_;
   std::vector<uint8_t> noted_; // rate()'s: Figure flags per model
+  std::vector<std::pair<FailCategory, uint64_t>> unrated_; // per model x figure: units without a rate
 };
 
 // Links a failure takes down: a CPO engine's own port (the switch goes on forwarding on
@@ -94,15 +113,15 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
     uint32_t mi = F.devModel[d];
     if (m.kind == ir::ModelKind::Switch || m.kind == ir::ModelKind::NvSwitch) {
       const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
-      C.charge(d, {FailCategory::Switches, f.value, f.known, 1, double(linked[d])});
+      C.charge(d, {FailCategory::Switches, f.value, f.known, 1, double(linked[d]), mi, Counter::Afr});
     } else if (m.kind == ir::ModelKind::Nic) {
       const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
-      C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d])});
+      C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d]), mi, Counter::Afr});
     } else if (m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !m.ports.empty()) {
       const ir::Figure &f = C.rate(mi, m.nicAfr, Counter::NicAfr);
       // One NIC per GPU: ports_per_gpu ports go down with it.
       uint32_t per = std::max<uint32_t>(1, m.portsPerGpu);
-      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count / per), double(per)});
+      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count / per), double(per), mi, Counter::NicAfr});
     }
   }
   CpoEngineCache engineFor(F);
@@ -115,9 +134,9 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
           continue;
         const ir::Model &em = F.models[e];
         const ir::Figure &f = C.rate(e, em.afr, Counter::Afr);
-        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, 1});
+        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, 1, e, Counter::Afr});
         const ir::Figure &lf = C.rate(e, em.laserAfr, Counter::LaserAfr);
-        C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em)});
+        C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em), e, Counter::LaserAfr});
         continue;
       }
       uint8_t n = side ? F.linkXcvrB[l] : F.linkXcvrA[l];
@@ -126,7 +145,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
         continue;
       const ir::Model &om = F.models[o];
       const ir::Figure &f = C.rate(o, om.afr, Counter::Afr);
-      C.charge(dev, {FailCategory::Transceivers, f.value, f.known, double(n), double(om.portsPerUnit)});
+      C.charge(dev, {FailCategory::Transceivers, f.value, f.known, double(n), double(om.portsPerUnit), o, Counter::Afr});
     }
     uint32_t c = F.linkCable[l];
     if (c != None && F.linkCableUnits[l]) {
@@ -135,9 +154,11 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       const ir::Model &cm = F.models[c];
       const ir::Figure &f = C.rate(c, cm.afr, Counter::Afr);
       C.charge(upper, {FailCategory::Cables, f.value, f.known, double(F.linkCableUnits[l]),
-                       double(std::max(cm.portsPerUnit, cm.legs))});
+                       double(std::max(cm.portsPerUnit, cm.legs)), c, Counter::Afr});
     }
   }
+
+  C.collectUnrated();
 
   // The what-if: every switch cage with optics, pluggable one way and CPO the other.
   FailureWhatIf &w = R.cpo;
@@ -178,6 +199,28 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
   w.pluggableTotal = R.all.total() - current + w.pluggable;
   w.cpoTotal = R.all.total() - current + w.cpo;
   return R;
+}
+
+Coverage ReliabilityModel::coverage() const {
+  Coverage c;
+  for (size_t i = 0; i < size_t(FailCategory::Count); ++i) {
+    uint64_t n = all.parts[i], u = all.unrated[i];
+    c.parts += n;
+    c.counted += n - u;
+    std::string label = failCategoryLabel(FailCategory(i)); // "Switches", "NICs", "CPO engines"
+    if (label.rfind("CPO", 0) != 0 && label != "NICs")
+      label[0] = char(std::tolower(static_cast<unsigned char>(label[0])));
+    if (n > u)
+      c.covers.push_back({u ? fmt::format("{} of {} {}", formatCount(n - u), formatCount(n), label) : label, n - u});
+    if (u) {
+      Coverage::Left l{label, failCategoryKey(FailCategory(i)), u, {}};
+      for (const UnratedModel &m : unratedModels)
+        if (size_t(m.cat) == i && (l.models.empty() || l.models.back() != m.model))
+          l.models.push_back(m.model);
+      c.notCounted.push_back(std::move(l));
+    }
+  }
+  return c;
 }
 
 ReliabilityFigures reliabilityFigures(const ir::Fabric &F, const ReliabilityModel &R) {

@@ -5,6 +5,7 @@
 // pluggable-vs-CPO what-if with the same figures. summary.json and the report read this
 // one result. The model and its assumptions: docs/decisions/0054-expected-failures-per-year.md, "Expected failures
 // per year".
+#include "analysis/Coverage.h"
 #include "ir/Fabric.h"
 
 #include <set>
@@ -45,12 +46,23 @@ struct FailureWhatIf {
   double pluggableTotal = 0, cpoTotal = 0; // failures per year of the whole design built each way
 };
 
+// A model whose parts count in the figures without a failure rate (counted as 0): one
+// entry per model and property, with the parts it leaves out (Coverage::Left::models names it).
+struct UnratedModel {
+  uint32_t model = 0;
+  FailCategory cat = FailCategory::Switches;
+  const char *property = "afr"; // the property that would rate it: afr, nic_afr, laser_afr
+  uint64_t parts = 0;
+};
+
 struct ReliabilityModel {
   static constexpr unsigned Untiered = 5;
   FailureBucket all, unplaced;
   FailureBucket tiers[6]; // 0 systems, 1..4 switch tiers, 5 untiered
   std::vector<FailureBucket> buildings;
   FailureWhatIf cpo;
+  std::vector<UnratedModel> unratedModels; // by model index
+  Coverage coverage() const;               // of `all`
   // (model, property) of every failure rate behind the figures that is an estimate
   // ("afr", "nic_afr", "laser_afr"), or missing.
   std::set<std::pair<uint32_t, std::string>> estimates;

@@ -21,7 +21,10 @@ bool checkOutput(std::string_view backend, const ir::Fabric &F, Analyses &an, Di
     bool (*check)(const ir::Fabric &, Analyses &, DiagEngine &);
   };
   static const Entry table[] = {
-      {"report", checkReport},
+      {"report", [](const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+         return checkCoverage(F, an, diags) && checkReport(F, an, diags);
+       }},
+      {"summary", checkCoverage},
       {"infiniband", checkInfiniband},
       {"slurm", checkSlurm},
       {"dot", checkDot},

@@ -38,6 +38,8 @@ bool checkSlurm(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkLldpCabling(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkDot(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkReport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// summary, report: the parts the reliability figures count without a rate (FAB-W0310).
+bool checkCoverage(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // design, design-yaml and netbox (checks/Export.cpp).
 bool checkExport(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 } // namespace checks

@@ -1,4 +1,5 @@
 #include "loader/Imports.h"
+#include "loader/Streams.h"
 #include "diag/Diag.h"
 
 #include <cerrno>
@@ -6,6 +7,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <fcntl.h>
 #include <map>
 #include <sys/stat.h>
@@ -24,7 +26,7 @@ bool readFd(int fd, uint64_t maxSize, std::string &out, std::string &error) {
     return false;
   }
   if (!S_ISREG(st.st_mode)) {
-    error = "not a regular file";
+    error = S_ISDIR(st.st_mode) ? "a directory" : "not a regular file";
     return false;
   }
   if (uint64_t(st.st_size) > maxSize) {
@@ -67,11 +69,48 @@ std::string realPath(const std::string &p) {
 }
 } // namespace
 
+bool readStream(int fd, uint64_t maxSize, std::string &out, std::string &error) {
+  // Reads in blocks until the end or one byte past the limit: a stream has no size to check
+  // first, and an endless one (/dev/zero) must end in the limit's error, not fill memory.
+  out.clear();
+  char buf[65536];
+  for (;;) {
+    size_t want = size_t(std::min<uint64_t>(sizeof buf, maxSize + 1 - out.size()));
+    ssize_t r = ::read(fd, buf, want);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      error = std::strerror(errno);
+      return false;
+    }
+    if (r == 0)
+      return true;
+    out.append(buf, size_t(r));
+    if (out.size() > maxSize) {
+      error = "too large: more than " + std::to_string(maxSize) + " bytes, the limit (--max-file-size)";
+      out.clear();
+      return false;
+    }
+  }
+}
+
+// A file named on the command line: a regular file, or a stream (/dev/stdin, a pipe,
+// <(process substitution), a FIFO) read to its end; at most maxSize bytes either way.
 bool readSource(const std::string &path, uint64_t maxSize, std::string &out, std::string &error) {
   Fd f(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (f.fd < 0) {
     error = std::strerror(errno);
     return false;
+  }
+  struct stat st;
+  if (::fstat(f.fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode) || S_ISSOCK(st.st_mode))) {
+    // A pipe or device: opened without blocking (a FIFO with no writer), read blocking.
+    int flags = ::fcntl(f.fd, F_GETFL);
+    if (flags < 0 || ::fcntl(f.fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+      error = std::strerror(errno);
+      return false;
+    }
+    return readStream(f.fd, maxSize, out, error);
   }
   return readFd(f.fd, maxSize, out, error);
 }

@@ -48,9 +48,18 @@ if shutil.which("python3"):
 # The command line's own tests: script (util-linux) runs fabc on a pseudo-terminal (colour);
 # man and groff render the generated man page; bash and zsh load the completions; cpack,
 # dpkg-deb and dpkg-shlibdeps build the Debian package; node and npm build the VS Code extension.
-for tool in ["script", "man", "groff", "bash", "zsh", "cpack", "dpkg-deb", "dpkg-shlibdeps", "node", "npm"]:
+for tool in ["script", "man", "groff", "bash", "zsh", "cpack", "dpkg-deb", "dpkg-shlibdeps", "node", "npm", "lintian"]:
     if shutil.which(tool):
         config.available_features.add(tool)
+# bash-completion's loader, which finds an installed completion as a user's bash does.
+if os.access("/usr/share/bash-completion/bash_completion", os.R_OK):
+    config.available_features.add("bash-completion")
+# The SARIF Multitool (scripts/setup-debian.sh installs it) applies GitHub code scanning's rules.
+_multitool = os.environ.get("FABC_SARIF_MULTITOOL",
+                            "/opt/sarif-multitool/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool")
+if os.access(_multitool, os.X_OK):
+    config.available_features.add("sarif-multitool")
+    config.substitutions.append(("%sarif_multitool", _multitool))
 # The VS Code extension's locked npm tree (editors/vscode/package-lock.json) needs Node.js 20.18.
 import subprocess
 try:

@@ -3,6 +3,7 @@
 #include "StageTimer.h"
 
 #include "backends/Backend.h"
+#include "diag/SarifContext.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -58,15 +59,13 @@ namespace {
 
 // The backends a build runs: --emit, else the default set; in order, once each.
 std::vector<std::string> outputsOf(const Options &o, bool build) {
-  std::vector<std::string> want;
+  // build: --emit, else the defaults. check: --emit's rules in build's order, then the
+  // defaults' not among them, so that for the same --emit both stop at the same first error.
+  std::vector<std::string> want = o.emit;
   if (!build || o.emit.empty())
     for (const Backend &b : backends())
       if (b.byDefault)
         want.push_back(b.name);
-  if (build && !o.emit.empty())
-    want = o.emit;
-  else if (!build)
-    want.insert(want.end(), o.emit.begin(), o.emit.end()); // check: the defaults' rules and --emit's
   std::vector<std::string> r;
   for (const std::string &n : want)
     if (std::find(r.begin(), r.end(), n) == r.end())
@@ -107,6 +106,7 @@ int compile(const Options &o, const std::string &input, bool build) {
   } disableFree{owner, build || o.inputs.size() == 1};
   DiagEngine &diags = c.diags();
   setupDiags(o, diags);
+  setDiagInput(input);
   StageTimer timer(o.timeStages);
   c.onStage([&](const char *stage) { timer(stage); });
   bool ok = c.run(CompileInput::file(input));
@@ -117,13 +117,17 @@ int compile(const Options &o, const std::string &input, bool build) {
   if (ok && build) {
     OutputDir out(o.outDir);
     BuildInfo info{input, FABC_VERSION};
-    for (const std::string &name : c.options().outputs) {
-      const Backend *b = findBackend(name);
-      timer(b->name);
+    // Every output's rules before any backend: the report lists every diagnostic of the
+    // build, a later output's warnings (FAB-W0160 for ptm) included.
+    timer("checks");
+    for (const std::string &name : c.options().outputs)
       if (!c.checkOutput(name)) {
         ok = false;
         break;
       }
+    for (const std::string &name : ok ? c.options().outputs : std::vector<std::string>{}) {
+      const Backend *b = findBackend(name);
+      timer(b->name);
       BackendContext bc{F, c.analyses(), out, diags, info, &c.sources()};
       if (!b->run(bc) || diags.hasErrors()) {
         ok = false;

@@ -5,6 +5,7 @@
 // buffer. --time-stages times the two compilations, each section of the comparison and
 // the printing.
 #include "Commands.h"
+#include "diag/SarifContext.h"
 #include "StageTimer.h"
 
 #include "analysis/Diff.h"
@@ -476,8 +477,10 @@ int diffCommand(Options &o) {
   a.onStage([&](const char *stage) { timer(stage); });
   b.onStage([&](const char *stage) { timer(stage); });
   bool okA = a.run(CompileInput::file(o.inputs[0]));
+  setDiagInput(o.inputs[0]); // each finish() hands its input's diagnostics over
   a.diags().finish();
   bool okB = b.run(CompileInput::file(o.inputs[1]));
+  setDiagInput(o.inputs[1]);
   b.diags().finish();
   if (a.ioError() || b.ioError() || !okA || !okB) {
     timer.report();

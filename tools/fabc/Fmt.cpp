@@ -2,7 +2,10 @@
 #include "Compilation.h"
 #include "ast/Format.h"
 #include "Commands.h"
+#include "diag/SarifContext.h"
+#include "UnifiedDiff.h"
 #include "loader/Imports.h"
+#include "loader/Streams.h"
 
 #include <llvm/ADT/SmallString.h>
 #include <llvm/Support/FileSystem.h>
@@ -70,8 +73,8 @@ int fmtCommand(Options &r) {
     fmt::print(stderr, "fabc: error: fmt takes one or more files, or '-' for stdin\n");
     return 2;
   }
-  if (r.inPlace && r.fmtCheck) {
-    fmt::print(stderr, "fabc: error: fmt: -i and --check exclude each other\n");
+  if (r.inPlace && (r.fmtCheck || r.fmtDiff)) {
+    fmt::print(stderr, "fabc: error: fmt: -i and {} exclude each other\n", r.fmtCheck ? "--check" : "--diff");
     return 2;
   }
   int worst = 0;
@@ -81,21 +84,18 @@ int fmtCommand(Options &r) {
     diags.setFormat(r.format);
     diags.setReport(r.report);
     diags.setColor(useColor(r));
+    setDiagInput(path);
     std::string text, err;
     if (path == "-") {
       if (r.inPlace) {
         fmt::print(stderr, "fabc: error: fmt -i cannot rewrite stdin\n");
         return 2;
       }
-      char buf[65536];
-      size_t n;
-      while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0 && text.size() <= r.maxFileSize)
-        text.append(buf, n);
-      if (text.size() > r.maxFileSize) {
-        diags.report(DiagCode::E0005, {}, "<stdin> is larger than the limit of {} bytes (--max-file-size)",
-                     r.maxFileSize);
+      if (!readStream(0, r.maxFileSize, text, err)) {
+        bool tooLarge = err.rfind("too large", 0) == 0;
+        diags.report(tooLarge ? DiagCode::E0005 : DiagCode::E0001, {}, "cannot read '<stdin>': {}", err);
         diags.finish();
-        worst = std::max(worst, 1);
+        worst = std::max(worst, tooLarge ? 1 : 2);
         continue;
       }
     } else if (!readSource(path, r.maxFileSize, text, err)) {
@@ -117,7 +117,16 @@ int fmtCommand(Options &r) {
       continue;
     }
     bool changed = out != text;
-    if (r.fmtCheck) {
+    std::string name = path == "-" ? "<stdin>" : path;
+    if (r.fmtDiff) {
+      // Like ruff format --diff and rustfmt --check: the diff on stdout, exit 1 if any.
+      // --check with it adds nothing: --diff lists the files in its headers.
+      if (changed) {
+        std::string d = unifiedDiff(text, out, name, name);
+        std::fwrite(d.data(), 1, d.size(), stdout);
+        worst = std::max(worst, 1);
+      }
+    } else if (r.fmtCheck) {
       if (changed) {
         fmt::print("{}\n", path == "-" ? "<stdin>" : path);
         worst = std::max(worst, 1);

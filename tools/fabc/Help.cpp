@@ -167,6 +167,7 @@ std::string bashCompletion() {
     if (c.help)
       cmds += (cmds.empty() ? "" : " ") + std::string(c.name);
   r += fmt::format("  if [[ $COMP_CWORD -eq 1 ]]; then\n"
+                   "    compopt +o filenames 2>/dev/null\n"
                    "    COMPREPLY=($(compgen -W \"{} help\" -- \"$cur\"))\n"
                    "    return\n"
                    "  fi\n",
@@ -175,15 +176,17 @@ std::string bashCompletion() {
   // Values: "--opt=VALUE" in one word, or "-o VALUE" / "--opt VALUE" in two.
   auto valueCase = [&](const OptionSpec &s, const std::string &indent) {
     std::string words = isKeyword(s.complete) ? "" : completionWords(s.complete);
+    // Words, not file names: without -o filenames' quoting (it would escape them).
+    std::string noFiles = indent + "compopt +o filenames 2>/dev/null\n";
     if (!std::strcmp(s.complete, "dir"))
       return indent + "COMPREPLY=($(compgen -d -- \"$value\"))\n";
     if (!std::strcmp(s.complete, "file"))
       return indent + "COMPREPLY=($(compgen -f -- \"$value\"))\n";
     if (!std::strcmp(s.complete, "backends")) // a comma-separated list: complete after the last comma
-      return fmt::format("{0}local done=${{value%,*}}; [[ $done == \"$value\" ]] && done= || done+=,\n"
-                         "{0}COMPREPLY=($(compgen -P \"$done\" -W \"{1}\" -- \"${{value##*,}}\"))\n",
-                         indent, words);
-    return fmt::format("{}COMPREPLY=($(compgen -W \"{}\" -- \"$value\"))\n", indent, words);
+      return noFiles + fmt::format("{0}local done=${{value%,*}}; [[ $done == \"$value\" ]] && done= || done+=,\n"
+                                   "{0}COMPREPLY=($(compgen -P \"$done\" -W \"{1}\" -- \"${{value##*,}}\"))\n",
+                                   indent, words);
+    return noFiles + fmt::format("{}COMPREPLY=($(compgen -W \"{}\" -- \"$value\"))\n", indent, words);
   };
   r += "  local value\n  case $word in\n";
   for (const OptionSpec &s : optionTable())
@@ -216,16 +219,19 @@ std::string bashCompletion() {
                     (s.arg == Arg::Value && sp[1] == '-' && std::strstr(s.usage, "=") ? "=" : "");
     r += fmt::format("  {}) opts=\"{}\" ;;\n", c.name, opts);
   }
-  r += "  help) COMPREPLY=($(compgen -W \"" + cmds + "\" -- \"$cur\")); return ;;\n";
+  r += "  help) compopt +o filenames 2>/dev/null; COMPREPLY=($(compgen -W \"" + cmds +
+       "\" -- \"$cur\")); return ;;\n";
   r += "  esac\n"
        "  if [[ $cur == -* ]]; then\n"
+       "    # Option names: no filename quoting (it would insert '--emit\\=').\n"
+       "    compopt +o filenames 2>/dev/null\n"
        "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
        "    # An option that takes '=VALUE' (or -Wno-CODE) goes on without a space.\n"
        "    [[ ${#COMPREPLY[@]} -eq 1 && ${COMPREPLY[0]} == *[=-] ]] && compopt -o nospace 2>/dev/null\n"
        "    return\n"
        "  fi\n"
        "  case $cmd in\n"
-       "  explain) COMPREPLY=($(compgen -W \"" +
+       "  explain) compopt +o filenames 2>/dev/null; COMPREPLY=($(compgen -W \"" +
        [] {
          std::string all;
          for (size_t i = 0; i < diagCount(); ++i)
@@ -233,7 +239,7 @@ std::string bashCompletion() {
          return all;
        }() +
        "\" -- \"$cur\")) ;;\n"
-       "  completion) COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\")) ;;\n"
+       "  completion) compopt +o filenames 2>/dev/null; COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\")) ;;\n"
        "  backends|version) ;;\n"
        "  build|check|diff|verify|fmt)\n"
        "    COMPREPLY=($(compgen -f -X '!*.fab' -- \"$cur\") $(compgen -d -- \"$cur\")) ;;\n"
@@ -259,10 +265,16 @@ std::string zshCompletion() {
   for (const CommandSpec &c : commandTable())
     if (c.help)
       r += fmt::format("      '{}:{}'\n", c.name, zshEscape(c.help));
+  r += "      'help:print the options of a command (fabc help build)'\n";
   r += "    )\n"
        "    _describe -t commands 'fabc command' commands && ret=0 ;;\n"
        "  args)\n"
        "    case $words[1] in\n";
+  std::string names;
+  for (const CommandSpec &c : commandTable())
+    if (c.help)
+      names += (names.empty() ? "" : " ") + std::string(c.name);
+  r += "    help) _arguments '1:command:(" + names + ")' && ret=0 ;;\n";
   for (const CommandSpec &c : commandTable()) {
     if (!c.help)
       continue;
@@ -296,8 +308,12 @@ std::string zshCompletion() {
           r += fmt::format("        '{}+[{}]:{}:{}' \\\n", sp, help, zshEscape(meta), action);
       }
     }
-    if (!std::strcmp(c.name, "explain"))
-      r += "        '1:code:(" + completionWords("codes") + ")' \\\n";
+    if (!std::strcmp(c.name, "explain")) { // every code, errors too (-Werror=, -Wno- take warnings only)
+      std::string all;
+      for (size_t i = 0; i < diagCount(); ++i)
+        all += (all.empty() ? "" : " ") + std::string(diagInfo(DiagCode(i)).code);
+      r += "        '1:code:(" + all + ")' \\\n";
+    }
     else if (!std::strcmp(c.name, "completion"))
       r += "        '1:shell:(bash zsh)' \\\n";
     else if (c.bit & CmdCompile || c.bit == CmdFmt)

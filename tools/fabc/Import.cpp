@@ -4,6 +4,7 @@
 // discovery file cannot be read whole, 1 when the design does not compile (the importer
 // compiles it first: FAB-E0191, nothing written).
 #include "Commands.h"
+#include "diag/SarifContext.h"
 #include "StageTimer.h"
 
 #include "discovery/Observed.h"
@@ -59,8 +60,12 @@ int importCommand(Options &o) {
   limits.maxPorts = uint64_t(1) << 24;
   limits.maxNodes = uint64_t(1) << 21;
   bool readable = true;
-  for (const std::string &file : o.inputs)
+  for (const std::string &file : o.inputs) {
+    setDiagInput(file);
     readable &= discovery::readDiscovery(file, "", limits, obs, sm, diags);
+    if (o.report)
+      diags.finish(); // hands this file's diagnostics over with it as their input
+  }
   if (!readable) {
     diags.finish();
     timer.report();

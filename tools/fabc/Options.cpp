@@ -17,6 +17,7 @@ namespace fabc::cli {
 namespace {
 
 constexpr int Continue = -1;
+const char *closest(const std::string &word, const std::vector<const char *> &names);
 
 bool parseUInt(const std::string &s, uint64_t &out) {
   if (s.empty() || s.size() > 19 || s.find_first_not_of("0123456789") != std::string::npos)
@@ -63,15 +64,22 @@ int promote(Options &o, const std::string &a, const std::string &code) {
   return Continue;
 }
 
-int format(Options &o, const std::string &, const std::string &v) {
+int diagnosticsFormat(Options &o, const std::string &, const std::string &v);
+
+// --format: diff's and verify's report, export's file format; check prints diagnostics
+// only, so there it is --diagnostics-format (the flag CI lines reach for).
+int format(Options &o, const std::string &a, const std::string &v) {
   if (o.command == "export") {
     if (v != "json" && v != "yaml" && v != "netbox")
       return usageError("export's --format is json, yaml or netbox, not '" + v + "'");
     o.exportFormat = v;
     return Continue;
   }
+  if (o.command == "check")
+    return diagnosticsFormat(o, a, v);
   if (v != "text" && v != "json")
-    return usageError("--format is text or json, not '" + v + "'");
+    return usageError("--format is text or json, not '" + v + "'" +
+                      (v == "sarif" ? " (the diagnostics' format: --diagnostics-format=sarif)" : ""));
   o.diffJson = v == "json";
   return Continue;
 }
@@ -119,8 +127,14 @@ int emit(Options &o, const std::string &, const std::string &v) {
         if (b.inAll)
           o.emit.push_back(b.name);
     } else if (!name.empty()) {
-      if (!findBackend(name))
-        return usageError("unknown backend '" + name + "' (see 'fabc backends')");
+      if (!findBackend(name)) {
+        std::vector<const char *> names{"all"};
+        for (const Backend &b : backends())
+          names.push_back(b.name);
+        const char *near = closest(name, names);
+        return usageError("unknown backend '" + name + "'" + (near ? fmt::format("; did you mean '{}'?", near) : "") +
+                          " (see 'fabc backends')");
+      }
       o.emit.push_back(name);
     }
     if (c == std::string::npos)
@@ -142,11 +156,11 @@ int define(Options &o, const std::string &, const std::string &v) {
   return Continue;
 }
 
-int diagnosticsFormat(Options &o, const std::string &, const std::string &v) {
+int diagnosticsFormat(Options &o, const std::string &a, const std::string &v) {
   if (v == "text") o.format = DiagFormat::Text;
   else if (v == "json") o.format = DiagFormat::Json;
   else if (v == "sarif") o.format = DiagFormat::Sarif;
-  else return usageError("--diagnostics-format is text, json or sarif, not '" + v + "'");
+  else return usageError(a.substr(0, a.find('=')) + " is text, json or sarif, not '" + v + "'");
   return Continue;
 }
 
@@ -215,7 +229,7 @@ const std::vector<OptionSpec> &optionTable() {
          o.outSet = true;
          return Continue;
        },
-       "file"},
+       "dir"},
       {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck | CmdLsp, "--emit=LIST",
        "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit, "backends"},
       {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
@@ -231,6 +245,14 @@ const std::vector<OptionSpec> &optionTable() {
        "the fabric to build when a file declares several (import: the fabric's name)", false, SET(top), nullptr},
       {"--diagnostics-format", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--diagnostics-format=F",
        "text (default), json or sarif", false, diagnosticsFormat, "text json sarif"},
+      {"--diagnostics-output", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--diagnostics-output=FILE",
+       "write the JSON or SARIF document to FILE (atomically) instead of stderr; a .sarif or .json name sets "
+       "--diagnostics-format",
+       false, SET(diagOutput), "file"},
+      {"--sarif-root", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--sarif-root=DIR",
+       "SARIF: the directory file URIs are relative to (uriBaseId SRCROOT; default: the git repository's root, "
+       "else the working directory)",
+       false, SET(sarifRoot), "dir"},
       {"--color", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--color=WHEN",
        "auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always, never", false, color,
        "auto always never"},
@@ -255,11 +277,14 @@ const std::vector<OptionSpec> &optionTable() {
        false, FLAG(inPlace), nullptr},
       {"--check", nullptr, Arg::None, CmdFmt, "--check", "fmt: print the files that are not formatted, exit 1 if any",
        false, FLAG(fmtCheck), nullptr},
+      {"--diff", nullptr, Arg::None, CmdFmt, "--diff",
+       "fmt: print a unified diff of the changes instead (for patch), exit 1 if any", false,
+       FLAG(fmtDiff), nullptr},
       {"--width", nullptr, Arg::Value, CmdFmt | CmdLsp, "--width=N",
        "fmt: the line width a brace list must fit to stay on one line (default 100)", false, width, nullptr},
-      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify | CmdExport, "--format=F",
-       "diff, verify: text (default) or json; export: json (default), yaml or netbox", false, format,
-       "text json yaml netbox"},
+      {"--format", nullptr, Arg::Value, CmdDiff | CmdVerify | CmdCheck | CmdExport, "--format=F",
+       "diff, verify: text (default) or json; check: the same as --diagnostics-format; export: json (default), yaml or netbox",
+       false, format, "text json sarif yaml netbox"},
       {"--exit-code", nullptr, Arg::None, CmdDiff, "--exit-code", "diff: exit 3 if the designs differ (0 if they do not)",
        false, FLAG(exitCode), nullptr},
       {"--discovered", nullptr, Arg::Value, CmdVerify, "--discovered FILE",
@@ -288,14 +313,15 @@ const std::vector<OptionSpec> &optionTable() {
        nullptr},
       {"--list", nullptr, Arg::None, CmdExplain, "--list", "explain: every diagnostic code, one a line", false,
        FLAG(list), nullptr},
-      {"--time-stages", nullptr, Arg::None, CmdCompile, "--time-stages",
+      {"--time-stages", nullptr, Arg::None, CmdCompile | CmdImport, "--time-stages",
        "print each stage's wall time and the peak memory when it ended to stderr", false, FLAG(timeStages), nullptr},
       {"--stop-after", nullptr, Arg::Value, CmdBuild | CmdCheck, "--stop-after=PASS",
        "stop after pass PASS (build writes --emit=ir only): test a pass on its own", true, stopAfter, "passes"},
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
        "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
        true, parser, "auto hand antlr"},
-      {"-q", "--quiet", Arg::None, CmdBuild | CmdExport, "-q, --quiet", "no summary line", false, FLAG(quiet), nullptr},
+      {"-q", "--quiet", Arg::None, CmdBuild | CmdVerify | CmdImport | CmdExport, "-q, --quiet", "no summary line", false,
+       FLAG(quiet), nullptr},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},
   };
@@ -308,29 +334,81 @@ const std::vector<OptionSpec> &optionTable() {
 // The command being parsed, for the hint of a usage error ("fabc build --help").
 static std::string helpCommand;
 
+static bool usageErrorSeen = false;
+bool usageErrorPrinted() { return usageErrorSeen; }
+
 int usageError(const std::string &msg) {
+  usageErrorSeen = true;
   fmt::print(stderr, "fabc: error: {}\n(run 'fabc {}--help' for usage)\n", msg,
              helpCommand.empty() ? "" : helpCommand + " ");
   return ExitUsage;
 }
 
-// The option closest to an unknown one, for "did you mean" (nullptr if none is close).
-static const char *closestOption(const std::string &a) {
-  std::string arg = a.substr(0, a.find('='));
+namespace {
+
+// The closest of `names` to `word` (at most two edits, case-insensitive), or nullptr.
+const char *closest(const std::string &word, const std::vector<const char *> &names) {
   const char *best = nullptr;
-  unsigned bestDist = 3; // at most two edits away
-  for (const OptionSpec &s : optionTable())
-    for (const char *sp : {s.spelling, s.alias}) {
-      if (!sp || s.arg == Arg::Prefix)
-        continue;
-      unsigned d = llvm::StringRef(arg).edit_distance(sp, true, bestDist);
-      if (d < bestDist) {
-        bestDist = d;
-        best = sp;
-      }
+  unsigned bestDist = 3;
+  for (const char *n : names) {
+    unsigned d = llvm::StringRef(word).edit_distance(n, true, bestDist);
+    if (d < bestDist) {
+      bestDist = d;
+      best = n;
     }
+  }
   return best;
 }
+
+// The spellings a command takes (every command's, for an unknown command).
+std::vector<const char *> spellings(const CommandSpec *cmd) {
+  std::vector<const char *> r;
+  for (const OptionSpec &s : optionTable())
+    if (s.arg != Arg::Prefix && (!cmd || (s.commands & cmd->bit)))
+      for (const char *sp : {s.spelling, s.alias})
+        if (sp)
+          r.push_back(sp);
+  return r;
+}
+
+// Whether `a` is option `s`: 0 no, 1 yes (`value` set; `i` moved past a value given as the
+// next argument), -2 yes but its value is missing.
+int matchOption(const OptionSpec &s, const std::string &a, int argc, char **argv, int &i, std::string &value) {
+  size_t n = std::strlen(s.spelling);
+  if (s.arg == Arg::None)
+    return a == s.spelling || (s.alias && a == s.alias) ? 1 : 0;
+  if (s.arg == Arg::Prefix) {
+    if (a.compare(0, n, s.spelling) != 0)
+      return 0;
+    if (a.size() == n)
+      return -2;
+    value = a.substr(n);
+    return 1;
+  }
+  if (a == s.spelling || (s.spelling[1] == '-' && a == std::string(s.spelling) + "=")) {
+    // The value is the next argument ("-D su=2", "--top NAME") or follows '='.
+    if (a.back() == '=' || i + 1 >= argc)
+      return -2;
+    value = argv[++i];
+    return 1;
+  }
+  if (a.size() > n && a.compare(0, n, s.spelling) == 0 && (a[n] == '=' || s.spelling[1] != '-')) {
+    value = a.substr(n + (a[n] == '=' ? 1 : 0));
+    return 1;
+  }
+  return 0;
+}
+
+// The commands (by name) that take option `s`, for the message about one that does not.
+std::string commandsTaking(const OptionSpec &s) {
+  std::string r;
+  for (const CommandSpec &c : commandTable())
+    if (c.help && (s.commands & c.bit))
+      r += (r.empty() ? "" : ", ") + std::string(c.name);
+  return r;
+}
+
+} // namespace
 
 int parseArgs(int argc, char **argv, Options &o) {
   if (argc < 2) {
@@ -340,47 +418,63 @@ int parseArgs(int argc, char **argv, Options &o) {
   o.command = argv[1];
   const CommandSpec *cmd = findCommand(o.command);
   helpCommand = cmd && cmd->help ? o.command : "";
+  if (!cmd) {
+    std::vector<const char *> names;
+    for (const CommandSpec &c : commandTable())
+      if (c.help)
+        names.push_back(c.name);
+    names.push_back("help");
+    const char *near = closest(o.command, names);
+    return usageError("unknown command '" + o.command + "'" + (near ? fmt::format("; did you mean '{}'?", near) : ""));
+  }
+  bool optionsEnd = false; // after "--", every argument is an input
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
+    if (optionsEnd || a == "-" || a.empty() || a[0] != '-') {
+      o.inputs.push_back(a);
+      continue;
+    }
+    if (a == "--") {
+      optionsEnd = true;
+      continue;
+    }
+    // Each command takes its own options only: one it ignores would make a command line
+    // written from memory pass without doing what it says.
     const OptionSpec *match = nullptr;
     std::string value;
     for (const OptionSpec &s : optionTable()) {
-      size_t n = std::strlen(s.spelling);
-      if (s.arg == Arg::None) {
-        if (a == s.spelling || (s.alias && a == s.alias))
-          match = &s;
-      } else if (s.arg == Arg::Prefix) {
-        if (a.compare(0, n, s.spelling) == 0) {
-          if (a.size() == n)
-            return usageError(fmt::format("{} needs a value: {}", a, s.usage));
-          match = &s;
-          value = a.substr(n);
-        }
-      } else if (a == s.spelling || (s.spelling[1] == '-' && a == std::string(s.spelling) + "=")) {
-        // The value is the next argument ("-D su=2", "--top NAME") or follows '='.
-        if (a.back() == '=' || i + 1 >= argc)
-          return usageError(fmt::format("{} needs a value: {}", s.spelling, s.usage));
+      if (!(s.commands & cmd->bit))
+        continue;
+      int m = matchOption(s, a, argc, argv, i, value);
+      if (m == -2)
+        return usageError(fmt::format("{} needs a value: {}", s.arg == Arg::Prefix ? a : s.spelling, s.usage));
+      if (m == 1) {
         match = &s;
-        value = argv[++i];
-      } else if (a.size() > n && a.compare(0, n, s.spelling) == 0 && (a[n] == '=' || s.spelling[1] != '-')) {
-        match = &s;
-        value = a.substr(n + (a[n] == '=' ? 1 : 0));
-      }
-      if (match)
         break;
+      }
     }
     if (match) {
       int rc = match->apply(o, a, value);
       if (rc >= 0)
         return rc;
-    } else if (a == "-") {
-      o.inputs.push_back(a);
-    } else if (!a.empty() && a[0] == '-') {
-      const char *near = closestOption(a);
-      return usageError("unknown option '" + a + "'" + (near ? fmt::format("; did you mean '{}'?", near) : ""));
-    } else {
-      o.inputs.push_back(a);
+      continue;
     }
+    std::string name = a.substr(0, a.find('='));
+    const char *near = closest(name, spellings(cmd));
+    std::string mean = near ? fmt::format("; did you mean '{}'?", near) : "";
+    for (const OptionSpec &s : optionTable()) {
+      int j = i;
+      std::string v;
+      if (matchOption(s, a, argc, argv, j, v) == 0)
+        continue;
+      std::string msg = fmt::format("'fabc {}' takes no option '{}' (an option of: {})", o.command, s.spelling,
+                                    commandsTaking(s));
+      if (!std::strcmp(s.spelling, "--format") && (cmd->bit & (CmdCompile | CmdFmt | CmdImport)))
+        msg += "; the diagnostics' format is --diagnostics-format=text|json|sarif";
+      return usageError(msg + mean);
+    }
+    const char *any = near ? near : closest(name, spellings(nullptr));
+    return usageError("unknown option '" + a + "'" + (any ? fmt::format("; did you mean '{}'?", any) : ""));
   }
   return Continue;
 }

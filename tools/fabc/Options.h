@@ -29,7 +29,7 @@ struct Options {
   bool werror = false, noWarnings = false, timeStages = false, quiet = false;
   std::vector<std::string> promoted; // -Werror=CODE
   bool limitsSet = false; // a --max-devices/links/steps/depth option was given
-  bool inPlace = false, fmtCheck = false, list = false, diffJson = false, exitCode = false;
+  bool inPlace = false, fmtCheck = false, fmtDiff = false, list = false, diffJson = false, exitCode = false;
   unsigned width = 100;
   uint64_t maxFileSize = 256ull << 20; // CompileOptions::maxFileSize
   ParserEngine parser = ParserEngine::Auto; // --parser (hidden)
@@ -42,11 +42,14 @@ struct Options {
   bool outSet = false;                 // -o given (import: the file, else stdout)
   double importSpeed = 0;              // import: --speed, b/s
   std::vector<std::string> guidsFrom;  // build, check: --guids-from
+  std::string diagOutput;              // --diagnostics-output: the JSON/SARIF document's file
+  std::string sarifRoot;               // --sarif-root (default: the git repository's root, or .)
   std::string exportFormat = "json";   // export: --format (json, yaml, netbox)
 };
 
-// Which commands an option applies to (informational: the parser accepts every option
-// with every command, as it always has; the usage text, man page and completions use it).
+// Which commands an option applies to: a command takes its own options only (parseArgs
+// rejects the others, naming the commands that take them); the usage text, man page and
+// completions list them per command.
 enum Cmd : uint32_t {
   CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128,
   CmdOther = 256, // backends, version, completion: the options every command takes only
@@ -106,6 +109,9 @@ int parseArgs(int argc, char **argv, Options &o);
 
 // "fabc: error: MSG" and the hint to run --help; returns ExitUsage.
 int usageError(const std::string &msg);
+// Whether usageError printed (a JSON/SARIF document then stays off stderr: never text and a
+// document on one stream).
+bool usageErrorPrinted();
 
 // "1 file", "2 files", "2 switches": the count and the noun, plural unless one (`many`:
 // the plural where it is not NOUN + "s").

@@ -4,6 +4,7 @@
 // people on the floor. Exit 0 when the fabric matches, 1 when it does not (or the design
 // has errors), 2 when a discovery file cannot be read whole.
 #include "Commands.h"
+#include "diag/SarifContext.h"
 #include "StageTimer.h"
 
 #include "backends/Backend.h"
@@ -134,6 +135,7 @@ int verifyCommand(Options &o) {
   Compilation c(compileOptions(o, false));
   DiagEngine &diags = c.diags();
   setupDiags(o, diags);
+  setDiagInput(o.inputs[0]);
   c.onStage([&](const char *stage) { timer(stage); });
   if (!c.run(CompileInput::file(o.inputs[0]))) {
     diags.finish();

@@ -1,10 +1,15 @@
 // fabc: the fabric compiler's command line. The library (compiler/) compiles; this folder
 // parses the options (Options.cpp), runs a command (one file each) and prints.
 #include "Commands.h"
+#include "diag/SarifContext.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Path.h>
 #include <pthread.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <new>
 
 namespace fabc::cli {
@@ -86,20 +91,71 @@ const CommandSpec *findCommand(const std::string &name) {
 
 namespace {
 
+// SARIF's default root: the git repository the working directory is in (a ".git" directory
+// or file, as in a worktree), else the working directory.
+std::string defaultSarifRoot() {
+  llvm::SmallString<256> cwd;
+  if (llvm::sys::fs::current_path(cwd))
+    return "";
+  for (llvm::StringRef d = cwd; !d.empty(); d = llvm::sys::path::parent_path(d)) {
+    llvm::SmallString<256> git(d);
+    llvm::sys::path::append(git, ".git");
+    if (llvm::sys::fs::exists(git))
+      return d.str();
+  }
+  return std::string(cwd.str());
+}
+
 int run(int argc, char **argv) {
   Options o;
   int rc = parseArgs(argc, argv, o);
   if (rc >= 0)
     return rc;
+  if (!o.diagOutput.empty() && o.format == DiagFormat::Text) {
+    llvm::StringRef ext = llvm::sys::path::extension(o.diagOutput);
+    if (ext == ".sarif")
+      o.format = DiagFormat::Sarif;
+    else if (ext == ".json")
+      o.format = DiagFormat::Json;
+    else
+      return usageError("--diagnostics-output writes a JSON or SARIF document: add --diagnostics-format=sarif "
+                        "(or json), or name the file *.sarif or *.json");
+  }
   DiagReport report;
   if (o.format != DiagFormat::Text)
     o.report = &report;
-  if (const CommandSpec *c = findCommand(o.command))
-    rc = c->run(o);
-  else
-    rc = usageError("unknown command '" + o.command + "'");
-  if (o.report)
+  if (o.format == DiagFormat::Sarif) {
+    llvm::SmallString<256> root(o.sarifRoot.empty() ? defaultSarifRoot() : o.sarifRoot);
+    if (!root.empty()) {
+      llvm::sys::fs::make_absolute(root);
+      llvm::sys::path::remove_dots(root, true);
+      while (root.size() > 1 && root.back() == '/')
+        root.pop_back();
+    }
+    setSarifRoot(std::string(root.str()));
+  }
+  const CommandSpec *c = findCommand(o.command); // parseArgs knows it
+  rc = c->run(o);
+  if (!o.report)
+    return rc;
+  if (!o.diagOutput.empty()) {
+    std::string err;
+    char *buf = nullptr;
+    size_t len = 0;
+    FILE *mem = ::open_memstream(&buf, &len);
+    if (mem) {
+      report.print(mem, o.format);
+      std::fclose(mem);
+    }
+    std::string doc = buf ? std::string(buf, len) : std::string();
+    std::free(buf);
+    if (!mem || !replaceFileAtomically(o.diagOutput, doc, err)) {
+      fmt::print(stderr, "fabc: error: cannot write '{}': {}\n", o.diagOutput, err);
+      return ExitUsage;
+    }
+  } else if (!usageErrorPrinted()) {
     report.print(stderr, o.format);
+  }
   return rc;
 }
 

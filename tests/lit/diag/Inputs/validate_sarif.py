@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Validates a fabc SARIF log against the SARIF 2.1.0 schema subset (README.md), then
-checks what the schema cannot: rule indices match rule ids, every location is inside
-its file, and the columns count code points.
+"""Validates a fabc SARIF log against the official SARIF 2.1.0 schema
+(sarif-schema-2.1.0.json, OASIS) and the stricter subset (README.md), then checks what
+the schemas cannot, with GitHub code scanning's ingestion rules in mind: rule indices
+match rule ids, every rule has a fullDescription and a helpUri whose anchor is a section
+of docs/diagnostics.md, every result has a location (GitHub rejects a result without),
+no URI names a made-up file ("<command line>"), every location is inside its file, and
+the columns count code points.
 
-usage: validate_sarif.py LOG [SOURCE_ROOT]   (relative URIs resolve against SOURCE_ROOT)
+usage: validate_sarif.py LOG [SOURCE_ROOT]
+  URIs with uriBaseId SRCROOT resolve against the log's originalUriBaseIds; other
+  relative URIs against SOURCE_ROOT (default: the working directory).
 """
 import json
 import os
@@ -35,23 +41,43 @@ def uri(v):
 
 jsonschema.Draft7Validator.check_schema(schema)
 errors = sorted(jsonschema.Draft7Validator(schema, format_checker=checker).iter_errors(log), key=str)
+official = json.load(open(os.path.join(here, "sarif-schema-2.1.0.json")))
+jsonschema.Draft4Validator.check_schema(official)
+errors += sorted(jsonschema.Draft4Validator(official, format_checker=checker).iter_errors(log), key=str)
 for e in errors:
     print("schema:", "/".join(map(str, e.absolute_path)), e.message)
 if errors:
     sys.exit(1)
 
+docs = open(os.path.join(here, "..", "..", "..", "..", "docs", "diagnostics.md"), encoding="utf-8").read()
+anchors = set(re.findall(r'<a id="([^"]+)"></a>', docs))
+
 run = log["runs"][0]
 rules = run["tool"]["driver"]["rules"]
 assert run.get("columnKind") == "unicodeCodePoints"
 assert len({r["id"] for r in rules}) == len(rules), "duplicate rule ids"
+assert run["tool"]["driver"]["informationUri"], "no informationUri"
+for rule in rules:
+    assert rule["fullDescription"]["text"], rule["id"]
+    assert rule["helpUri"].split("#")[1] in anchors, rule["helpUri"]
+bases = {k: urllib.parse.unquote(v["uri"][len("file://"):]) for k, v in run.get("originalUriBaseIds", {}).items()}
 results = run["results"]
 for res in results:
     assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res
+    assert res.get("locations"), ("no location", res)
     for loc in res.get("locations", []) + res.get("relatedLocations", []):
         pl = loc["physicalLocation"]
-        uri_ = pl["artifactLocation"]["uri"]
+        al = pl["artifactLocation"]
+        uri_ = al["uri"]
+        assert "%3C" not in uri_, ("a made-up file as an artifact", uri_)
         path = urllib.parse.unquote(uri_[len("file://"):] if uri_.startswith("file://") else uri_)
-        lines = open(os.path.join(root, path), encoding="utf-8").read().split("\n")
+        if "uriBaseId" in al:
+            path = os.path.join(bases[al["uriBaseId"]], path)
+        elif not uri_.startswith("file://"):
+            path = os.path.join(root, path)
+        if "region" not in pl:  # a file-level location: the file exists (or is the unreadable input)
+            continue
+        lines = open(path, encoding="utf-8").read().split("\n")
         r = pl["region"]
         assert 1 <= r["startLine"] <= r["endLine"] <= len(lines), (uri_, r)
         assert r["startColumn"] <= len(lines[r["startLine"] - 1]) + 1, (uri_, r)

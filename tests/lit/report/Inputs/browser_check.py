@@ -11,7 +11,11 @@ no network), offline, with a fresh profile, and asserts:
   - the keys given with --require are among them (the page cannot silently drop them);
 and saves a 1400x2000 screenshot, a full-page screenshot and a print PDF of the page.
 
-usage: browser_check.py OUTDIR ARTIFACTS [--require KEY]...   (OUTDIR: fabc's -o dir)
+  - every small chart (figure.chart.small) is at most 600 px wide;
+  - the Diagnostics section lists each code given with --require-diag (FAB-W0160);
+
+usage: browser_check.py OUTDIR ARTIFACTS [--require KEY]... [--require-diag CODE]...
+  (OUTDIR: fabc's -o dir)
 """
 import base64
 import json
@@ -130,6 +134,7 @@ def shown_number(text, key):
 def main():
     outdir, artifacts = sys.argv[1], sys.argv[2]
     required = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--require"]
+    required_diags = [sys.argv[i + 1] for i, a in enumerate(sys.argv) if a == "--require-diag"]
     os.makedirs(artifacts, exist_ok=True)
     page = os.path.abspath(os.path.join(outdir, "report", "index.html"))
     url = "file://" + page
@@ -180,6 +185,9 @@ def main():
             key: e.dataset.json, value: e.dataset.value, text: e.dataset.text,
             shown: e.tagName.toLowerCase() === 'rect' ? null : shownText(e)})),
           sections: Array.from(document.querySelectorAll('main > section')).map(s => s.id),
+          charts: Array.from(document.querySelectorAll('figure.chart')).map(f => ({
+            id: f.id, small: f.classList.contains('small'), width: f.getBoundingClientRect().width})),
+          diags: Array.from(document.querySelectorAll('#diagnostics .diag')).map(d => d.dataset.code),
           svgs: document.querySelectorAll('svg').length})"""
         res = json.loads(browser.call("Runtime.evaluate", {"expression": expr, "returnByValue": True},
                                       session=session)["result"]["value"])
@@ -217,6 +225,17 @@ def main():
         for key in required:
             if key not in seen:
                 failures.append("the page does not show %s" % key)
+        # A small chart (one column of a few bars) is drawn at a grid column's width, as the
+        # other charts are, never across the page (its SVG scales with its box).
+        for c in res["charts"]:
+            if c["small"]:
+                print("chart %s: %d px wide" % (c["id"], round(c["width"])))
+                if c["width"] > 600:
+                    failures.append("chart %s is %d px wide (a small chart is at most 600)" % (c["id"], c["width"]))
+        print("diagnostics listed: %s" % (" ".join(res["diags"]) or "none"))
+        for code in required_diags:
+            if code not in res["diags"]:
+                failures.append("the Diagnostics section does not list %s" % code)
 
         shot = browser.call("Page.captureScreenshot", {"format": "png"}, session=session)
         with open(os.path.join(artifacts, "report.png"), "wb") as f:
