@@ -19,6 +19,16 @@ namespace {
 // Reads an open descriptor: a regular file of at most maxSize bytes. O_NONBLOCK at open
 // keeps a FIFO from blocking; fstat on the descriptor (not the path) leaves no window
 // between the check and the read.
+// One read(2), retried when a signal interrupts it; the message of errno on a failure.
+ssize_t readOnce(int fd, char *p, size_t n, std::string &error) {
+  ssize_t r;
+  while ((r = ::read(fd, p, n)) < 0 && errno == EINTR) {
+  }
+  if (r < 0)
+    error = std::strerror(errno);
+  return r;
+}
+
 bool readFd(int fd, uint64_t maxSize, std::string &out, std::string &error) {
   struct stat st;
   if (::fstat(fd, &st) != 0) {
@@ -37,13 +47,9 @@ bool readFd(int fd, uint64_t maxSize, std::string &out, std::string &error) {
   out.resize(size_t(st.st_size));
   size_t n = 0;
   while (n < out.size()) {
-    ssize_t r = ::read(fd, &out[n], out.size() - n);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r < 0) {
-      error = std::strerror(errno);
+    ssize_t r = readOnce(fd, &out[n], out.size() - n, error);
+    if (r < 0)
       return false;
-    }
     if (r == 0)
       break;
     n += size_t(r);
@@ -76,13 +82,9 @@ bool readStream(int fd, uint64_t maxSize, std::string &out, std::string &error) 
   char buf[65536];
   for (;;) {
     size_t want = size_t(std::min<uint64_t>(sizeof buf, maxSize + 1 - out.size()));
-    ssize_t r = ::read(fd, buf, want);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r < 0) {
-      error = std::strerror(errno);
+    ssize_t r = readOnce(fd, buf, want, error);
+    if (r < 0)
       return false;
-    }
     if (r == 0)
       return true;
     out.append(buf, size_t(r));
