@@ -58,6 +58,17 @@ Document &Server::document(const json::Object *params) {
   return d;
 }
 
+Document &Server::checkedDocument(const json::Object *params) {
+  Document &d = document(params);
+  // The parse is installed; its check's result is the job's next (and last) post. Only
+  // a newer job cancels it, and none is submitted while this thread waits.
+  while (worker_ && !d.full && d.installed == d.submitted) {
+    worker_->waitFor(d.submitted);
+    collect();
+  }
+  return d;
+}
+
 // The limit the command line applies to a file (--max-file-size), applied to what an
 // editor sends: a text past it is not kept (an editor's buffer can grow without bound,
 // the server's memory may not), and the document's diagnostics say why.

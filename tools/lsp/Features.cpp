@@ -515,7 +515,7 @@ void checkRename(Server &s, Document &d, uint32_t sym, const std::string &newNam
 }
 
 json::Value rename(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
+  Document &d = s.checkedDocument(params);
   auto newName = params->getString("newName");
   if (!newName)
     throw RequestError{InvalidParams, "missing newName"};

@@ -125,6 +125,9 @@ private:
 public:
   // For the request handlers (Features.cpp).
   Document &document(const llvm::json::Object *params); // parsed, or RequestError
+  // Checked too (`full`): for a request that reads the IR or the diagnostics (rename
+  // compares them before and after), which the worker writes until then.
+  Document &checkedDocument(const llvm::json::Object *params);
   void compile(Document &d); // on this thread
   // The IR of d's compilation if its check is done, else nullptr.
   const ir::Fabric *fabricOf(Document &d) { return d.full && d.comp ? &d.comp->fabric() : nullptr; }
