@@ -1,4 +1,5 @@
 // One compilation: load, elaborate, run the passes, then the analyses and output rules.
+#include "diag/DiagCodes.h"
 #include "Compilation.h"
 
 #include "discovery/Observed.h"

@@ -2,6 +2,7 @@
 // path's parser for a file the hand-written one rejects (its diagnostics, from where the
 // hand-written parser gave up: SyntaxWindow.h) or with --parser=antlr. parseFile is the
 // only entry point into ANTLR.
+#include "diag/DiagCodes.h"
 #include "ast/AntlrTree.h"
 #include "ast/Input.h"
 #include "ast/LexicalChecks.h"

@@ -2,6 +2,7 @@
 // (FormatPrinter.h), and check the result against the input token stream before it is
 // returned. Every token passes through Printer::tok, so no token and no comment can be
 // dropped. ANTLR types stay in compiler/ast/ (CstAntlr.cpp).
+#include "diag/DiagCodes.h"
 #include "ast/FormatPrinter.h"
 #include "diag/Diag.h"
 

@@ -3,6 +3,7 @@
 // so a headline of "14 failures/year" is never fibre alone without a word. A
 // design that rates no part at all gets no warning: its figures say "covers: no part". Run for the
 // outputs that show the reliability figures (summary, report), once per compilation.
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"

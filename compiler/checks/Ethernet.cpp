@@ -1,5 +1,6 @@
 // The checks of the Ethernet switch-config outputs (sonic, frr, nvue): which switches
 // get a configuration, SONiC's port lanes (NVUE's rules: checks/Nvue.cpp).
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"

@@ -1,3 +1,4 @@
+#include "diag/DiagCodes.h"
 #include "checks/HostNames.h"
 
 #include "diag/Diag.h"

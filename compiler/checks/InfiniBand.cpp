@@ -1,6 +1,7 @@
 // The checks of the InfiniBand output (docs/backends.md#infiniband), and the fabric
 // they hold for: which devices and ports are in it, their host names, and their
 // NodeDescriptions (64 bytes in the protocol: cut, with a warning).
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "checks/HostNames.h"

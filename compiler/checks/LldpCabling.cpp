@@ -3,6 +3,7 @@
 // cable validation tool's DOT topology. Both name every end by host name and port, so
 // the rule is the host-name rule for every device on an Ethernet link; the plan is the
 // links and which end each file writes first (the switch, then the lower tier).
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "checks/HostNames.h"

@@ -1,5 +1,6 @@
 // The checks of the NVUE output: the Cumulus Linux release it is written for (the one
 // table of releases and their NVUE dialect) and the RoCE profile NVUE can express.
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"

@@ -1,5 +1,6 @@
 // The table of output checks by backend name, and the checks of the outputs that take
 // an option (report, dot).
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "checks/HostNames.h"

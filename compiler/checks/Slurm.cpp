@@ -5,6 +5,7 @@
 // Leaves that share nodes (a rail-optimized SU: every node on each of the SU's rail
 // leaves) are one Slurm leaf switch, since Slurm expects a node under one leaf
 // ("Multiple leaf switches contain nodes") and places jobs by the switch they share.
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "checks/HostNames.h"

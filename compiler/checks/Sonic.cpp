@@ -2,6 +2,7 @@
 // switch model (platform, HwSKU, the breakout modes of its platform.json), the
 // switches' MACs from policy addressing's mac_pool, and what config_db can carry of
 // policy bfd. The plan (Analyses::sonic) holds what the writer names.
+#include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"

@@ -1,3 +1,4 @@
+#include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "diag/SarifContext.h"
 #include "support/Json.h"

@@ -15,12 +15,10 @@
 
 namespace fabc {
 
-enum class DiagCode : uint16_t {
-#define DIAG(CODE, SEV, SUMMARY, HELP) CODE,
-#include "diag/DiagCodes.def"
-#undef DIAG
-  Count
-};
+// Declared opaque here: only the files that name a code include diag/DiagCodes.h (the
+// enumerators), so adding a code rebuilds those, not every file that reports through
+// the engine.
+enum class DiagCode : uint16_t;
 
 enum class Severity : uint8_t { Note, Warning, Error };
 

@@ -10,6 +10,7 @@
 // A node record is a header (Switch, Ca, Rt) and one line per connected port; the
 // "key=value" lines and '#' comments between them are skipped. Every link appears at
 // both of its ends; a peer that never gets a record of its own means the file was cut.
+#include "diag/DiagCodes.h"
 #include "discovery/LineReader.h"
 #include "discovery/Observed.h"
 

@@ -9,6 +9,7 @@
 //
 // Neither neighbour table names its own host: it is the "local-chassis" document, else
 // the name given with the file (default: the file name up to its first '.').
+#include "diag/DiagCodes.h"
 #include "discovery/LineReader.h"
 #include "discovery/Observed.h"
 

@@ -1,4 +1,5 @@
 // The observed-links model and the entry point that detects a discovery file's format.
+#include "diag/DiagCodes.h"
 #include "discovery/Observed.h"
 
 #include "discovery/LineReader.h"

@@ -3,6 +3,7 @@
 // it by concern (Models, Expr, Instances, Links, Placement, Settings, and Elaborator.cpp
 // for statements and the driver loop). Never include it outside elab/; the public
 // interface is elab/Elaborator.h.
+#include "diag/DiagCodes.h"
 #include "elab/Elaborator.h"
 #include "diag/Diag.h"
 #include "elab/Value.h"

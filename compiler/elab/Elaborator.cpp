@@ -1,5 +1,6 @@
 // Statements and the driver loop: top-level bindings, -D overrides, the fabric body,
 // and the lints that need the whole run (unused parameters, unused -D).
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 
 #include <algorithm>

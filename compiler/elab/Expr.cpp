@@ -1,4 +1,5 @@
 // Expression evaluation: names, operators with physical dimensions, built-in functions.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 
 #include <cstdlib>

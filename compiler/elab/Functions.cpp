@@ -4,6 +4,7 @@
 // link or place anything. Calls nest up to --max-depth (FAB-E0070); every call and every
 // comprehension iteration is a step (--max-steps, FAB-E0030); a list a comprehension
 // builds holds at most --max-value-size values, nested lists counted (FAB-E0071).
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 
 namespace fabc::elab {

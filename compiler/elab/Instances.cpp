@@ -1,5 +1,6 @@
 // The instance tree: declaring names, creating devices (with their instance
 // properties and port layout), instance statements and template instantiation.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 #include "ir/Address.h"

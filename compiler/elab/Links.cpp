@@ -1,5 +1,6 @@
 // Paths to instances and ports, and the statements that use them to join devices:
 // links (with the next-free-port cursors) and explicit groups.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 

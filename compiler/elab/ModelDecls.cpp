@@ -1,5 +1,6 @@
 // Model declarations: names and kinds, derived models (`model X : BASE { overrides }`)
 // and the order in which models are converted (a base before the models derived from it).
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 
 namespace fabc::elab {

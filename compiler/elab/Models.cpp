@@ -1,4 +1,5 @@
 // Catalog models into ir::Model: properties, figures with their provenance, port groups.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 

@@ -2,6 +2,7 @@
 // ports) or one of its port groups (`optic_<group>`), and `policy parts { tier; optic;
 // cable; }`. The elaborator checks that the name is a part of the right kind and records
 // where it was chosen; the media pass checks that it fits (FAB-E0058).
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 

@@ -1,4 +1,5 @@
 // Buildings, halls, spans between buildings, and placing devices in racks.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 

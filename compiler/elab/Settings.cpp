@@ -1,5 +1,6 @@
 // Options and policies: the core ones into ir::Options / ir::Policy, the Settings.def
 // ones as written into ir::Setting for the passes that read them.
+#include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 

@@ -1,6 +1,7 @@
 // fabc import (Import.h): devices and their ports from the observed fabric, models
 // recognized or declared, port speeds settled so that every link's ends agree, then the
 // design's text (Write.cpp).
+#include "diag/DiagCodes.h"
 #include "import/ImportState.h"
 
 #include "ast/HandLexer.h"

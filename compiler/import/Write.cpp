@@ -1,6 +1,7 @@
 // fabc import (Import.h), second half: the undeclared models, the port speeds that make
 // every link's ends agree, the hosts' GUIDs, and the design's text in fabc fmt's layout
 // (a brace list on one line when it fits in 100 columns, else one item a line).
+#include "diag/DiagCodes.h"
 #include "import/ImportState.h"
 
 #include "Compilation.h"

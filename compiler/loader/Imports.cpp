@@ -1,3 +1,4 @@
+#include "diag/DiagCodes.h"
 #include "loader/Imports.h"
 #include "loader/Streams.h"
 #include "diag/Diag.h"

@@ -1,4 +1,5 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
+#include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 #include "checks/HostNames.h"

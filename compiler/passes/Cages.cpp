@@ -1,4 +1,5 @@
 // The ports of one cage share one plug: the media pass's second step.
+#include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Media.h"
 

@@ -5,6 +5,7 @@
 // one GUID for a switch, two per port for an end system (node and port GUID of the
 // single-port HCA behind each port; see ir/InfiniBand.h). GUIDs a design pins with the
 // `guid` instance property are kept, and the counter steps over their blocks.
+#include "diag/DiagCodes.h"
 #include "passes/Guids.h"
 #include "ir/DenseKeys.h"
 

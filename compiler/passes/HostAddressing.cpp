@@ -2,6 +2,7 @@
 // leaf) behind an SVI; and the fabric's routing policy. Linear in devices + links: two
 // walks over the NIC ports (count, then assign), per-leaf arrays, a hash map only for the
 // (leaf, rail) subnets of the rail scheme.
+#include "diag/DiagCodes.h"
 #include "passes/HostAddressing.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"

@@ -3,6 +3,7 @@
 // port's lanes (lanes x lane rate, the host side of a gearbox optic), and, between the
 // two ends' optics (or a CPO engine), the same interface and line lanes. A part the
 // design chooses (optic = M / cable = M) is taken as it is, or reported (FAB-E0058).
+#include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Media.h"
 #include "passes/Passes.h"

@@ -1,4 +1,5 @@
 // Physical passes: tiers, route lengths, media choice, transceivers, power.
+#include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Passes.h"
 

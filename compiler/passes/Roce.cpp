@@ -1,4 +1,5 @@
 // RoCE and Ethernet lint: the settings every Ethernet switch config must agree on.
+#include "diag/DiagCodes.h"
 #include "passes/Roce.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"

@@ -1,5 +1,6 @@
 // Validation checks: each reads the IR and what analysis::measure put in F.metrics, and
 // reports what breaks a rule or a policy. They fill nothing.
+#include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Passes.h"
 

@@ -1,5 +1,6 @@
 // Validation checks of issue 18: each compares what analysis/Resilience.h measured (in
 // F.metrics.resilience) with the policies. They fill nothing.
+#include "diag/DiagCodes.h"
 #include "analysis/Resilience.h"
 #include "diag/Diag.h"
 #include "passes/Passes.h"

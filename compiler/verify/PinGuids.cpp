@@ -1,4 +1,5 @@
 // fabc build --guids-from (PinGuids.h).
+#include "diag/DiagCodes.h"
 #include "verify/PinGuids.h"
 
 #include "checks/HostNames.h"

@@ -1,5 +1,6 @@
 // fabc verify's comparison (Verify.h): match, classify, pair the wrong cables into
 // actions, report.
+#include "diag/DiagCodes.h"
 #include "verify/Verify.h"
 
 #include "checks/HostNames.h"

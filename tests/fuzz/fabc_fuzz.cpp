@@ -37,6 +37,7 @@
 //         readers' bounds and import's round trip are both fuzzed;
 //   else  the text of a .fab file.
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
+#include "diag/DiagCodes.h"
 #include "Compilation.h"
 #include "ast/Format.h"
 #include "tools/lsp/Server.h"

@@ -1,4 +1,5 @@
 // The addressing pass and its helpers, on small fabrics elaborated from source text.
+#include "diag/DiagCodes.h"
 #include "TestCompile.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"

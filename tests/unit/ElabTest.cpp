@@ -1,4 +1,5 @@
 // Elaboration into the IR, end to end from source text.
+#include "diag/DiagCodes.h"
 #include "TestCompile.h"
 #include "diag/Diag.h"
 

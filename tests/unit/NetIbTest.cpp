@@ -1,4 +1,5 @@
 // InfiniBand GUIDs and the host-name helpers the InfiniBand, Slurm and DOT outputs share.
+#include "diag/DiagCodes.h"
 #include "backends/Hostnames.h"
 #include "checks/HostNames.h"
 #include "checks/OutputChecks.h"

@@ -1,4 +1,5 @@
 // fabc fmt: print, check or rewrite sources in the canonical layout (docs/fmt.md).
+#include "diag/DiagCodes.h"
 #include "Compilation.h"
 #include "ast/Format.h"
 #include "Commands.h"

@@ -1,5 +1,6 @@
 // A document's compilation as the protocol sees it: positions, locations and the
 // published diagnostics (the same as `fabc check`'s, notes as related information).
+#include "diag/DiagCodes.h"
 #include "tools/lsp/Server.h"
 #include "tools/lsp/Worker.h"
 

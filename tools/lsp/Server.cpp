@@ -1,5 +1,6 @@
 // The server's life cycle, the open documents, compiling and publishing diagnostics, and
 // the stdio loop. The requests about a document's contents are in Features.cpp.
+#include "diag/DiagCodes.h"
 #include "tools/lsp/Server.h"
 
 #include "tools/lsp/Features.h"
