@@ -445,6 +445,24 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         }
         for (const Value &x : *v.list)
           g.sonicBreakoutModes.push_back(x.s);
+      } else if (p.key == "protocols") {
+        Value v = eval(p.value);
+        bool ok = v.type == Value::List && !v.list->empty();
+        for (size_t i = 0; ok && i < v.list->size(); ++i) {
+          const Value &x = (*v.list)[i];
+          std::string_view name = x.type == Value::Str ? F.strings.str(x.s) : std::string_view();
+          if (name == "ethernet")
+            g.protocols |= 1u << unsigned(ir::Protocol::Ethernet);
+          else if (name == "infiniband")
+            g.protocols |= 1u << unsigned(ir::Protocol::InfiniBand);
+          else
+            ok = false;
+        }
+        if (!ok && v.ok()) {
+          Diagnostic *d = error(DiagCode::E0026, p.value->range, "'protocols' is a list of link layers this port shape runs");
+          DiagEngine::note(d, {}, "write [\"ethernet\"], [\"infiniband\"] or both");
+          g.protocols = 0;
+        }
       } else
         unknownProp(p, "a port group", keys::kPortGroup);
     }

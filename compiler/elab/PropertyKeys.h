@@ -18,7 +18,7 @@ constexpr const char *kMediaModel = "vendor sku description power price media sp
                                     "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
                                     "host_lane_rate connectors; cables: legs";
 constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
-constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes";
+constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes protocols";
 constexpr const char *kBuilding = "hall_distance";
 constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
 constexpr const char *kPlace = "row rack u";

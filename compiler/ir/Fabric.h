@@ -76,6 +76,10 @@ struct PortGroup {
   // SONiC: the breakout modes the platform's platform.json names for a cage of this
   // group, verbatim ("2x400G[200G,100G,50G,40G,25G,10G]"); interned, empty if unknown.
   std::vector<uint32_t> sonicBreakoutModes;
+  // The link layers this port shape runs (`protocols`): bit 1 << Protocol. 0 = any. A
+  // ConnectX-8 cage is 1 x 800G XDR on InfiniBand only; on Ethernet it is 2 x 400GbE,
+  // another shape (docs/decisions/0291-nic-shapes-per-protocol.md).
+  uint8_t protocols = 0;
   SourceRange loc;
 };
 

@@ -381,6 +381,46 @@ std::string partsFor(const ir::Fabric &F, const End &e) {
 }
 } // namespace
 
+// The link's protocol is its switches' (or NICs'); a port group that lists the protocols
+// its shape runs must list that one (FAB-E0360). A ConnectX-8 cage at 1 x 800G is XDR on
+// InfiniBand only, and its lane rate (200G) is not an SN5600's (100G): without this rule a
+// gearbox optic would paper over a link no vendor lists.
+static bool runsProtocol(const ir::Fabric &F, uint32_t l, DiagEngine &diags, unsigned &reported) {
+  uint32_t port[2] = {F.linkA[l], F.linkB[l]};
+  ir::Protocol proto = ir::Protocol::Unspecified;
+  uint32_t from = ir::None;
+  for (uint32_t p : port) {
+    uint32_t d = F.portDevice[p];
+    if (F.modelOf(d).protocol != ir::Protocol::Unspecified && proto == ir::Protocol::Unspecified)
+      proto = F.modelOf(d).protocol, from = d;
+  }
+  if (proto == ir::Protocol::Unspecified)
+    return true;
+  for (uint32_t p : port) {
+    uint32_t d = F.portDevice[p];
+    const ir::PortGroup &pg = F.modelOf(d).ports[F.portGroup(p)];
+    if (!pg.protocols || (pg.protocols >> unsigned(proto) & 1))
+      continue;
+    if (reported++ >= 20) {
+      diags.tally(DiagCode::E0360, {F.linkLoc[l], 4});
+      return false;
+    }
+    const char *name = proto == ir::Protocol::Ethernet ? "ethernet" : "infiniband";
+    const char *other = proto == ir::Protocol::Ethernet ? "infiniband" : "ethernet";
+    Diagnostic *dg = diags.report(DiagCode::E0360, {F.linkLoc[l], 4},
+                                  "'{}' runs {} only, but this link is {} ('{}' is an {} {})", F.portName(p), other, name,
+                                  F.deviceName(from), name,
+                                  F.modelOf(from).kind == ir::ModelKind::Switch ? "switch" : "NIC");
+    DiagEngine::note(dg, pg.loc, fmt::format("port group '{}' of '{}' lists the protocols its shape runs",
+                                             F.strings.str(pg.name), F.strings.str(F.modelOf(d).name)));
+    DiagEngine::note(dg, {}, fmt::format("use a model whose port group runs {} (nvidia/systems.fab: DGX_B300_Ethernet, "
+                                         "2 x 400GbE per ConnectX-8), or link the port to a switch of the protocol it runs",
+                                         name));
+    return false;
+  }
+  return true;
+}
+
 void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
   size_t n = F.numLinks();
   F.linkMedia.assign(n, ir::Media::None);
@@ -400,8 +440,11 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
   };
   Key last;
   const std::vector<Option> *lastOpts = nullptr;
+  unsigned shapeReported = 0;
   for (size_t l = 0; l < n; ++l) {
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
+    if (!runsProtocol(F, uint32_t(l), diags, shapeReported))
+      continue; // no part is chosen for a shape the port does not run
     Key key;
     key.a = endOf(F, pa);
     key.b = endOf(F, pb);
