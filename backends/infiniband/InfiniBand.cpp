@@ -171,8 +171,8 @@ void emitOpensmConf(BackendContext &ctx, const View &v, OutFile &o) {
     o.write("# Routing engine: the design's policy infiniband\n");
   else if (P.routingEngine.rfind("ar_", 0) == 0)
     o.write("# Routing engine: NVIDIA's adaptive-routing engines, the default of NVIDIA's OpenSM for\n"
-            "# Quantum switches (upstream OpenSM has no ar_* engine: set policy infiniband\n"
-            "# { routing_engine = \"ftree\"; } for it)\n");
+            "# Quantum switches; upstream OpenSM has no ar_* engine, skips them and routes with\n"
+            "# the last one (policy infiniband sets them)\n");
   else if (P.topTier >= 2)
     o.write("# Routing engine: fat-tree routing from the design's roots\n");
   else

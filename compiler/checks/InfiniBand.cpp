@@ -42,7 +42,10 @@ bool routingEngine(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &diags) {
         c = char(std::tolower((unsigned char)c));
       nvidia &= vendor == "nvidia" || vendor == "mellanox";
     }
-    v.routingEngine = nvidia ? (v.topTier >= 2 ? "ar_ftree,ar_updn" : "ar_updn") : v.topTier >= 2 ? "ftree" : "minhop";
+    // ftree last: upstream OpenSM skips the ar_* engines it does not have ("cannot find or
+    // setup routing engine") and would otherwise fall back to minhop.
+    v.routingEngine = nvidia ? (v.topTier >= 2 ? "ar_ftree,ar_updn,ftree" : "ar_updn")
+                             : v.topTier >= 2 ? "ftree" : "minhop";
     return true;
   }
   std::vector<std::string> names;
