@@ -149,11 +149,12 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
   std::vector<ir::Fabric::HcaGuidPin> pins;
   std::vector<uint32_t> pinNode;
   unsigned unplaced = 0;
-  auto notPlaced = [&](const discovery::Node &N, std::string_view name, const std::string &why) {
+  auto notPlaced = [&](const discovery::Node &N, std::string_view name, const std::string &why,
+                       const char *outcome = "its GUID is not pinned") {
     if (unplaced++ >= 20)
       return;
-    Diagnostic *dg = diags.report(DiagCode::W0351, where(N), "discovered HCA '{}' (GUID 0x{:016x}) {}: its GUID is "
-                                  "not pinned", name, N.guid, why);
+    Diagnostic *dg = diags.report(DiagCode::W0351, where(N), "discovered HCA '{}' (GUID 0x{:016x}) {}: {}", name,
+                                  N.guid, why, outcome);
     DiagEngine::note(dg, {}, "cable it as the design plans (fabc verify --discovered says where), or describe it "
                              "'host port' with the design's port label");
   };
@@ -206,8 +207,11 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
     auto slot = placed.try_emplace(port, uint32_t(pins.size()));
     if (!slot.second) {
       if (slot.first->second != None) {
-        notPlaced(N, name, fmt::format("and '{}' both are port {}", obs.strings.str(obs.nodes[pinNode[slot.first->second]].name),
-                                       F.portName(port)));
+        const discovery::Node &P = obs.nodes[pinNode[slot.first->second]];
+        notPlaced(N, name,
+                  fmt::format("and '{}' (GUID 0x{:016x}) are both port {}", obs.strings.str(P.name), P.guid,
+                              F.portName(port)),
+                  "neither GUID is pinned");
         pins[slot.first->second].port = None; // dropped below
         slot.first->second = None;
       } else {
