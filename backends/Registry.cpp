@@ -35,7 +35,9 @@ const std::vector<Backend> &backends() {
        runFrr, false},
       {"nvue", "Cumulus Linux NVUE startup.yaml per Ethernet switch (nvue/HOST/startup.yaml)", runNvue, false},
       {"hosts", "GPU servers' side of host addressing: per-NIC plan and one netplan per server (hosts/plan.csv, "
-                "plan.json, netplan/HOST.yaml); writes nothing without policy addressing host_pool",
+                "plan.json, netplan/HOST.yaml); with policy roce, a RoCE script and an NCCL file per server and a "
+                "NicConfigurationTemplate (roce/HOST.sh, nccl/HOST.env, nic-configuration-operator.yaml); writes "
+                "nothing without policy addressing host_pool",
        runHosts, true},
       {"ptm", "Cumulus PTM topology.dot: the expected cabling of the Ethernet fabric in switch port names, "
               "checked on each switch against LLDP (ptm/topology.dot)",

@@ -26,6 +26,8 @@ VALIDATORS+=(ibutils slurmctld slurm-client)
 VALIDATORS+=(lldpd)
 # netplan renders the generated server netplan files (netplan generate --root-dir, tests/lit/hosts).
 VALIDATORS+=(netplan.io)
+# shellcheck lints the generated per-server RoCE scripts (hosts/roce/HOST.sh, tests/lit/hosts).
+VALIDATORS+=(shellcheck)
 # ping: GPU servers in network namespaces reach each other through the FRR fabric (tests/lit/hosts/netns.test).
 VALIDATORS+=(iputils-ping)
 # Neovim's built-in LSP client, headless, attached to `fabc lsp` (tests/lit/lsp/neovim.test).

@@ -5,6 +5,7 @@
 #include "passes/Addressing.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 
 namespace fabc::passes {
@@ -122,6 +123,25 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
       else
         bad(s, "pfcwd_action must be \"drop\", \"forward\" or \"alert\"",
             "\"drop\" (the default) discards the stalled queue's packets until the storm ends");
+    } else if (key == "nic_type") {
+      // The PCI device ID, as lspci -d 15b3: and the NIC Configuration Operator's nicType
+      // spell it: 4 hexadecimal digits, lower case.
+      std::string_view v = s.type == ir::Setting::String ? F.strings.str(s.str) : std::string_view();
+      bool ok = v.size() == 4;
+      for (char c : v)
+        ok = ok && std::isxdigit((unsigned char)c);
+      if (!ok) {
+        if (diags) {
+          Diagnostic *d = diags->report(DiagCode::E0340, s.loc, "nic_type must be a PCI device ID of 4 hexadecimal "
+                                                                "digits");
+          DiagEngine::note(d, {}, "for example nic_type = \"1023\" (ConnectX-8) or \"1021\" (ConnectX-7); "
+                                  "lspci -nn -d 15b3: prints it");
+        }
+      } else {
+        r.nicType.clear();
+        for (char c : v)
+          r.nicType += char(std::tolower((unsigned char)c));
+      }
     } else if (key == "ecn_probability") {
       if (!integer(s, 0, 100, u))
         bad(s, "ecn_probability must be a percentage from 0 to 100", "the marking probability at ecn_max, usually 100");
@@ -188,6 +208,9 @@ PfcWatchdog sonicPfcWatchdog(const RoceSettings &r, uint32_t ports) {
 uint32_t nvueRobustness(const RoceSettings &r) {
   uint32_t poll = r.pfcwdPollMs ? r.pfcwdPollMs : 100, detect = r.pfcwdDetectionMs ? r.pfcwdDetectionMs : 300;
   return std::max<uint32_t>(1, (detect + poll - 1) / poll);
+uint32_t hostMtu(const ir::Fabric &F) {
+  RoceSettings r = read(F, nullptr);
+  return r.mtu ? r.mtu : fabricMtu(F);
 }
 
 void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
@@ -230,9 +253,23 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
     DiagEngine::note(d, {}, "add protocol = \"ethernet\" to the switch models that carry RoCE");
     return;
   }
+  const ir::PolicyBlock *pol = F.policyBlock("roce");
+  if (!r.nicType.empty() && !defaultDscpMap(r)) {
+    const ir::Setting *s = pol->get(F.strings, "nic_type");
+    bool data = r.dscp >> 3 != r.pfcPriority;
+    Diagnostic *d = diags.report(DiagCode::W0341, s ? s->loc : r.loc,
+                                 "no NicConfigurationTemplate: the NICs' default DSCP map puts {} DSCP {} on priority "
+                                 "{}, not {}",
+                                 data ? "RoCE's" : "the CNPs'", data ? r.dscp : r.cnpDscp,
+                                 (data ? r.dscp : r.cnpDscp) >> 3,
+                                 data ? r.pfcPriority : RoceSettings::CnpTrafficClass);
+    DiagEngine::note(d, {}, fmt::format("the operator keeps priority = DSCP / 8; use dscp = {} and cnp_dscp = 48, or "
+                                        "configure the NICs with hosts/roce/HOST.sh, which maps both DSCPs",
+                                        r.pfcPriority * 8 + 2));
+  }
+  const ir::Setting *roceMtu = pol->get(F.strings, "mtu");
   if (mtuOk && r.mtu && mtu < r.mtu) {
-    const ir::PolicyBlock *pol = F.policyBlock("roce");
-    const ir::Setting *s = pol->get(F.strings, "mtu");
+    const ir::Setting *s = roceMtu;
     Diagnostic *d = diags.report(DiagCode::E0111, s ? s->loc : r.loc,
                                  "RoCE needs an MTU of {} bytes, but the fabric ports have {}", r.mtu, mtu);
     if (mtuOpt)
@@ -240,6 +277,16 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
     else
       DiagEngine::note(d, devRange(F, firstEth), fmt::format("every fabric port has the default MTU of {} bytes; raise "
                                                              "it with option mtu", mtu));
+  } else if (mtuOk) {
+    // The GPU NICs' MTU (policy roce mtu, else the fabric's) sets RoCE's RDMA path MTU.
+    uint32_t host = r.mtu ? r.mtu : mtu, rdma = rdmaMtu(host);
+    if (rdma < 4096) {
+      SourceRange at = roceMtu ? roceMtu->loc : mtuOpt ? mtuOpt->loc : r.loc;
+      Diagnostic *d = diags.report(DiagCode::W0340, at, "an MTU of {} bytes gives RoCE an RDMA MTU of {} bytes, not 4096",
+                                   host, rdma);
+      DiagEngine::note(d, {}, "RoCEv2 needs 88 bytes of headers around each RDMA packet: an MTU of 4184 or more (9100 "
+                              "is usual) carries the 4096-byte RDMA MTU");
+    }
   }
 }
 

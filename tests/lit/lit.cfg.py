@@ -40,7 +40,7 @@ config.substitutions.append(("%memlimit_mib", "0" if sanitized else "2048"))
 # Real third-party programs that consume fabc's outputs: tests REQUIRE them, and lit
 # reports such tests UNSUPPORTED (with the feature's name) where a program is absent.
 for tool in ["dot", "vtysh", "opensm", "ibsim", "ibnetdiscover", "pre-commit", "chromium", "yanglint", "jq", "lldpd",
-             "netplan", "ping", "nvim"]:
+             "netplan", "ping", "nvim", "shellcheck"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 if shutil.which("python3"):

@@ -118,3 +118,29 @@ TEST(Addressing, RoceDefaultsAreTheCommonLosslessProfile) {
   EXPECT_EQ(r.ecnMin, 150000u);
   EXPECT_EQ(r.ecnMax, 1500000u);
 }
+
+// The host side of policy roce (docs/decisions/0271, 0272): the ToS byte, the NICs' MTU
+// and the RDMA MTU a RoCE NIC derives from it (Linux's iboe_get_mtu: 88 bytes of headers).
+TEST(Addressing, RoceHostSettings) {
+  passes::RoceSettings r;
+  EXPECT_EQ(passes::roceTos(r), 106u); // DSCP 26 << 2 | ECT(0)
+  r.ecn = false;
+  EXPECT_EQ(passes::roceTos(r), 104u);
+  EXPECT_TRUE(passes::defaultDscpMap(r)); // 26 -> 3, 48 -> 6
+  r.dscp = 24, r.pfcPriority = 4;
+  EXPECT_FALSE(passes::defaultDscpMap(r));
+  EXPECT_EQ(passes::rdmaMtu(9100), 4096u);
+  EXPECT_EQ(passes::rdmaMtu(4184), 4096u);
+  EXPECT_EQ(passes::rdmaMtu(4183), 2048u);
+  EXPECT_EQ(passes::rdmaMtu(1500), 1024u);
+  EXPECT_EQ(passes::rdmaMtu(300), 0u);
+
+  auto withMtu = build(std::string(kSwitch) + "fabric f { option mtu = 9216; policy roce { mtu = 9100; nic_type = "
+                                              "\"A2DC\"; } a : SW { tier = \"leaf\"; }; }");
+  ASSERT_TRUE(withMtu->ok);
+  EXPECT_EQ(passes::hostMtu(withMtu->F), 9100u);
+  EXPECT_EQ(passes::roceSettings(withMtu->F).nicType, "a2dc");
+  auto plain = build(std::string(kSwitch) + "fabric f { option mtu = 9216; policy roce { } a : SW { tier = \"leaf\"; }; }");
+  ASSERT_TRUE(plain->ok);
+  EXPECT_EQ(passes::hostMtu(plain->F), 9216u);
+}

@@ -9,11 +9,13 @@
 # When OUTDIR also holds the hosts output (hosts/plan.csv, --emit=hosts), every GPU
 # server gets a namespace too, one veth per NIC to its leaf port (a Linux bridge named
 # vlanN on the leaf stands for the SVI of the subnet schemes), configured from the plan
-# as its netplan file says (address, the host pool through the NIC's leaf in the NIC's
-# own table selected by its source address); then every leaf must have every other
-# leaf's host subnets over all its uplinks, rail r of the first server of every leaf
-# must ping rail r of the first server of every other leaf from its own address, and a
-# prefix outside the routing policy, announced by a leaf, must reach no other switch.
+# as its netplan file says (address, the NIC's subnet on link and the host pool through
+# the NIC's leaf in the NIC's own table selected by its source address); then every leaf
+# must have every other leaf's host subnets over all its uplinks, rail r of the first
+# server of every leaf must ping rail r of the first server of every other leaf from its
+# own address, and of the second server on its own leaf in one hop at most (directly on
+# a shared subnet), and a prefix outside the routing policy, announced by a leaf, must
+# reach no other switch.
 #
 #   usage: netns-fabric.sh OUTDIR      (as root; needs iproute2 and FRR)
 set -euo pipefail
@@ -27,6 +29,13 @@ netns_setup fabc-netns
 
 
 fail() { echo "netns-fabric: error: $*" >&2; exit 1; }
+# The network of an address/len: 172.16.0.9/29 -> 172.16.0.8/29.
+network() {
+  local a b c d len=${1#*/} n
+  IFS=. read -r a b c d <<< "${1%/*}"
+  n=$(( (a << 24 | b << 16 | c << 8 | d) & (0xffffffff << (32 - len)) & 0xffffffff ))
+  echo "$((n >> 24 & 255)).$((n >> 16 & 255)).$((n >> 8 & 255)).$((n & 255))/$len"
+}
 
 [ "$(id -u)" = 0 ] || fail "needs root (network namespaces)"
 [ -x "$FRR/zebra" ] && [ -x "$FRR/bgpd" ] || fail "FRR daemons not found in $FRR"
@@ -86,6 +95,7 @@ if [ -f "$PLAN" ]; then
     k=$(( ${#SERVERS[@]} ))
     { printf 'link set %s name %s\nlink set %s up\naddress add %s dev %s\n' "$va" "$ifname" "$ifname" "$addr" "$ifname"
       printf 'rule add from %s table %s\nroute add %s via %s table %s\n' "${addr%/*}" "$table" "$POOL" "$gw" "$table"
+      printf 'route add %s dev %s scope link src %s table %s\n' "$(network "$addr")" "$ifname" "${addr%/*}" "$table"
       printf 'route add %s via %s metric %s\n' "$POOL" "$gw" "$((table - 1))"
     } >> "$WORK/host-$host.batch"
     if [ -n "$vlan" ] && [ -z "${VLANS[$leaf/$vlan]:-}" ]; then
@@ -247,6 +257,24 @@ if [ ${#SERVERS[@]} -gt 0 ]; then
       echo "ping: $host rail $rail ($leaf) -> $host2 rail $rail ($leaf2): ok"
       pings=$((pings + 1))
     done < "$WORK/firsts"
+  done < "$WORK/firsts" | sort
+  # Same leaf: rail r of the first server on each leaf pings rail r of the second one
+  # from its own address, in the fewest hops: directly when they share the rail's subnet
+  # (the on-link route of the NIC's table; TTL 1 arrives), else through the leaf alone
+  # (TTL 1 expires at the leaf, TTL 2 arrives): never over the spines.
+  awk 'seen[$4 " " $5]++ == 1' "$WORK/nics" > "$WORK/seconds"
+  while read -r host ifname addr leaf rail; do
+    while read -r host2 _if2 addr2 leaf2 rail2; do
+      [ "$rail2" = "$rail" ] && [ "$leaf2" = "$leaf" ] || continue
+      if ip netns exec "$TAG-$host" ping -c 2 -W 2 -t 1 -I "$addr" "$addr2" > /dev/null 2>&1; then
+        how=direct
+      elif ip netns exec "$TAG-$host" ping -c 2 -W 2 -t 2 -I "$addr" "$addr2" > /dev/null 2>&1; then
+        how="through $leaf"
+      else
+        fail "ping from $host $ifname ($addr) to $host2 ($addr2) on the same leaf failed with TTL 2"
+      fi
+      echo "same-leaf: $host rail $rail -> $host2 rail $rail: $how"
+    done < "$WORK/seconds"
   done < "$WORK/firsts" | sort
   # The routing policy: a prefix outside both prefix-lists, announced by the first leaf,
   # reaches no other switch (its FABRIC_OUT denies it, and every peer's FABRIC_IN would).

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Renders every server's netplan file fabc wrote (OUTDIR/hosts/netplan/HOST.yaml) with the
 # real `netplan generate` on a scratch root, as /etc/netplan/60-fabc-gpu.yaml, and prints,
-# per host, the systemd-networkd settings it produced for each NIC (Address, Gateway,
-# Table, From). netplan rejects an invalid file with a message and a non-zero status.
+# per host, the systemd-networkd settings it produced for each NIC (MTUBytes,
+# RequiredForOnline, Address, and per route Destination, Scope, PreferredSource, Gateway,
+# Table, Metric; From of the routing rule). netplan rejects an invalid file with a message
+# and a non-zero status.
 #   usage: netplan-generate.sh OUTDIR
 set -euo pipefail
 OUT=${1:?usage: netplan-generate.sh OUTDIR}
@@ -17,7 +19,7 @@ for f in "$OUT"/hosts/netplan/*.yaml; do
   netplan generate --root-dir "$root"
   for net in "$root"/run/systemd/network/*.network; do
     nic=$(sed -n 's/^Name=//p' "$net")
-    echo "$host $nic $(grep -E '^(Address|Gateway|Table|From|Metric)=' "$net" | tr '\n' ' ')"
+    echo "$host $nic $(grep -E '^(MTUBytes|Address|Destination|Scope|PreferredSource|Gateway|Table|From|Metric|RequiredForOnline)=' "$net" | tr '\n' ' ')"
   done
   n=$((n + 1))
 done
