@@ -208,6 +208,8 @@ PfcWatchdog sonicPfcWatchdog(const RoceSettings &r, uint32_t ports) {
 uint32_t nvueRobustness(const RoceSettings &r) {
   uint32_t poll = r.pfcwdPollMs ? r.pfcwdPollMs : 100, detect = r.pfcwdDetectionMs ? r.pfcwdDetectionMs : 300;
   return std::max<uint32_t>(1, (detect + poll - 1) / poll);
+}
+
 uint32_t hostMtu(const ir::Fabric &F) {
   RoceSettings r = read(F, nullptr);
   return r.mtu ? r.mtu : fabricMtu(F);

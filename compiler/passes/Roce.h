@@ -62,6 +62,7 @@ uint32_t nvueRobustness(const RoceSettings &r);
 // Cumulus Linux runs adaptive routing on the Spectrum-4 at 400G and 200G, not on 800G
 // links (Cumulus Linux 5.15 user guide, "Equal Cost Multipath Load Sharing").
 inline bool adaptiveRoutingSpeed(double bps) { return bps >= 200e9 && bps <= 400e9; }
+
 // The IP ToS byte of RoCE data: the DSCP in the upper six bits, ECT(0) in the ECN bits
 // when ECN is on (DSCP 26 with ECN: 106). cma_roce_tos, the RDMA device's traffic class and
 // NCCL_IB_TC all take this byte.
