@@ -20,7 +20,7 @@ const std::vector<Backend> &backends() {
                  "(report/index.html)",
        runReport, false},
       {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root and compute-node GUIDs "
-                     "and opensm.conf, node name map, "
+                     "and the opensm.conf fragment that uses them, node name map, "
                      "IBDM expected-cabling topology and IBNL (infiniband/)",
        runInfiniband, false},
       {"slurm", "Slurm topology.conf for topology/tree (leaf groups and the switches above) and for "

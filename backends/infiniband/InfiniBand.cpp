@@ -4,8 +4,9 @@
 //   infiniband/root_guids.txt  OpenSM's root_guid_file for the ftree routing engine
 //   infiniband/node_name_map   GUID -> name, for OpenSM and infiniband-diags
 //   infiniband/cn_guids.txt    OpenSM's cn_guid_file: the compute nodes' HCA port GUIDs
-//   infiniband/opensm.conf     the OpenSM options that use them (ftree), naming the files
-//                              where they are installed (/etc/opensm/)
+//   infiniband/opensm.conf.fragment  the OpenSM options that use them (the routing
+//                              engine, the files where they are installed: /etc/opensm/),
+//                              to merge into the subnet manager's own opensm.conf
 //   infiniband/fabric.topo     IBDM topology file, the expected cabling that
 //                              ibdiagnet -t, ibtopodiff and NVIDIA's cable validation
 //                              tool compare the discovered fabric with
@@ -109,7 +110,8 @@ void emitNet(BackendContext &ctx, const View &v, OutFile &o) {
                 desc(v, e, None));
       } else {
         uint64_t h = ib::hcaGuid(F, q);
-        o.print("[{}]\t\"H-{:016x}\"[1]({:x})\t\t# \"{}\"\n", ib::portNumber(F, p), h, h + 1, desc(v, e, q));
+        o.print("[{}]\t\"H-{:016x}\"[1]({:x})\t\t# \"{}\"\n", ib::portNumber(F, p), h, ib::hcaPortGuid(F, q),
+                desc(v, e, q));
       }
     }
     o.write("\n");
@@ -118,7 +120,7 @@ void emitNet(BackendContext &ctx, const View &v, OutFile &o) {
     uint64_t h = ib::hcaGuid(F, q);
     uint32_t p = F.otherEnd(F.portLink[q], q), s = F.portDevice[p];
     o.print("caguid=0x{:x}\nCa\t1 \"H-{:016x}\"\t\t# \"{}\"\n", h, h, desc(v, F.portDevice[q], q));
-    o.print("[1]({:x})\t\"S-{:016x}\"[{}]\t\t# \"{}\"\n\n", h + 1, F.devGuid[s], ib::portNumber(F, p),
+    o.print("[1]({:x})\t\"S-{:016x}\"[{}]\t\t# \"{}\"\n\n", ib::hcaPortGuid(F, q), F.devGuid[s], ib::portNumber(F, p),
             desc(v, s, None));
   }
 }
@@ -138,34 +140,58 @@ void emitRoots(const View &v, OutFile &o) {
 }
 
 // OpenSM's cn_guid_file: the port GUIDs of the compute nodes' HCAs (opensm -u). ftree
-// routes between compute nodes; other HCAs (storage, UFM) are I/O nodes to it.
+// routes between compute nodes; other HCAs (storage, UFM) are I/O nodes to it. After
+// --guids-from it lists discovered GUIDs only (checks/InfiniBand.cpp, W0350).
 void emitCnGuids(BackendContext &ctx, const View &v, OutFile &o) {
   o.print("# fabc {}: OpenSM cn_guid_file of '{}' for the ftree routing engine (opensm -u FILE): the port\n"
           "# GUIDs of the {} HCA ports of compute systems ({} HCA ports in the fabric)\n",
           ctx.info.version, ctx.F.name, v.P.cnPorts.size(), v.P.hcaPorts.size());
+  if (ctx.F.guidsFromDiscovery)
+    o.print("# GUIDs as discovered (fabc build --guids-from){}\n",
+            v.P.cnUnpinned ? fmt::format(": {} compute HCA port{} with no discovered GUID left out (FAB-W0350)",
+                                         v.P.cnUnpinned, v.P.cnUnpinned == 1 ? "" : "s")
+                           : "");
   for (uint32_t q : v.P.cnPorts)
-    o.print("0x{:016x}\n", ib::hcaGuid(ctx.F, q) + 1);
+    o.print("0x{:016x}\n", ib::hcaPortGuid(ctx.F, q));
 }
 
 // The opensm.conf options that put the other files to use, naming them where
-// docs/backends.md#opensmconf installs them. OpenSM keeps its defaults for every option a
-// file leaves out, so this runs as it is (opensm -F) or merges into a site's file.
+// docs/backends.md (opensm.conf.fragment) installs them: a fragment to merge into the
+// subnet manager's own file (a vendor's opensm.conf carries settings of its own).
 void emitOpensmConf(BackendContext &ctx, const View &v, OutFile &o) {
-  const bool ftree = v.P.topTier >= 2;
-  o.print("# fabc {}: OpenSM options for InfiniBand fabric '{}'. Install this directory's files in\n"
-          "# {} (the paths below), then run opensm -F {}opensm.conf, or merge these lines\n"
-          "# into your opensm.conf: OpenSM keeps its defaults for the options left out.\n\n",
-          ctx.info.version, ctx.F.name, OpensmDir, OpensmDir);
-  if (ftree) {
-    o.print("# Fat-tree routing from the design's roots, its {} switches\n", tierName(v.P.topTier));
-    o.write("routing_engine ftree\n");
-    o.print("root_guid_file {}root_guids.txt\n", OpensmDir);
+  const InfinibandPlan &P = v.P;
+  o.print("# fabc {}: OpenSM options for InfiniBand fabric '{}'.\n"
+          "# A FRAGMENT: merge these lines into the subnet manager's own opensm.conf (a later\n"
+          "# line overrides an earlier one); never install it in that file's place, which would\n"
+          "# drop the vendor's settings. That file is /etc/opensm/opensm.conf for OpenSM from\n"
+          "# MLNX_OFED/DOCA or Debian, /opt/ufm/files/conf/opensm/opensm.conf under UFM\n"
+          "# Enterprise. The files named below are this directory's, installed in {}.\n\n",
+          ctx.info.version, ctx.F.name, OpensmDir);
+  if (P.engineFromPolicy)
+    o.write("# Routing engine: the design's policy infiniband\n");
+  else if (P.routingEngine.rfind("ar_", 0) == 0)
+    o.write("# Routing engine: NVIDIA's adaptive-routing engines, the default of NVIDIA's OpenSM for\n"
+            "# Quantum switches; upstream OpenSM has no ar_* engine, skips them and routes with\n"
+            "# the last one (policy infiniband sets them)\n");
+  else if (P.topTier >= 2)
+    o.write("# Routing engine: fat-tree routing from the design's roots\n");
+  else
+    o.write("# Routing engine: one switch tier, so min-hop routing (ftree needs two or more)\n");
+  o.print("routing_engine {}\n", P.routingEngine);
+  if (P.topTier >= 2)
+    o.print("\n# The fat tree's roots, its {} switches (ftree and updn engines)\nroot_guid_file {}root_guids.txt\n",
+            tierName(P.topTier), OpensmDir);
+  if (!P.cnPorts.empty()) {
+    o.print("\n# The compute nodes' HCA ports ({} of {}); the others are I/O nodes to ftree\n", P.cnPorts.size(),
+            P.hcaPorts.size());
+    o.print("cn_guid_file {}cn_guids.txt\n", OpensmDir);
   } else {
-    o.write("# One switch tier: ftree needs two or more, so min-hop routing\nrouting_engine minhop\n");
+    // OpenSM's ftree fails on a cn_guid_file without a GUID of the fabric ("Fabric has no
+    // valid compute nodes"); without the option it counts every HCA as a compute node.
+    o.print("\n# No cn_guid_file: no compute HCA port {}, so cn_guids.txt lists\n"
+            "# none; without the option OpenSM counts every HCA as a compute node\n",
+            ctx.F.guidsFromDiscovery && P.cnUnpinned ? "got a GUID from the discovery" : "in the fabric");
   }
-  o.print("\n# The compute nodes' HCA ports ({} of {}); the others are I/O nodes to ftree\n", v.P.cnPorts.size(),
-          v.P.hcaPorts.size());
-  o.print("cn_guid_file {}cn_guids.txt\n", OpensmDir);
   o.print("\n# The design's names for the nodes in OpenSM's log and dumps\nnode_name_map_name {}node_name_map\n",
           OpensmDir);
 }
@@ -258,7 +284,7 @@ bool runInfiniband(BackendContext &ctx) {
   OutFile *map = ctx.out.open("infiniband/node_name_map");
   OutFile *topo = ctx.out.open("infiniband/fabric.topo");
   OutFile *cns = ctx.out.open("infiniband/cn_guids.txt");
-  OutFile *conf = ctx.out.open("infiniband/opensm.conf");
+  OutFile *conf = ctx.out.open("infiniband/opensm.conf.fragment");
   if (!net || !roots || !map || !topo || !cns || !conf)
     return failOpen(ctx);
   emitNet(ctx, v, *net);

@@ -82,6 +82,9 @@ struct InfinibandPlan {
   std::vector<uint64_t> hostGroups; // per layout: port groups with InfiniBand links (bit mask)
   uint64_t links = 0;
   uint32_t topTier = 0;
+  std::string routingEngine;       // OpenSM's routing_engine: policy infiniband's, else the default
+  bool engineFromPolicy = false;
+  uint64_t cnUnpinned = 0;         // compute HCA ports --guids-from found no GUID for (W0350): not in cnPorts
 };
 
 // Slurm's view: the tree (leaf groups and the switches above) and the NVLink blocks.

@@ -9,6 +9,7 @@
 #include "ir/InfiniBand.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace fabc::checks {
 namespace {
@@ -21,6 +22,74 @@ constexpr size_t MaxDesc = 63;
 bool isIbPort(const ir::Fabric &F, uint32_t port) {
   uint32_t l = F.portLink[port];
   return l != None && ib::isLink(F, l);
+}
+
+// The engines opensm.conf.fragment may name: upstream OpenSM's tree engines and NVIDIA's
+// adaptive-routing ones (MLNX_OFED and UFM's OpenSM; upstream 3.3 has no ar_*).
+constexpr const char *Engines[] = {"ftree", "ar_ftree", "updn", "ar_updn", "dnup", "minhop"};
+
+// OpenSM's routing_engine: policy infiniband's, checked, else NVIDIA's default on NVIDIA
+// (Quantum) switches, adaptive routing on, and upstream's ftree (minhop on one tier) on
+// others (docs/backends.md, opensm.conf.fragment).
+bool routingEngine(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &diags) {
+  const ir::PolicyBlock *pb = F.policyBlock("infiniband");
+  const ir::Setting *s = pb ? pb->get(F.strings, "routing_engine") : nullptr;
+  if (!s) {
+    bool nvidia = true;
+    for (uint32_t d : v.switches) {
+      std::string vendor(F.strings.str(F.modelOf(d).vendor));
+      for (char &c : vendor)
+        c = char(std::tolower((unsigned char)c));
+      nvidia &= vendor == "nvidia" || vendor == "mellanox";
+    }
+    // ftree last: upstream OpenSM skips the ar_* engines it does not have ("cannot find or
+    // setup routing engine") and would otherwise fall back to minhop.
+    v.routingEngine = nvidia ? (v.topTier >= 2 ? "ar_ftree,ar_updn,ftree" : "ar_updn")
+                             : v.topTier >= 2 ? "ftree" : "minhop";
+    return true;
+  }
+  std::vector<std::string> names;
+  if (s->type == ir::Setting::String) {
+    std::string_view t = F.strings.str(s->str);
+    size_t at = 0;
+    do {
+      size_t comma = std::min(t.find(',', at), t.size());
+      std::string_view e = t.substr(at, comma - at);
+      while (!e.empty() && e.front() == ' ')
+        e.remove_prefix(1);
+      while (!e.empty() && e.back() == ' ')
+        e.remove_suffix(1);
+      names.emplace_back(e);
+      at = comma + 1;
+    } while (at <= t.size());
+  } else if (s->type == ir::Setting::StringList) {
+    for (uint32_t e : s->strs)
+      names.emplace_back(F.strings.str(e));
+  }
+  auto known = [](const std::string &e) {
+    return std::find_if(std::begin(Engines), std::end(Engines), [&](const char *k) { return e == k; }) !=
+           std::end(Engines);
+  };
+  auto bad = std::find_if(names.begin(), names.end(), [&](const std::string &e) { return !known(e); });
+  if (names.empty() || bad != names.end()) {
+    Diagnostic *d = diags.report(DiagCode::E0350, s->loc,
+                                 names.empty() ? std::string("routing_engine must name OpenSM routing engines")
+                                               : fmt::format("'{}' is not an OpenSM routing engine fabc knows", *bad));
+    DiagEngine::note(d, {}, "one of ftree, ar_ftree, updn, ar_updn, dnup, minhop, or several in the order OpenSM "
+                            "tries them: routing_engine = \"ar_ftree,ar_updn\"");
+    return false;
+  }
+  if ((names[0] == "ftree" || names[0] == "ar_ftree") && v.topTier < 2) {
+    Diagnostic *d = diags.report(DiagCode::E0351, s->loc,
+                                 "{} needs a fat tree of two or more switch tiers; this InfiniBand fabric has one",
+                                 names[0]);
+    DiagEngine::note(d, {}, "use updn, ar_updn or minhop, or give the switches their tiers (tier = \"spine\")");
+    return false;
+  }
+  v.engineFromPolicy = true;
+  for (size_t i = 0; i < names.size(); ++i)
+    v.routingEngine += (i ? "," : "") + names[i];
+  return true;
 }
 } // namespace
 
@@ -67,6 +136,7 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     }
   }
   v.nameOf.assign(F.numDevices(), None);
+  uint32_t firstUnpinned = None;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     if (!member[d])
       continue;
@@ -77,16 +147,32 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     if (!ib::isSwitch(F, d)) {
       // OpenSM's compute nodes (cn_guid_file): the HCAs of compute systems; storage and
       // management systems (a UFM appliance) are I/O nodes to ftree.
+      // After --guids-from, only the ports whose real GUIDs were discovered: a compiled
+      // GUID no adapter has would make OpenSM's ftree find no compute node (W0350).
       bool compute = F.modelOf(d).kind == ir::ModelKind::System && F.devRole[d] == ir::Role::Compute;
       uint32_t base = F.devPortBase[d];
       for (uint32_t p = base; p < base + F.layoutOf(d).ports; ++p)
         if (isIbPort(F, p)) {
           v.hcaPorts.push_back(p);
-          if (compute)
+          if (compute && (!F.guidsFromDiscovery || ib::hcaPin(F, p)))
             v.cnPorts.push_back(p);
+          else if (compute && v.cnUnpinned++ == 0)
+            firstUnpinned = p;
         }
     }
   }
+  if (v.cnUnpinned) {
+    Diagnostic *d = diags.report(DiagCode::W0350, {F.devLoc[F.portDevice[firstUnpinned]], 1},
+                                 "{} of {} compute HCA ports got no GUID from the discovery (the first: '{}'): "
+                                 "cn_guids.txt leaves {} out{}",
+                                 v.cnUnpinned, v.cnUnpinned + v.cnPorts.size(), F.portName(firstUnpinned),
+                                 v.cnUnpinned == 1 ? "it" : "them",
+                                 v.cnPorts.empty() ? ", and opensm.conf.fragment names no cn_guid_file" : "");
+    DiagEngine::note(d, {}, "discover the whole fabric; an HCA is found by its description, 'host port' or "
+                            "rdma-ndd's 'host mlx5_N' on the port the design cables it to");
+  }
+  if (!routingEngine(F, v, diags))
+    return false;
   if (!checkHostNames(F, diags, v.devs, &v.names))
     return false;
   // An HCA's NodeDescription is "host port" (the way rdma-ndd writes "hostname mlx5_0");

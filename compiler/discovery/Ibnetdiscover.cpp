@@ -72,12 +72,18 @@ struct Cursor {
       return false;
     return eat('"');
   }
-  // "(2fabc0000000004)": a port GUID, skipped.
-  bool optGuid() {
+  // "(2fabc0000000004)": a port GUID, if any (0 when absent).
+  bool optGuid(uint64_t *out = nullptr) {
+    uint64_t g = 0;
+    if (out)
+      *out = 0;
     if (!eat('('))
       return true;
-    uint64_t g;
-    return number(g, 16) && eat(')');
+    if (!number(g, 16) || !eat(')'))
+      return false;
+    if (out)
+      *out = g;
+    return true;
   }
 };
 
@@ -167,14 +173,14 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
         malformed("a port line outside a node record", first);
         continue;
       }
-      uint64_t local, remote, guid;
+      uint64_t local, remote, guid, localPortGuid, peerPortGuid;
       char kind;
       c.eat('[');
       if (!c.number(local) || !c.eat(']') || local == 0 || local > 254) {
         malformed("expected a port number '[N]' from 1 to 254 (255 is reserved)", first);
         continue;
       }
-      if (!c.optGuid()) {
+      if (!c.optGuid(&localPortGuid)) {
         malformed("expected a port GUID '(hex)'", c.i);
         continue;
       }
@@ -192,7 +198,7 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
                   peerCol);
         continue;
       }
-      if (!c.optGuid()) {
+      if (!c.optGuid(&peerPortGuid)) {
         malformed("expected a port GUID '(hex)' after the peer port", c.i);
         continue;
       }
@@ -209,6 +215,12 @@ bool parseIbnetdiscover(std::FILE *in, Reader &r) {
       if (!headers.count(guid) && !peers.count(guid))
         peers[guid] = {guid, at};
       uint32_t peer = r.addNode(name, guid, kind == 'S', at, line);
+      // An HCA's port 1 GUID (fabc build --guids-from writes it to cn_guids.txt): a
+      // ConnectX-4 or later reports its node GUID there, ibsim the node GUID + 1.
+      if (local == 1 && localPortGuid && !obs.nodes[current].isSwitch)
+        obs.nodes[current].portGuid = localPortGuid;
+      if (remote == 1 && peerPortGuid && kind != 'S' && peer != ir::None && !obs.nodes[peer].portGuid)
+        obs.nodes[peer].portGuid = peerPortGuid;
       Link l;
       l.a = {current, uint32_t(local), 0};
       l.b = {peer, uint32_t(remote), 0};

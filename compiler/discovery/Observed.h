@@ -38,6 +38,7 @@ struct Where {
 struct Node {
   uint32_t name = 0; // interned: an InfiniBand NodeDescription, an LLDP system name
   uint64_t guid = 0; // InfiniBand node GUID, 0 = not known
+  uint64_t portGuid = 0; // InfiniBand: an HCA's port 1 GUID as the discovery states it, 0 = not stated
   bool isSwitch = false;
   bool local = false; // LLDP: the host the file was taken on (its own ports are named)
   uint32_t ports = 0;  // InfiniBand: the port count of its node record, 0 = not known

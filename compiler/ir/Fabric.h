@@ -530,6 +530,16 @@ public:
   std::vector<uint32_t> devLoopback; // IPv4, host byte order
   std::vector<uint32_t> linkSubnet;  // IPv4 /31 base per link, 0 = unnumbered
   std::vector<uint64_t> devGuid;     // InfiniBand node GUID, 0 = none
+  // HCA GUIDs a discovery reported, per end-system port (fabc build --guids-from,
+  // verify/PinGuids.cpp), sorted by port: real adapters do not follow devGuid + 2i, so
+  // ir::ib::hcaGuid looks here first. guidsFromDiscovery: the GUIDs were pinned from a
+  // discovery, so an HCA port not in hcaPins has an invented GUID no adapter has.
+  struct HcaGuidPin {
+    uint32_t port;
+    uint64_t node, portGuid;
+  };
+  std::vector<HcaGuidPin> hcaPins;
+  bool guidsFromDiscovery = false;
   // Host-facing addressing (passes/HostAddressing.h). With a scheme, linkHostAddr has one
   // entry per link: the NIC end's address of a NIC-to-leaf link, 0 for every other link;
   // linkHostNet (Leaf and Rail schemes) the index of its subnet in hostNets, which are

@@ -14,6 +14,8 @@
 // - The InfiniBand port number of a port is its index on the device + 1.
 #include "ir/Fabric.h"
 
+#include <algorithm>
+
 namespace fabc::ir::ib {
 
 // IB port numbers are 8 bits, 255 is reserved: at most 254 ports on a switch.
@@ -40,10 +42,28 @@ inline uint32_t portNumber(const Fabric &F, uint32_t port) {
 inline uint64_t guidBlock(const Fabric &F, uint32_t dev) {
   return isSwitch(F, dev) ? 1 : 2 * uint64_t(F.layoutOf(dev).ports);
 }
-// Node GUID of the single-port HCA behind an end-system port; its port GUID is + 1.
+// The GUIDs a discovery pinned on an end-system port's HCA, or null (compiled ones).
+inline const Fabric::HcaGuidPin *hcaPin(const Fabric &F, uint32_t port) {
+  if (F.hcaPins.empty())
+    return nullptr;
+  auto it = std::lower_bound(F.hcaPins.begin(), F.hcaPins.end(), port,
+                             [](const Fabric::HcaGuidPin &p, uint32_t q) { return p.port < q; });
+  return it != F.hcaPins.end() && it->port == port ? &*it : nullptr;
+}
+// Node GUID of the single-port HCA behind an end-system port: the discovered one, else
+// the device's GUID + 2 x the port's index.
 inline uint64_t hcaGuid(const Fabric &F, uint32_t port) {
+  if (const Fabric::HcaGuidPin *p = hcaPin(F, port))
+    return p->node;
   uint32_t dev = F.portDevice[port];
   return F.devGuid[dev] + 2 * uint64_t(port - F.devPortBase[dev]);
+}
+// Its port GUID: the discovered one (a ConnectX-4 or later reports its node GUID), else
+// the node GUID + 1.
+inline uint64_t hcaPortGuid(const Fabric &F, uint32_t port) {
+  if (const Fabric::HcaGuidPin *p = hcaPin(F, port))
+    return p->portGuid;
+  return hcaGuid(F, port) + 1;
 }
 
 } // namespace fabc::ir::ib

@@ -157,6 +157,10 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     for (uint64_t k = 0; k < blk; ++k)
       pinned.insert(g + k);
   }
+  for (const ir::Fabric::HcaGuidPin &p : F.hcaPins) { // discovered HCA GUIDs (--guids-from)
+    pinned.insert(p.node);
+    pinned.insert(p.portGuid);
+  }
 
   // Sequential allocation below the prefix; counter 0 is skipped so that no GUID has
   // all-zero low bits.
@@ -214,9 +218,11 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       uint32_t d = F.portDevice[p];
       if (ir::ib::isSwitch(F, d) || !F.devGuid[d])
         continue;
-      uint64_t g = ir::ib::hcaGuid(F, p);
+      // A discovered ConnectX-4 or later reports its node GUID as its port GUID too.
+      uint64_t g = ir::ib::hcaGuid(F, p), pg = ir::ib::hcaPortGuid(F, p);
       used.push_back({g, d});
-      used.push_back({g + 1, d});
+      if (pg != g)
+        used.push_back({pg, d});
     }
   }
   std::sort(used.begin(), used.end());

@@ -4,8 +4,8 @@
 #   unshare -n bash ibsim-ftree.sh DIR NET ROOTS
 # ibsim's sockets belong to the network namespace, so each test has its own simulator.
 # With a directory for ROOTS (fabc's infiniband/ output), the directory is installed as
-# /etc/opensm, where its opensm.conf names its files, and OpenSM runs with that
-# configuration alone (-F /etc/opensm/opensm.conf, no routing option): run it as
+# /etc/opensm, where its opensm.conf.fragment names its files, and OpenSM runs with that
+# configuration alone (-F /etc/opensm/opensm.conf.fragment, no routing option): run it as
 #   unshare -nm bash ibsim-ftree.sh DIR NET INFINIBAND_DIR
 # so that the bind mount stays in the test's own mount namespace.
 # Writes DIR/ibsim.log, DIR/osm.log, DIR/dump/ (OpenSM's dump files) and DIR/disc.txt.
@@ -29,7 +29,7 @@ mkdir -p "$dir/dump"
 if [ -d "$roots" ]; then
   [ -d /etc/opensm ] || { echo "no /etc/opensm (Debian's opensm package makes it)" >&2; exit 1; }
   mount --bind "$roots" /etc/opensm
-  LD_PRELOAD=$umad2sim timeout 120 opensm -F /etc/opensm/opensm.conf -o -f "$dir/osm.log" -e \
+  LD_PRELOAD=$umad2sim timeout 120 opensm -F /etc/opensm/opensm.conf.fragment -o -f "$dir/osm.log" -e \
     --dump_files_dir "$dir/dump" >"$dir/osm.out" 2>&1
 else
   LD_PRELOAD=$umad2sim timeout 120 opensm -o -R ftree -a "$roots" -f "$dir/osm.log" -e \
