@@ -11,12 +11,13 @@ struct Dialect {
   const char *state;    // an object's on/off switch: "enable" (5.0-5.14), "state" (5.15+)
   const char *on;       // its value, and a plain boolean's: "on", "enabled"
   const char *ipv4;     // an interface's IPv4 addresses sit under "ip", "ipv4"
+  const char *wdOn;     // qos pfc-watchdog's state (5.6+): "enable", "enabled"
 };
 
 inline const Dialect &dialect(NvueDialect d) {
   static const Dialect table[] = {
-      /* Cl50  */ {"enable", "on", "ip"},
-      /* Cl515 */ {"state", "enabled", "ipv4"},
+      /* Cl50  */ {"enable", "on", "ip", "enable"},
+      /* Cl515 */ {"state", "enabled", "ipv4", "enabled"},
   };
   return table[static_cast<int>(d)];
 }

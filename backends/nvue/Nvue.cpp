@@ -35,6 +35,9 @@ struct SwitchDoc {
 
   void write(TextBuffer &out, uint32_t d, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu) {
     eth::peersOf(F, d, peers);
+    // The PFC watchdog and adaptive routing came with Cumulus Linux 5.6 (W0331 otherwise).
+    bool wd = roce.enabled && roce.pfcWatchdog && plan.minor >= 6;
+    bool ar = roce.enabled && roce.adaptiveRouting && plan.minor >= 6;
     TextBuffer lob;
     appendIpv4(lob, F.devLoopback[d]);
     std::string_view lo = view(lob);
@@ -123,6 +126,20 @@ struct SwitchDoc {
       y.scalar("speed", view(addr));
       y.member("state", "up");
       y.endMap();
+      if (wd) { // every port carries the lossless class: qos roce applies PFC on all
+        y.beginMap("qos");
+        y.beginMap("pfc-watchdog");
+        y.scalar("state", nv.wdOn);
+        y.endMap();
+        y.endMap();
+      }
+      if (ar && p.routed && passes::adaptiveRoutingSpeed(pi.speed)) {
+        y.beginMap("router");
+        y.beginMap("adaptive-routing");
+        y.scalar(nv.state, nv.on);
+        y.endMap();
+        y.endMap();
+      }
       y.scalar("type", "swp");
       y.endMap();
     }
@@ -161,6 +178,17 @@ struct SwitchDoc {
     }
 
     y.beginMap("router");
+    if (ar) {
+      y.beginMap("adaptive-routing");
+      y.scalar(nv.state, nv.on);
+      y.endMap();
+    }
+    if (an.bfd.enabled && plan.dialect == NvueDialect::Cl515) {
+      // The global switch NVUE's BFD reference documents from 5.15, beside the peer group's timers.
+      y.beginMap("bfd");
+      y.scalar(nv.state, nv.on);
+      y.endMap();
+    }
     y.beginMap("bgp");
     y.scalar("autonomous-system", F.devAsn[d]);
     y.scalar(nv.state, nv.on);
@@ -265,6 +293,13 @@ struct SwitchDoc {
     if (roce.enabled) {
       // Cumulus Linux's lossless RoCE profile: PFC and ECN on priority 3, CNPs strict on 6.
       y.beginMap("qos");
+      if (wd && (roce.pfcwdPollMs || roce.pfcwdDetectionMs)) {
+        // Cumulus's defaults (100 ms x 3) unless the policy pins the times.
+        y.beginMap("pfc-watchdog");
+        y.scalar("polling-interval", roce.pfcwdPollMs ? roce.pfcwdPollMs : 100);
+        y.scalar("robustness", passes::nvueRobustness(roce));
+        y.endMap();
+      }
       y.beginMap("roce");
       y.scalar(nv.state, nv.on);
       y.scalar("mode", "lossless");

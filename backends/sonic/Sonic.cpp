@@ -71,7 +71,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
   TextBuffer lo;
   appendIpv4(lo, F.devLoopback[d]);
   std::string_view los(lo.data(), lo.size());
-  std::string prio = std::to_string(roce.pfcPriority), cnp = std::to_string(passes::RoceSettings::CnpTrafficClass);
+  std::string prio = std::to_string(roce.pfcPriority);
 
   JsonWriter j(out, 4); // config_db.json as SONiC writes it: 4 spaces a level
   j.beginObject();
@@ -136,7 +136,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
   j.key("bgp_asn").quotedInteger(F.devAsn[d]);
   j.key("bgp_router_id").string(los);
   j.key("buffer_model").string("dynamic");
-  if (roce.enabled)
+  if (roce.enabled && roce.pfcWatchdog)
     j.key("default_pfcwd_status").string("enable");
   j.key("docker_routing_config_mode").string("unified");
   j.key("frr_mgmt_framework_config").string("true");
@@ -171,6 +171,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
 
+  static const char *const digits[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
   if (roce.enabled) {
     // DSCP values as sorted strings: 0, 1, 10, 11, ..., 19, 2, 20, ...
     static const std::vector<unsigned> dscpOrder = [] {
@@ -185,7 +186,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     for (unsigned v : dscpOrder) {
       char k[4];
       auto n = fmt::format_to_n(k, sizeof k, "{}", v).size;
-      j.key({k, n}).string(v == roce.dscp ? std::string_view(prio) : v == roce.cnpDscp ? std::string_view(cnp) : "0");
+      j.key({k, n}).string(digits[passes::dscpTrafficClass(roce, v)]);
     }
     j.endObject();
     j.endObject();
@@ -207,7 +208,6 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
 
   sonic::losslessTrafficPattern(j);
 
-  static const char *const digits[8] = {"0", "1", "2", "3", "4", "5", "6", "7"};
   if (roce.enabled) {
     j.key("MAP_PFC_PRIORITY_TO_QUEUE").beginObject();
     j.key(kMap).beginObject();
@@ -219,6 +219,33 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
 
   sonic::mgmtTables(j, mgmt, index);
   sonic::ntp(j, mgmt);
+
+  if (roce.enabled) {
+    // The lossless priority's PFC frames pause its own priority group, as SONiC's
+    // qos_config.j2 writes for Mellanox (there "3": "3", "4": "4").
+    j.key("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP").beginObject();
+    j.key(kMap).beginObject();
+    j.key(prio).string(prio);
+    j.endObject();
+    j.endObject();
+  }
+  if (roce.enabled && roce.pfcWatchdog && anyPeer) {
+    // The watchdog on every lossless port, and its global poll interval: what
+    // `config reload` reads (default_pfcwd_status acts on load_minigraph only).
+    passes::PfcWatchdog wd = passes::sonicPfcWatchdog(roce, uint32_t(rows_.size()));
+    j.key("PFC_WD").beginObject();
+    eachPeer(order.plain, [&](const PortRow &r, const eth::Peer &) {
+      j.key(r.sv()).beginObject();
+      j.key("action").string(wd.action);
+      j.key("detection_time").quotedInteger(wd.detectionMs);
+      j.key("restoration_time").quotedInteger(wd.restorationMs);
+      j.endObject();
+    });
+    j.key("GLOBAL").beginObject();
+    j.key("POLL_INTERVAL").quotedInteger(wd.pollMs);
+    j.endObject();
+    j.endObject();
+  }
 
   j.key("PORT").beginObject();
   for (uint32_t i : order.plain) {
@@ -261,6 +288,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
       j.key(r.sv()).beginObject();
       j.key("dscp_to_tc_map").string(kMap);
       j.key("pfc_enable").string(prio);
+      j.key("pfc_to_pg_map").string(kMap);
       j.key("pfc_to_queue_map").string(kMap);
       j.key("tc_to_pg_map").string(kMap);
       j.key("tc_to_queue_map").string(kMap);
@@ -333,6 +361,13 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
     j.endObject();
   }
+
+  // The schema version of the target release: db_migrator then replays no migration.
+  j.key("VERSIONS").beginObject();
+  j.key("DATABASE").beginObject();
+  j.key("VERSION").string(an.sonic.dbVersion);
+  j.endObject();
+  j.endObject();
 
   vlanTables(j, d);
 

@@ -28,6 +28,7 @@ struct NvuePlan {
   bool checked = false;
   NvueDialect dialect = NvueDialect::Cl515;
   std::string version = "5.15.0"; // the header's "Cumulus Linux X.Y.Z"
+  unsigned minor = 15;            // Y: the PFC watchdog and adaptive routing need 5.6
 };
 
 // sonic: what the platform files name (checked against the catalog's SONiC properties)
@@ -39,6 +40,9 @@ struct SonicPlan {
   std::vector<std::vector<uint32_t>> breakoutMode;
   bool macs = false;   // mac_pool given: the i-th switch of EthernetPlan::switches gets
   uint64_t macBase = 0; // macBase + i
+  // VERSIONS|DATABASE's VERSION: the schema version the target release's db_migrator
+  // sets (option sonic_release), so that loading the file replays no migration.
+  const char *dbVersion = "version_202605_01";
 };
 
 // sonic, nvue: policy management, checked once for every backend that writes it.

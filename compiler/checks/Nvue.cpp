@@ -4,9 +4,12 @@
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"
+#include "checks/HostNames.h"
+#include "passes/Addressing.h"
 #include "passes/Roce.h"
 
 #include <cctype>
+#include <cstdlib>
 
 namespace fabc::checks {
 
@@ -67,6 +70,7 @@ bool checkRelease(const ir::Fabric &F, NvuePlan &p, DiagEngine &diags) {
     return false;
   }
   p.dialect = found->dialect;
+  p.minor = unsigned(std::atoi(found->name + 2));
   p.version = fmt::format("{}.{}", line, patch);
   return true;
 }
@@ -84,8 +88,12 @@ static bool checkRoceProfile(const ir::Fabric &F, DiagEngine &diags) {
       diff += fmt::format("{}{} = {} (the profile has {})", diff.empty() ? "" : ", ", name, have, want);
   };
   cmp("pfc_priority", profile.pfcPriority, r.pfcPriority);
-  cmp("dscp", profile.dscp, r.dscp);
-  cmp("cnp_dscp", profile.cnpDscp, r.cnpDscp);
+  // The profile trusts DSCP by class (docs/decisions/0261): any DSCP of 24-31 is
+  // RoCE's and any of 48-55 CNP's, so a host marking in those classes is carried.
+  if (r.dscp >> 3 != profile.pfcPriority)
+    cmp("dscp", profile.dscp, r.dscp);
+  if (r.cnpDscp >> 3 != passes::RoceSettings::CnpTrafficClass)
+    cmp("cnp_dscp", profile.cnpDscp, r.cnpDscp);
   cmp("ecn", profile.ecn, r.ecn);
   cmp("ecn_min", profile.ecnMin, r.ecnMin);
   cmp("ecn_max", profile.ecnMax, r.ecnMax);
@@ -93,9 +101,52 @@ static bool checkRoceProfile(const ir::Fabric &F, DiagEngine &diags) {
   if (diff.empty())
     return true;
   Diagnostic *d = diags.report(DiagCode::E0113, r.loc, "the NVUE lossless RoCE profile cannot carry {}", diff);
-  DiagEngine::note(d, {}, "Cumulus Linux's 'qos roce mode lossless' uses priority 3, DSCP 26, CNP DSCP 48 and ECN "
-                          "from 150000 to 1500000 bytes at 100%");
+  DiagEngine::note(d, {}, "Cumulus Linux's 'qos roce mode lossless' uses priority 3 (DSCP 24-31), CNPs on priority 6 "
+                          "(DSCP 48-55) and ECN from 150000 to 1500000 bytes at 100%");
   return false;
+}
+
+// What NVUE can carry of the PFC watchdog and adaptive routing: both need Cumulus
+// Linux 5.6; the watchdog has no action or restoration time there; adaptive routing
+// runs at 200G and 400G only. Warnings: the rest of the output stays right.
+static bool eth(const ir::Fabric &F, uint32_t d) { return F.modelOf(d).protocol == ir::Protocol::Ethernet; }
+
+static void checkRoceFeatures(const ir::Fabric &F, const Analyses &an, DiagEngine &diags) {
+  passes::RoceSettings r = passes::roceSettings(F);
+  if (!r.enabled)
+    return;
+  if (an.nvue.minor < 6 && (r.pfcWatchdog || r.adaptiveRouting)) {
+    const ir::Setting *s = F.option("nvue_release");
+    Diagnostic *d = diags.report(DiagCode::W0331, s ? s->loc : r.loc, "Cumulus Linux {} has no NVUE PFC watchdog or "
+                                 "adaptive routing: startup.yaml leaves them out", an.nvue.version);
+    DiagEngine::note(d, {}, "both came with Cumulus Linux 5.6; target 5.6 or later to arm the PFC watchdog");
+  }
+  if (r.pfcWatchdog && an.nvue.minor >= 6 &&
+      (r.pfcwdRestorationMs || (r.pfcwdActionSet && r.pfcwdAction != passes::RoceSettings::PfcwdAction::Drop))) {
+    const ir::PolicyBlock *pol = F.policyBlock("roce");
+    const ir::Setting *s = pol->get(F.strings, r.pfcwdRestorationMs ? "pfcwd_restoration" : "pfcwd_action");
+    Diagnostic *d = diags.report(DiagCode::W0332, s ? s->loc : r.loc, "NVUE's PFC watchdog cannot carry {}: Cumulus "
+                                 "Linux drops on a storm and restores after a quiet poll",
+                                 r.pfcwdRestorationMs ? "a restoration time" : "an action other than drop");
+    DiagEngine::note(d, {}, "the SONiC output carries them; NVUE carries pfcwd_poll and pfcwd_detection");
+  }
+  if (r.adaptiveRouting && an.nvue.minor >= 6) {
+    // Both ends of a link between routed switches: the ports NVUE would give adaptive routing.
+    uint64_t skipped = 0;
+    for (uint32_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.linkA[l], b = F.linkB[l];
+      if (!passes::isRoutedSwitch(F, F.portDevice[a]) || !passes::isRoutedSwitch(F, F.portDevice[b]))
+        continue;
+      for (uint32_t port : {a, b})
+        skipped += eth(F, F.portDevice[port]) && !passes::adaptiveRoutingSpeed(names::portInfo(F, port).speed);
+    }
+    if (skipped) {
+      Diagnostic *d = diags.report(DiagCode::W0333, r.arLoc, "{} routed fabric port{} run at a speed without adaptive "
+                                   "routing (Spectrum-4: 200G and 400G only) and keep ECMP hashing",
+                                   skipped, skipped == 1 ? "" : "s");
+      DiagEngine::note(d, {}, "split those cages to 2x400G, or accept ECMP hashing on them");
+    }
+  }
 }
 
 bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
@@ -104,6 +155,7 @@ bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   bool ok = checkRelease(F, an.nvue, diags);
   ok &= checkManagement(F, an, diags);
   ok &= checkBfd(F, an, diags);
+  checkRoceFeatures(F, an, diags);
   return checkRoceProfile(F, diags) && ok;
 }
 

@@ -7,6 +7,7 @@
 
 #include "diag/Diag.h"
 #include "ir/Address.h"
+#include "passes/Roce.h"
 
 #include <cctype>
 #include <cmath>
@@ -197,6 +198,38 @@ bool checkSonicBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   return false;
 }
 
+// The SONiC releases and the ConfigDB schema version each one's db_migrator.py sets
+// (CURRENT_VERSION, sonic-net/sonic-utilities scripts/db_migrator.py on each release
+// branch: 202305 86aa8c4, 202311 8654634, 202405 ced89eb, 202411 ac66b67, 202505
+// 7511bf2, 202511 a092c97, 202605 92c565b). A VERSIONS table older than the image's
+// replays migrations; a newer one names a version the image's db_migrator lacks.
+struct SonicRelease {
+  const char *name, *dbVersion;
+};
+constexpr SonicRelease kSonicReleases[] = {
+    {"202305", "version_202305_01"}, {"202311", "version_202311_03"}, {"202405", "version_202405_02"},
+    {"202411", "version_202411_02"}, {"202505", "version_202505_01"}, {"202511", "version_202511_01"},
+    {"202605", "version_202605_01"},
+};
+
+bool checkSonicRelease(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  const ir::Setting *s = F.option("sonic_release");
+  if (!s)
+    return true;
+  std::string_view v = s->type == ir::Setting::String ? F.strings.str(s->str) : std::string_view();
+  for (const SonicRelease &r : kSonicReleases)
+    if (v == r.name) {
+      an.sonic.dbVersion = r.dbVersion;
+      return true;
+    }
+  Diagnostic *d = s->type == ir::Setting::String
+                      ? diags.report(DiagCode::E0330, s->loc, "unknown SONiC release '{}' for the config_db.json files", v)
+                      : diags.report(DiagCode::E0330, s->loc, "option sonic_release is not a string");
+  DiagEngine::note(d, {}, fmt::format("write the release as a string, from \"{}\" to \"{}\" (the release branch's name)",
+                                      kSonicReleases[0].name, std::end(kSonicReleases)[-1].name));
+  return false;
+}
+
 } // namespace
 
 // SONiC's PORT table names ports by their first lane: every port group needs lanes.
@@ -222,6 +255,14 @@ bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     ok &= checkSonicBfd(F, an, diags);
   else
     ok = false;
+  ok &= checkSonicRelease(F, an, diags);
+  passes::RoceSettings roce = passes::roceSettings(F);
+  if (roce.enabled && roce.adaptiveRouting) {
+    Diagnostic *d = diags.report(DiagCode::W0330, roce.arLoc, "SONiC has no table for adaptive routing: the SONiC switches "
+                                 "forward RoCE by ECMP hashing");
+    DiagEngine::note(d, {}, "community SONiC's ConfigDB and YANG models carry no Spectrum-X adaptive routing; the nvue "
+                            "output carries it");
+  }
   return ok;
 }
 

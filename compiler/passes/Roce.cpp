@@ -4,6 +4,7 @@
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -42,7 +43,17 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
     out = uint64_t(std::llround(v));
     return true;
   };
+  // Milliseconds: a whole number of ms in [lo, hi].
+  auto millis = [&](const ir::Setting &s, double lo, double hi, uint32_t &out) {
+    double ms = s.number * 1e3;
+    if (s.type != ir::Setting::Number || !(s.dim == dims::Time) || ms < lo - 1e-6 || ms > hi + 1e-6 ||
+        std::fabs(ms - std::round(ms)) > 1e-6)
+      return false;
+    out = uint32_t(std::lround(ms));
+    return true;
+  };
   const ir::Setting *ecnMin = nullptr, *ecnMax = nullptr, *dscp = nullptr, *cnp = nullptr;
+  const ir::Setting *wdDetect = nullptr, *wdRestore = nullptr, *wdPoll = nullptr;
   for (const ir::Setting &s : pol->props) {
     std::string_view key = F.strings.str(s.name);
     uint32_t u;
@@ -77,6 +88,41 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
         bad(s, fmt::format("{} must be a positive queue depth", key), "for example ecn_min = 150 kB; ecn_max = 1500 kB;");
       else
         (key == "ecn_min" ? r.ecnMin : r.ecnMax) = b, (key == "ecn_min" ? ecnMin : ecnMax) = &s;
+    } else if (key == "pfc_watchdog" || key == "adaptive_routing") {
+      if (s.type != ir::Setting::Bool)
+        bad(s, fmt::format("{} must be true or false", key),
+            key == "pfc_watchdog" ? "the PFC watchdog (default true) stops a pause storm from stalling the lossless class"
+                                  : "adaptive_routing = true spreads RoCE over the uplinks by their load (Spectrum-X)");
+      else if (key == "pfc_watchdog")
+        r.pfcWatchdog = s.boolean;
+      else
+        r.adaptiveRouting = s.boolean, r.arLoc = s.loc;
+    } else if (key == "pfcwd_detection") {
+      // The ranges are SONiC's YANG (sonic-pfcwd.yang); NVUE's are wider.
+      if (!millis(s, 100, 5000, u))
+        bad(s, "pfcwd_detection must be a whole number of milliseconds from 100 ms to 5 s", "SONiC's default is 200 ms");
+      else
+        r.pfcwdDetectionMs = u, wdDetect = &s;
+    } else if (key == "pfcwd_restoration") {
+      if (!millis(s, 100, 60000, u))
+        bad(s, "pfcwd_restoration must be a whole number of milliseconds from 100 ms to 60 s", "SONiC's default is 200 ms");
+      else
+        r.pfcwdRestorationMs = u, wdRestore = &s;
+    } else if (key == "pfcwd_poll") {
+      if (!millis(s, 100, 1000, u))
+        bad(s, "pfcwd_poll must be a whole number of milliseconds from 100 ms to 1 s", "SONiC's default is 200 ms");
+      else
+        r.pfcwdPollMs = u, wdPoll = &s;
+    } else if (key == "pfcwd_action") {
+      std::string_view v = s.type == ir::Setting::String ? F.strings.str(s.str) : std::string_view();
+      if (v == "drop" || v == "forward" || v == "alert")
+        r.pfcwdAction = v == "drop"      ? RoceSettings::PfcwdAction::Drop
+                        : v == "forward" ? RoceSettings::PfcwdAction::Forward
+                                         : RoceSettings::PfcwdAction::Alert,
+        r.pfcwdActionSet = true;
+      else
+        bad(s, "pfcwd_action must be \"drop\", \"forward\" or \"alert\"",
+            "\"drop\" (the default) discards the stalled queue's packets until the storm ends");
     } else if (key == "nic_type") {
       // The PCI device ID, as lspci -d 15b3: and the NIC Configuration Operator's nicType
       // spell it: 4 hexadecimal digits, lower case.
@@ -117,6 +163,13 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
     r.ecnMin = 150000;
     r.ecnMax = std::max<uint64_t>(r.ecnMax, 1500000);
   }
+  for (const ir::Setting *t : {wdDetect, wdRestore})
+    if (t && wdPoll && (t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs) < r.pfcwdPollMs) {
+      bad(*t, fmt::format("{} ({} ms) is shorter than pfcwd_poll ({} ms)", F.strings.str(t->name),
+                          t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs, r.pfcwdPollMs),
+          "the watchdog sees the queue once per poll: give it at least one poll interval");
+      (t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs) = 0;
+    }
   if (diags && !r.ecn) {
     Diagnostic *d = diags->report(DiagCode::W0122, pol->loc, "lossless RoCE on priority {} without ECN", r.pfcPriority);
     DiagEngine::note(d, {}, "without ECN marks, congestion spreads as PFC pauses; set ecn = true");
@@ -129,6 +182,33 @@ SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1};
 } // namespace
 
 RoceSettings roceSettings(const ir::Fabric &F) { return read(F, nullptr); }
+
+uint32_t dscpTrafficClass(const RoceSettings &r, uint32_t dscp) {
+  if (dscp == r.cnpDscp)
+    return RoceSettings::CnpTrafficClass;
+  if (dscp == r.dscp)
+    return r.pfcPriority;
+  uint32_t sp = dscp >> 3; // Cumulus's default trust map: DSCP 8k..8k+7 -> switch priority k
+  return sp == r.pfcPriority || sp == RoceSettings::CnpTrafficClass ? sp : 0;
+}
+
+PfcWatchdog sonicPfcWatchdog(const RoceSettings &r, uint32_t ports) {
+  // pfcwd start_default: each value 200 ms times ceil(ports / 32), the poll at most 1 s.
+  uint32_t multiply = std::max<uint32_t>(1, (std::max<uint32_t>(ports, 1) - 1) / 32 + 1);
+  PfcWatchdog w;
+  w.detectionMs = r.pfcwdDetectionMs ? r.pfcwdDetectionMs : std::min<uint32_t>(200 * multiply, 5000);
+  w.restorationMs = r.pfcwdRestorationMs ? r.pfcwdRestorationMs : std::min<uint32_t>(200 * multiply, 60000);
+  w.pollMs = r.pfcwdPollMs ? r.pfcwdPollMs
+                           : std::min({200 * multiply, uint32_t(1000), w.detectionMs, w.restorationMs});
+  static const char *const actions[] = {"drop", "forward", "alert"};
+  w.action = actions[static_cast<int>(r.pfcwdAction)];
+  return w;
+}
+
+uint32_t nvueRobustness(const RoceSettings &r) {
+  uint32_t poll = r.pfcwdPollMs ? r.pfcwdPollMs : 100, detect = r.pfcwdDetectionMs ? r.pfcwdDetectionMs : 300;
+  return std::max<uint32_t>(1, (detect + poll - 1) / poll);
+}
 
 uint32_t hostMtu(const ir::Fabric &F) {
   RoceSettings r = read(F, nullptr);

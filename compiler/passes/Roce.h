@@ -21,6 +21,14 @@ struct RoceSettings {
   uint64_t ecnMin = 150000;  // bytes of queue depth where marking starts
   uint64_t ecnMax = 1500000; // bytes where every packet is marked
   uint32_t ecnProbability = 100; // percent, at ecnMax
+  // The PFC watchdog on every lossless port (pfc_watchdog = false turns it off). A
+  // time of 0 is not pinned by the policy: each NOS's own default applies.
+  bool pfcWatchdog = true;
+  uint32_t pfcwdDetectionMs = 0, pfcwdRestorationMs = 0, pfcwdPollMs = 0;
+  enum class PfcwdAction : uint8_t { Drop, Forward, Alert } pfcwdAction = PfcwdAction::Drop;
+  bool pfcwdActionSet = false;
+  bool adaptiveRouting = false; // Spectrum-X adaptive routing on the routed fabric ports
+  SourceRange arLoc;            // adaptive_routing = true, for the targets that cannot express it
   std::string nicType;       // PCI device ID of the GPU NICs ("1023"), lower case; "": not given
   SourceRange loc;           // the policy
   static constexpr uint32_t CnpTrafficClass = 6; // CNPs ride a strict-priority queue
@@ -28,6 +36,32 @@ struct RoceSettings {
 
 // policy roce with its defaults; a value that checkEthernet rejects keeps its default.
 RoceSettings roceSettings(const ir::Fabric &F);
+
+// The traffic class of DSCP `dscp` on every switch (docs/decisions/0261): Cumulus
+// Linux's lossless RoCE profile trusts DSCP by its class selector (DSCP / 8 is the
+// switch priority) and carries the lossless priority and the CNP priority (6) on
+// their own traffic classes, the rest on 0: DSCP 24-31 lossless and 48-55 CNP for
+// priority 3. The policy's `dscp` is lossless and its `cnp_dscp` is CNP even outside
+// those blocks.
+uint32_t dscpTrafficClass(const RoceSettings &r, uint32_t dscp);
+
+// SONiC's PFC_WD values for a switch of `ports` PORT entries: the policy's where it
+// pins them, else what `pfcwd start_default` writes (sonic-utilities pfcwd/main.py:
+// 200 ms detection, restoration and poll, action drop, each times ceil(ports / 32));
+// an unpinned poll interval never exceeds the detection or restoration time.
+struct PfcWatchdog {
+  uint32_t pollMs, detectionMs, restorationMs;
+  const char *action; // "drop", "forward", "alert"
+};
+PfcWatchdog sonicPfcWatchdog(const RoceSettings &r, uint32_t ports);
+
+// NVUE's robustness (polls before the watchdog acts) for a pinned detection time and
+// poll interval (Cumulus Linux's default poll is 100 ms).
+uint32_t nvueRobustness(const RoceSettings &r);
+
+// Cumulus Linux runs adaptive routing on the Spectrum-4 at 400G and 200G, not on 800G
+// links (Cumulus Linux 5.15 user guide, "Equal Cost Multipath Load Sharing").
+inline bool adaptiveRoutingSpeed(double bps) { return bps >= 200e9 && bps <= 400e9; }
 
 // The IP ToS byte of RoCE data: the DSCP in the upper six bits, ECT(0) in the ECN bits
 // when ECN is on (DSCP 26 with ECN: 106). cma_roce_tos, the RDMA device's traffic class and

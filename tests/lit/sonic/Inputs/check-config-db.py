@@ -84,6 +84,22 @@ def check_switch(host, db):
     for table in ("QUEUE", "BUFFER_PG", "BUFFER_QUEUE"):
         for key in db.get(table, {}):
             port_ref(table, key.split("|")[0])
+    # PFC watchdog: every lossless port (pfc_enable in PORT_QOS_MAP) and no other, and
+    # SONiC's ranges (sonic-pfcwd.yang), detection and restoration at least the poll.
+    wd = db.get("PFC_WD", {})
+    if wd:
+        poll = int(wd.get("GLOBAL", {}).get("POLL_INTERVAL", "0"))
+        if not 100 <= poll <= 1000:
+            err(host, f"PFC_WD GLOBAL POLL_INTERVAL {poll} out of 100..1000")
+        lossless = {n for n, q in db.get("PORT_QOS_MAP", {}).items() if q.get("pfc_enable")}
+        if set(wd) - {"GLOBAL"} != lossless:
+            err(host, "PFC_WD ports differ from the lossless ports of PORT_QOS_MAP")
+        for name, w in wd.items():
+            if name == "GLOBAL":
+                continue
+            for f, lo, hi in (("detection_time", 100, 5000), ("restoration_time", 100, 60000)):
+                if not lo <= int(w.get(f, "0")) <= hi or int(w.get(f, "0")) < poll:
+                    err(host, f"PFC_WD {name}: {f} {w.get(f)} out of {lo}..{hi} or below the poll")
     for name in db.get("CABLE_LENGTH", {}).get("AZURE", {}):
         port_ref("CABLE_LENGTH", name)
     for table in ("BUFFER_PORT_INGRESS_PROFILE_LIST", "BUFFER_PORT_EGRESS_PROFILE_LIST"):
@@ -101,7 +117,8 @@ def check_switch(host, db):
             err(host, f"BUFFER_PROFILE {name}: pool {v.get('pool')} not in BUFFER_POOL")
     for name, q in db.get("PORT_QOS_MAP", {}).items():
         for field, table in (("dscp_to_tc_map", "DSCP_TO_TC_MAP"), ("tc_to_queue_map", "TC_TO_QUEUE_MAP"),
-                             ("tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"), ("pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE")):
+                             ("tc_to_pg_map", "TC_TO_PRIORITY_GROUP_MAP"), ("pfc_to_queue_map", "MAP_PFC_PRIORITY_TO_QUEUE"),
+                             ("pfc_to_pg_map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP")):
             if field in q and q[field] not in db.get(table, {}):
                 err(host, f"PORT_QOS_MAP {name}: {field} {q[field]} is not in {table}")
     for key, q in db.get("QUEUE", {}).items():
