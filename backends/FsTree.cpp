@@ -265,6 +265,11 @@ bool removeIfLeftover(int dirFd, const std::string &name) {
       ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
     removeTree(dirFd, name.c_str(), 0);
     removed = true;
+  } else if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    // No marker: a build killed (SIGKILL) between its mkdirat and the marker left it
+    // empty. rmdir takes only an empty directory; a live build that lost it that way
+    // makes another (makeStaging checks the inode after its flock).
+    removed = ::unlinkat(dirFd, name.c_str(), AT_REMOVEDIR) == 0;
   }
   ::close(fd);
   return removed;

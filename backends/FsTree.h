@@ -41,7 +41,8 @@ bool isStagingName(std::string_view name, std::string_view prefix);
 // Creates StagingMarker below the staging directory; false with errno.
 bool markStaging(int stagingFd);
 // Removes `name` below dirFd when it holds StagingMarker and its flock can be taken (a
-// killed build's staging directory); true when removed.
+// killed build's staging directory), or when it is empty and unlocked (a build killed
+// before it marked it); true when removed.
 bool removeIfLeftover(int dirFd, const std::string &name);
 // removeIfLeftover on each entry below `dirFd` named isStagingName(_, prefix).
 void removeUnlocked(int dirFd, std::string_view prefix);

@@ -1,4 +1,5 @@
 #include "backends/Backend.h"
+#include "backends/FsTree.h"
 
 #include <gtest/gtest.h>
 
@@ -362,4 +363,28 @@ TEST(OutputDir, ConcurrentBuildsEachCommitACompleteBuild) {
   EXPECT_EQ(m.substr(m.find('\n') + 1), want);
   EXPECT_EQ(tree(dir).size(), 1 + 1 + 100 * 2); // manifest, sw, and each sw/N with its file
   EXPECT_TRUE(siblings(dir).empty());
+}
+
+// A build killed (SIGKILL) between creating its staging directory and marking it leaves it
+// empty and unmarked: the next build's cleanup removes it (rmdir), but never an unmarked
+// directory with something in it, nor one a live build holds.
+TEST(OutputDir, AnEmptyUnmarkedStagingLeftoverIsRemoved) {
+  std::string dir = tempDir();
+  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  std::string empty = ".out.fabc-" + fabc::fstree::randomName(), full = ".out.fabc-" + fabc::fstree::randomName(),
+              held = ".out.fabc-" + fabc::fstree::randomName();
+  ASSERT_EQ(::mkdirat(fd, empty.c_str(), 0700), 0);
+  ASSERT_EQ(::mkdirat(fd, full.c_str(), 0700), 0);
+  ASSERT_EQ(::mkdirat(fd, held.c_str(), 0700), 0);
+  std::ofstream(dir + "/" + full + "/user-file") << "kept";
+  int h = ::openat(fd, held.c_str(), O_RDONLY | O_DIRECTORY);
+  ASSERT_EQ(::flock(h, LOCK_EX), 0);
+  fabc::fstree::removeUnlocked(fd, ".out.fabc-");
+  struct stat st;
+  EXPECT_NE(::fstatat(fd, empty.c_str(), &st, 0), 0);
+  EXPECT_EQ(::fstatat(fd, full.c_str(), &st, 0), 0);
+  EXPECT_EQ(::fstatat(fd, held.c_str(), &st, 0), 0);
+  ::close(h);
+  ::close(fd);
 }
