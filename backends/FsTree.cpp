@@ -260,16 +260,17 @@ bool removeIfLeftover(int dirFd, const std::string &name) {
     return false;
   struct stat st;
   bool removed = false;
-  // Ours (the marker inside) and no build holds it: a killed build's.
-  if (::fstatat(fd, StagingMarker, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
-      ::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-    removeTree(dirFd, name.c_str(), 0);
-    removed = true;
-  } else if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-    // No marker: a build killed (SIGKILL) between its mkdirat and the marker left it
-    // empty. rmdir takes only an empty directory; a live build that lost it that way
-    // makes another (makeStaging checks the inode after its flock).
-    removed = ::unlinkat(dirFd, name.c_str(), AT_REMOVEDIR) == 0;
+  bool marked = ::fstatat(fd, StagingMarker, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+  if (::flock(fd, LOCK_EX | LOCK_NB) == 0) { // no build holds it: a killed build's
+    if (marked) {
+      removeTree(dirFd, name.c_str(), 0);
+      removed = true;
+    } else {
+      // No marker: a build killed (SIGKILL) between its mkdirat and the marker left it
+      // empty. rmdir takes only an empty directory; a live build that lost it that way
+      // makes another (makeStaging checks the inode after its flock).
+      removed = ::unlinkat(dirFd, name.c_str(), AT_REMOVEDIR) == 0;
+    }
   }
   ::close(fd);
   return removed;
