@@ -19,6 +19,7 @@ namespace fabc::cst {
 
 struct Abort {};  // a token the lexer refuses (a bad character, a limit): parse no further
 struct Broken {}; // a syntax error, recorded: unwinds to the statement list that recovers
+static_assert(hand::BlockComment < 62, "hand::SyntaxError::expected holds a bit per token kind below bit 62");
 
 // A child on the parser's stack of open nodes: a token (kid: its index in the token array)
 // or a completed node (kid has NodeBit; what the index means is the sink's), with the
@@ -548,8 +549,7 @@ private:
         expr(1);
         close(CondExpr, m);
       } else {
-        expected_ |= hand::SyntaxError::Many; // an operator could follow
-        return;
+        return; // (an operator could follow: not listed, as ANTLR does not list them)
       }
     }
   }
