@@ -14,4 +14,5 @@ inline constexpr const char HostsPlan[] = "1.0";    // hosts/plan.json
 inline constexpr const char Diff[] = "1.0";         // fabc diff --format=json
 inline constexpr const char Verify[] = "1.0";       // fabc verify --format=json
 inline constexpr const char Export[] = "1.0";       // fabc export --format=json|yaml
+inline constexpr const char Sweep[] = "1.0";        // fabc sweep: sweep.json
 } // namespace fabc::formats

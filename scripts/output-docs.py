@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCHEMAS = os.path.join(ROOT, "docs", "schemas")
 DOC = os.path.join(ROOT, "docs", "outputs.md")
 # The outputs whose keys docs/outputs.md lists, in its order (the file name without .schema.json).
-OUTPUTS = ["summary", "bom", "cabling-plan", "energy", "hosts-plan", "diff", "verify", "export"]
+OUTPUTS = ["summary", "bom", "cabling-plan", "energy", "hosts-plan", "diff", "verify", "export", "sweep"]
 UNIT = re.compile(r"\s*\[([^\]]+)\]$")
 
 

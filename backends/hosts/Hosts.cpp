@@ -171,13 +171,21 @@ struct Writer {
     j.endArray();
     j.endObject();
     if (roce.enabled && !roce.nicType.empty() && passes::defaultDscpMap(roce)) {
-      OutFile *t = ctx.out.open("hosts/nic-configuration-operator.yaml");
-      if (!t)
-        return failOpen(ctx);
-      a.clear();
-      fabc::hosts::nicTemplate(a, F.name, ctx.info.version, roce);
-      t->write(view(a));
+      return writeFile("hosts/nic-configuration-operator.yaml",
+                       [&](TextBuffer &o) { fabc::hosts::nicTemplate(o, F.name, ctx.info.version, roce); });
     }
+    return true;
+  }
+
+  // One whole file made in the scratch buffer `a` by gen(a).
+  template <typename Gen> bool writeFile(const std::string &path, Gen gen) {
+    OutFile *f = ctx.out.open(path);
+    if (!f)
+      return failOpen(ctx);
+    a.clear();
+    gen(a);
+    f->write(view(a));
+    f->close();
     return true;
   }
 
@@ -197,21 +205,9 @@ struct Writer {
                      [](const fabc::hosts::RoceNic &x, const fabc::hosts::RoceNic &y) { return x.rail < y.rail; });
     const std::string &host = hosts(d), device = F.deviceName(d);
     fabc::hosts::RoceHost h{host, device, F.name, ctx.info.version, mtu};
-    OutFile *sh = ctx.out.open("hosts/roce/" + host + ".sh");
-    if (!sh)
-      return failOpen(ctx);
-    a.clear();
-    fabc::hosts::roceScript(a, h, roceNics, roce);
-    sh->write(view(a));
-    sh->close();
-    OutFile *env = ctx.out.open("hosts/nccl/" + host + ".env");
-    if (!env)
-      return failOpen(ctx);
-    a.clear();
-    fabc::hosts::ncclEnv(a, h, roceNics, roce);
-    env->write(view(a));
-    env->close();
-    return true;
+    return writeFile("hosts/roce/" + host + ".sh",
+                     [&](TextBuffer &o) { fabc::hosts::roceScript(o, h, roceNics, roce); }) &&
+           writeFile("hosts/nccl/" + host + ".env", [&](TextBuffer &o) { fabc::hosts::ncclEnv(o, h, roceNics, roce); });
   }
 };
 

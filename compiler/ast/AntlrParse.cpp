@@ -1,13 +1,12 @@
-// The ANTLR parser of grammar/Fabric.g4: the reference for syntax errors, and the compile
-// path's parser for a file the hand-written one rejects (its diagnostics, from where the
-// hand-written parser gave up: SyntaxWindow.h) or with --parser=antlr. parseFile is the
-// only entry point into ANTLR.
+// parseFile: the one hand-written parser (SyntaxParser.h with AstLower.cpp's sink) and its
+// syntax errors, or with --parser=antlr the ANTLR parser of grammar/Fabric.g4 (the oracle:
+// `fabc parse-diff`). The only entry point into ANTLR.
 #include "diag/DiagCodes.h"
 #include "ast/AntlrTree.h"
+#include "ast/HandLexer.h"
 #include "ast/Input.h"
 #include "ast/LexicalChecks.h"
 #include "ast/Parser.h"
-#include "ast/SyntaxWindow.h"
 #include "ast/TwoStage.h"
 #include "diag/Diag.h"
 
@@ -35,9 +34,6 @@ public:
 
   void syntaxError(antlr4::Recognizer *rec, antlr4::Token *bad, size_t, size_t,
                    const std::string &, std::exception_ptr) override {
-    // The '}'s that close a cut window are not the file's: what they meet is not reported.
-    if (bad && map_.synthesized(bad->getStartIndex()))
-      return;
     ++count_;
     // Later errors are mostly the recovery's echoes of the first; recovering through
     // the rest of a large broken file costs minutes and gigabytes for nothing.
@@ -78,10 +74,8 @@ public:
     if (bad && bad->getType() == P::QUANTITY)
       DiagEngine::note(d, r, "a number followed by a word is read as a quantity with a unit; "
                              "put the number in parentheses if the word is not a unit");
-    last_ = d;
   }
   unsigned count() const { return count_; }
-  Diagnostic *last() const { return last_; } // the last reported, while nothing else is
   void setSemicolon(size_t t) { semicolon_ = t; }
 
 private:
@@ -90,7 +84,6 @@ private:
   const OffsetMap &map_;
   DiagEngine &diags_;
   unsigned count_ = 0;
-  Diagnostic *last_ = nullptr;
 };
 
 // A recursive-descent parser recurses once per nesting level: absurd nesting is rejected
@@ -159,12 +152,10 @@ bool validUtf8(std::string_view s, size_t *bad) {
 
 namespace {
 
-// ANTLR's parse of `text` (the file's, or a SyntaxWindow's): its diagnostics, and the AST
-// of a file without errors. `*reported`: it reported something.
-ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow *window, const SourceManager &sm,
-                      DiagEngine &diags, ast::Context &ctx, const ParseLimits &limits, bool *reported) {
-  *reported = true;
-  OffsetMap map(text, window);
+// ANTLR's parse of the file: its diagnostics, and the AST of a file without errors.
+ast::File *parseAntlr(uint32_t fileId, std::string_view text, DiagEngine &diags, ast::Context &ctx,
+                      const ParseLimits &limits) {
+  OffsetMap map(text);
   Utf8Input input(text);
   fabc_antlr::FabricLexer lexer(&input);
   lexer.removeErrorListeners();
@@ -200,17 +191,8 @@ ast::File *parseAntlr(uint32_t fileId, std::string_view text, const SyntaxWindow
   P::FileContext *tree = parseTwoStage(parser, tokens);
   ast::File *file = ctx.file();
   file->fileId = fileId;
-  if (listener.count()) {
-    if (window && window->cut())
-      DiagEngine::note(listener.last(), {},
-                       fmt::format("syntax errors past line {} are not looked for in a file this large: "
-                                   "fix these and compile again",
-                                   sm.lineCol({fileId, window->cutAt()}).line));
+  if (listener.count())
     return file;
-  }
-  *reported = false;
-  if (window)
-    return nullptr; // the window parsed clean: only the whole file can say why the hand parser did not
   antlrparse::build(fileId, map, ctx, tree, file);
   return file;
 }
@@ -251,26 +233,22 @@ ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags
                  text[bad] == 0 ? "NUL byte in source file" : "invalid UTF-8 byte in source file");
     return nullptr;
   }
-  hand::Rejection why;
-  if (limits.engine != ParserEngine::AntlrOnly) {
-    if (ast::File *f = parseHand(fileId, text, ctx, limits, &why))
-      return f;
-    if (limits.engine == ParserEngine::HandOnly)
-      return nullptr;
-    // What stops the whole file's parse stops it here too, wherever it is in the file.
-    if (hand::scanLexical(text, limits).report(diags, fileId, limits))
-      return nullptr;
-    // ANTLR's diagnostics from where the hand-written parser gave up, not from the start.
-    SyntaxWindow window;
-    bool reported = false;
-    if (window.make(text, why, limits.syntaxWindow)) {
-      ast::File *f = parseAntlr(fileId, window.text(), &window, sm, diags, ctx, limits, &reported);
-      if (reported)
-        return f;
-    }
+  if (limits.engine == ParserEngine::AntlrOnly)
+    return parseAntlr(fileId, text, diags, ctx, limits);
+  std::vector<hand::SyntaxError> errors;
+  ast::File *f = parseHand(fileId, text, ctx, limits, errors);
+  if (f && errors.empty())
+    return f;
+  if (limits.engine == ParserEngine::HandOnly)
+    return nullptr;
+  if (f) { // the statements that parse, for the editor; the compile path stops at the errors
+    reportSyntaxErrors(fileId, text, errors, diags);
+    return f;
   }
-  bool reported = false;
-  return parseAntlr(fileId, text, nullptr, sm, diags, ctx, limits, &reported);
+  // A token the lexer refused: what stops the whole file's parse, wherever it is in the file.
+  if (hand::scanLexical(text, limits).report(diags, fileId, limits))
+    return nullptr;
+  return parseAntlr(fileId, text, diags, ctx, limits); // a fallback: the scan finds what the lexer refused
 }
 
 } // namespace fabc

@@ -7,6 +7,8 @@
 // parse-diff` and the fuzz target hold them equal. docs/decisions/0221-one-parser-two-sinks.md.
 #include "ast/Literals.h"
 #include "ast/SyntaxParser.h"
+#include "diag/Diag.h"
+#include "diag/DiagCodes.h"
 
 #include <llvm/ADT/SmallVector.h>
 
@@ -60,7 +62,7 @@ public:
       s.sub = k[0].tok == hand::KwSource ? ast::Prop::Source : ast::Prop::Estimate;
       annotText_ = unquote(k[1]);
       break;
-    case PropBlock: propLists_.push_back(popList(props_, n - 2)); break;
+    case PropBlock: propLists_.push_back(popList(props_, n - 2 - errors(k, n))); break;
     case TemplateDecl: tmpl(k, n); break;
     case Param: {
       ast::Expr *deflt = n == 3 ? expr() : nullptr;
@@ -88,7 +90,7 @@ public:
       items_.fabrics.push_back(f);
       break;
     }
-    case Block: blocks_.push_back(popList(stmts_, n - 2)); break;
+    case Block: blocks_.push_back(popList(stmts_, n - 2 - errors(k, n))); break;
     case ElseBranch:
       if (n > 1) // `else if`: its ifStmt is the one statement of the else block
         blocks_.push_back(ctx_.list<ast::Stmt *>(llvm::ArrayRef<ast::Stmt *>(ifStmt(k, n))));
@@ -121,6 +123,12 @@ public:
       break;
     }
     case NumberLit: exprs_.push_back({nullptr, s.begin, s.end}); break;
+    case Error: // what did not parse: the values its completed parts left are dropped
+      ++errors_;
+      for (uint32_t i = 0; i < n; ++i)
+        if (k[i].isNode())
+          drop(k[i].rule);
+      break;
     default:
       if (isExpr(r) || r >= QuantityLit)
         exprs_.push_back({lowerExpr(r, k, n), s.begin, s.end});
@@ -134,6 +142,34 @@ public:
 
 private:
   static bool isStmt(Rule r) { return r >= LetStmt && r <= AssertStmt; }
+  // The Error nodes among a list's children (none but after a syntax error).
+  uint32_t errors(const Slot *k, uint32_t n) const {
+    uint32_t e = 0;
+    for (uint32_t i = 0; errors_ && i < n; ++i)
+      e += k[i].isNode() && k[i].rule == Error;
+    return e;
+  }
+  // A completed node whose parent did not: the one value it left on its stack goes.
+  void drop(Rule r) {
+    switch (r) {
+    case Block:
+    case ElseBranch: blocks_.pop_back(); break;
+    case PropBlock: propLists_.pop_back(); break;
+    case Prop: props_.pop_back(); break;
+    case Path: paths_.pop_back(); break;
+    case Segment: segs_.pop_back(); break;
+    case Param: params_.pop_back(); break;
+    case Arg: argStack_.pop_back(); break;
+    case PortDecl: ports_.pop_back(); break;
+    case HallDecl: halls_.pop_back(); break;
+    case Error: case Annotation: case Args: case ArraySpec: break; // no stack
+    default:
+      if (isStmt(r))
+        stmts_.pop_back();
+      else if (isExpr(r) || r >= QuantityLit)
+        exprs_.pop_back();
+    }
+  }
   std::string_view text(const Slot &t) const { return s_.substr(t.begin, t.end - t.begin); }
   // A string literal's decoded text, saved in the arena (the source holds it escaped).
   std::string_view unquote(const Slot &t) { return ctx_.save(lit::unquote(text(t))); }
@@ -174,7 +210,7 @@ private:
     for (uint32_t i = 5; i + 1 < n; ++i)
       ports += k[i].rule == PortDecl;
     m->ports = popList(ports_, ports);
-    m->props = popList(props_, n - 6 - ports);
+    m->props = popList(props_, n - 6 - ports - errors(k, n));
     items_.models.push_back(m);
   }
 
@@ -328,7 +364,7 @@ private:
       for (uint32_t i = 3; i + 1 < n; ++i)
         halls += k[i].rule == HallDecl;
       s->ext->halls = popList(halls_, halls);
-      s->props = popList(props_, n - 4 - halls);
+      s->props = popList(props_, n - 4 - halls - errors(k, n));
       return s;
     }
     case SpanStmt: {
@@ -349,7 +385,7 @@ private:
       s->e1 = expr();
       return s;
     }
-    default: throw Reject{}; // not reached: every rule is lowered above
+    default: throw Abort{}; // not reached: every rule is lowered above
     }
   }
 
@@ -430,7 +466,7 @@ private:
       e->kids = ctx_.list<ast::Expr *>(kids);
       return e;
     }
-    default: throw Reject{}; // not reached
+    default: throw Abort{}; // not reached
     }
   }
 
@@ -468,13 +504,14 @@ private:
   } arr_{};
   ast::List<ast::Arg> args_;
   std::string_view annotText_;
+  uint32_t errors_ = 0; // Error nodes so far
 };
 
 } // namespace
 } // namespace cst
 
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
-                     hand::Rejection *why) {
+                     std::vector<hand::SyntaxError> &errors) {
   ast::File *file = ctx.file();
   file->fileId = fileId;
   cst::AstSink sink(fileId, text, ctx);
@@ -483,14 +520,85 @@ ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, 
   cst::Parser<cst::AstSink> parser(text, limits, window, /*keep=*/false, sink);
   try {
     parser.file();
-  } catch (const cst::Reject &) {
+  } catch (const cst::Abort &) {
     // The nodes built so far stay in the arena until the Context goes (at most this
-    // file's AST, once; the ANTLR parse that follows costs far more per token).
-    if (why)
-      *why = parser.rejection();
+    // file's AST, once).
     return nullptr;
   }
+  errors = parser.errors();
   return file;
+}
+
+namespace {
+// A token's text as the messages quote it (cut at 40 bytes, on a character boundary).
+std::string quoted(std::string_view text) {
+  if (text.size() <= 40)
+    return "'" + std::string(text) + "'";
+  size_t cut = 40;
+  while (cut && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80)
+    --cut;
+  return "'" + std::string(text.substr(0, cut)) + "...'";
+}
+
+const char *spelling(hand::Tok k) {
+  using namespace hand;
+  static const char *const punct[] = {";", ":", "{", "}", "[", "]", "(", ")", ",", "=", "..", ".", "--", "-", "!",
+                                      "*", "/", "%", "+", "<", "<=", ">", ">=", "==", "!=", "&&", "||", "?"};
+  static const char *const words[] = {"import", "fn",   "model",  "port",  "source",   "estimate", "template",
+                                      "fabric", "let",  "param",  "option", "for",     "in",       "if",
+                                      "else",   "link", "group",  "place", "building", "span",     "policy",
+                                      "assert", "hall", "true",   "false"};
+  if (k >= Semi && k <= Question)
+    return punct[k - Semi];
+  if (k >= KwImport && k <= KwFalse)
+    return words[k - KwImport];
+  return "";
+}
+
+// A token the parser tried, as the grammar's display names put it.
+std::string expectedName(hand::Tok k) {
+  using namespace hand;
+  switch (k) {
+  case End: return "end of file";
+  case Id: return "a name";
+  case Number: return "a number";
+  case Quantity: return "a quantity";
+  case PercentLit: return "a percentage";
+  case String: return "a string";
+  default: return "'" + std::string(spelling(k)) + "'";
+  }
+}
+} // namespace
+
+void reportSyntaxErrors(uint32_t fileId, std::string_view text, const std::vector<hand::SyntaxError> &errors,
+                        DiagEngine &diags) {
+  using namespace hand;
+  for (const SyntaxError &e : errors) {
+    std::string_view found = text.substr(e.begin, e.end - e.begin);
+    SourceRange r{{fileId, e.begin}, std::max<uint32_t>(e.end - e.begin, 1)};
+    std::string msg = "unexpected " + (e.found == End ? std::string("end of file") : quoted(found));
+    uint64_t want = e.expected & ~SyntaxError::Many;
+    if (want && !(e.expected & SyntaxError::Many) && __builtin_popcountll(want) <= 4) {
+      std::string list;
+      for (unsigned t = 0; t < 63; ++t)
+        if (want >> t & 1) {
+          list += list.empty() ? "" : " or ";
+          list += t == 62 ? "an expression" : expectedName(Tok(t));
+        }
+      msg += ", expected " + list;
+    }
+    // A missing ';' at the end of a line is reported where it belongs, after the token
+    // before the line break, as clang does.
+    if ((want >> Semi & 1) && e.prevEnd > 0 && text.substr(e.prevEnd, e.begin - e.prevEnd).find('\n') !=
+                                                   std::string_view::npos) {
+      r = {{fileId, e.prevEnd}, 1};
+      msg = "expected ';' after " + quoted(text.substr(e.prevBegin, e.prevEnd - e.prevBegin));
+    }
+    Diagnostic *d = diags.report(DiagCode::E0002, r, std::move(msg));
+    if (e.found == Quantity)
+      DiagEngine::note(d, r, "a number followed by a word is read as a quantity with a unit; "
+                             "put the number in parentheses if the word is not a unit");
+  }
 }
 
 } // namespace fabc

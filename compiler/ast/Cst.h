@@ -27,6 +27,7 @@ enum Rule : uint8_t {
   ElseBranch, HallDecl, ArraySpec, Args, Arg, Path, Segment,
   PrimaryExpr, UnaryExpr, BinaryExpr, CondExpr, // the `expr` rule's alternatives
   QuantityLit, PercentLit, NumberLit, StringLit, BoolLit, CallExpr, NameExpr, CompExpr, ListExpr, ParenExpr,
+  Error, // not the grammar's: an element of a statement list that did not parse, and what recovery skipped
 };
 const char *ruleName(Rule r);
 inline bool isExpr(Rule r) { return r >= PrimaryExpr && r <= CondExpr; }
@@ -103,9 +104,13 @@ struct Tree {
 };
 
 // The hand-written parser (SyntaxParser.h with CstParser.cpp's sink): false, with no diagnostic, on anything the
-// grammar rejects or past `limits` (the compile path's parseFile then reports it).
-// `text` must be valid UTF-8. With `nodes` false only the tokens are recorded (a check).
-bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes = true);
+// grammar rejects or past `limits` (the compile path's parseFile then reports it). After a
+// syntax error the tree is still whole (every token, Error nodes where the text is wrong:
+// the editor's), unless the lexer stopped (a bad character, a limit: `out` is then empty);
+// `errors`, if given, gets the syntax errors. `text` must be valid UTF-8. With `nodes`
+// false only the tokens are recorded (a check).
+bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes = true,
+           std::vector<hand::SyntaxError> *errors = nullptr);
 // The tokens alone, as `parse` records them (false at a bad character).
 bool lex(std::string_view text, std::vector<Token> &out);
 // ANTLR's lexer and parser (CstAntlr.cpp), the tree converted: the reference. False if

@@ -22,7 +22,7 @@ public:
     if (!record_)
       return s;
     if (t_.nodes.size() >= NodeBit - 1)
-      throw Reject{};
+      throw Abort{};
     Node node{r, uint32_t(t_.kids.size()), n, firstTok(k[0]), lastTok(k[n - 1])};
     for (uint32_t i = 0; i < n; ++i)
       t_.kids.push_back(k[i].kid);
@@ -40,19 +40,28 @@ private:
 
 } // namespace
 
-bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes) {
+bool parse(std::string_view text, const ParseLimits &limits, Tree &out, bool nodes,
+           std::vector<hand::SyntaxError> *errors) {
+  out.source = text;
+  out.root = 0;
   if (text.size() >= NodeBit)
     return false;
-  out.source = text;
+  bool clean = false;
   try {
     TreeSink sink(out, nodes);
     Parser<TreeSink> p(text, limits, out.tokens, /*keep=*/true, sink);
     p.file();
-  } catch (const Reject &) {
+    clean = p.errors().empty();
+    if (errors)
+      *errors = p.errors();
+  } catch (const Abort &) {
+    out.tokens.clear();
+    out.nodes.clear();
+    out.kids.clear();
     return false;
   }
   out.root = nodes ? uint32_t(out.nodes.size() - 1) : 0;
-  return true;
+  return clean;
 }
 
 bool lex(std::string_view text, std::vector<Token> &out) {
@@ -80,7 +89,7 @@ const char *ruleName(Rule r) {
       "forStmt", "ifStmt", "linkStmt", "groupStmt", "placeStmt", "buildingStmt", "spanStmt", "policyStmt",
       "assertStmt", "elseBranch", "hallDecl", "arraySpec", "args", "arg", "path", "segment", "primaryExpr",
       "unaryExpr", "binaryExpr", "condExpr", "quantityLit", "percentLit", "numberLit", "stringLit", "boolLit",
-      "callExpr", "nameExpr", "compExpr", "listExpr", "parenExpr"};
+      "callExpr", "nameExpr", "compExpr", "listExpr", "parenExpr", "error"};
   return names[r];
 }
 

@@ -3,6 +3,7 @@
 #include "ast/Cst.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
+#include "diag/DiagCodes.h"
 
 #include <fmt/format.h>
 
@@ -137,41 +138,57 @@ std::string diagText(const Diagnostic &d, bool notes) {
   return s;
 }
 
-// The compile path's diagnostics of a file both parsers reject against ANTLR's on the
-// whole file: all of them with the default window; with a window cut at the first
-// statement end past where the hand parser gave up, the first one (its note says the cut).
-void compareWindow(uint32_t id, const SourceManager &sm, const DiagEngine &out, ParseLimits limits,
+// A file both parsers reject: the compile path reports it (a lexical finding as ANTLR on
+// the whole file does, word for word; else syntax errors, in its own words), and the CST
+// recovered from it holds every token once, in order, and prints the file back.
+void checkRecovery(uint32_t id, const SourceManager &sm, const DiagEngine &out, ParseLimits limits,
                    ParserComparison &c) {
-  DiagEngine ref(sm);
+  auto fail = [&](std::string what, std::string want, std::string got) {
+    c.result = ParserComparison::RecoveryBroken;
+    c.antlrError = std::move(what);
+    c.antlrDump = std::move(want);
+    c.handDump = std::move(got);
+  };
+  DiagEngine ref(sm), diags(sm);
   ref.setOutput(out.output());
-  ast::Context refCtx;
+  diags.setOutput(out.output());
+  ast::Context refCtx, ctx;
   limits.engine = ParserEngine::AntlrOnly;
   parseFile(id, sm, ref, refCtx, limits);
-  std::string whole;
-  for (const Diagnostic &d : ref.all())
-    whole += diagText(d, true);
-  for (uint32_t window : {limits.syntaxWindow, 1u}) {
-    DiagEngine diags(sm);
-    diags.setOutput(ref.output());
-    ast::Context ctx;
-    limits.engine = ParserEngine::Auto;
-    limits.syntaxWindow = window;
-    parseFile(id, sm, diags, ctx, limits);
-    std::string got;
-    for (const Diagnostic &d : diags.all())
-      got += diagText(d, window != 1);
-    std::string want = whole;
-    if (window == 1) { // the first diagnostic, without its notes
-      got = got.substr(0, got.find('\n') + 1);
-      want = ref.all().empty() ? std::string() : diagText(ref.all().front(), false);
-    }
-    if (got != want) {
-      c.result = ParserComparison::WindowDiffers;
-      c.antlrDump = std::move(want);
-      c.handDump = std::move(got);
-      return;
-    }
+  limits.engine = ParserEngine::Auto;
+  parseFile(id, sm, diags, ctx, limits);
+  std::string want, got;
+  bool lexical = false, syntax = !diags.all().empty();
+  for (const Diagnostic &d : ref.all()) {
+    want += diagText(d, true);
+    lexical |= d.code != DiagCode::E0002;
   }
+  for (const Diagnostic &d : diags.all()) {
+    got += diagText(d, true);
+    syntax &= d.code == DiagCode::E0002;
+  }
+  if (lexical ? got != want : !syntax)
+    return fail(lexical ? "the lexical findings differ from ANTLR's" : "no syntax error reported", want, got);
+  std::string_view text = sm.text(id);
+  size_t bad = 0;
+  cst::Tree t;
+  if (!validUtf8(text, &bad) || (cst::parse(text, limits, t), t.tokens.empty()))
+    return; // the lexer refused a token: no tree
+  if (t.print() != text)
+    return fail("the recovered CST does not print the file back", std::string(text), t.print());
+  uint32_t seen = 0, comments = 0, last = 0;
+  bool ordered = true;
+  t.walk([](uint32_t) {},
+         [&](uint32_t tok, uint32_t) {
+           ordered &= seen == 0 || tok > last;
+           last = tok;
+           ++seen;
+         },
+         [](uint32_t) {});
+  for (const cst::Token &k : t.tokens)
+    comments += cst::isComment(k.kind);
+  if (!ordered || seen + comments != t.tokens.size())
+    fail("the recovered CST does not hold every token once, in order", t.dump(), {});
 }
 
 } // namespace
@@ -199,7 +216,7 @@ ParserComparison compareParsers(uint32_t id, const SourceManager &sm, DiagEngine
     if (hand)
       c.antlrError = diags.all().empty() ? std::string("no AST") : diags.all().front().message;
     else
-      compareWindow(id, sm, diags, limits, c);
+      checkRecovery(id, sm, diags, limits, c);
     return c;
   }
   if (!hand) {

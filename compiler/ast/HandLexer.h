@@ -30,18 +30,16 @@ enum Tok : uint8_t {
   LineComment, BlockComment,
 };
 
-// Where the hand-written parser gave up, for parseFile's ANTLR parse of the diagnostics
-// (docs/decisions/0060-syntax-errors-in-large-files.md, "Syntax errors in large files").
-struct Rejection {
-  bool limited = false; // at a token or nesting limit (scanLexical reports it): no window
-  // Per open statement list, outermost (the file) first: [begin, end) holds only
-  // statements the parser completed, and is followed by one more completed statement (or
-  // none) and then the statement it gave up in.
-  std::vector<std::pair<uint32_t, uint32_t>> done;
-  // The statements of the blocks the kept statements hold, each [after '{', '}'):
-  // left out as well (an empty block parses as the full one does, up to its '}').
-  llvm::SmallVector<std::pair<uint32_t, uint32_t>, 4> holes;
-  uint32_t at = 0; // the end of the token it gave up at
+// A syntax error the one parser (SyntaxParser.h) met and recovered from: the token it did
+// not expect, the token before it, and every token it tried there. reportSyntaxErrors
+// words it (docs/decisions/0301-syntax-error-recovery.md).
+struct SyntaxError {
+  static constexpr uint64_t Many = uint64_t(1) << 63; // more alternatives than a message lists
+  static constexpr uint64_t Expr = uint64_t(1) << 62; // an expression
+  uint32_t begin, end;         // the unexpected token (End: the file's size, twice)
+  uint32_t prevBegin, prevEnd; // the token before it (a missing ';' is reported after it)
+  uint64_t expected;           // (1 << Tok) per token tried there, Expr, Many
+  Tok found;
 };
 
 // A word the lexer reads as a keyword, not an ID (fabc import escapes these).
@@ -96,8 +94,14 @@ private:
 } // namespace fabc::hand
 
 namespace fabc {
-// The one hand-written parser (SyntaxParser.h) with the AST sink (AstLower.cpp): nullptr (and no diagnostic) on a file the grammar would reject; `why`
-// says where it gave up.
+class DiagEngine;
+// The one hand-written parser (SyntaxParser.h) with the AST sink (AstLower.cpp): the AST of
+// every statement that parses, and in `errors` the syntax errors it recovered from (the
+// statements they broke are left out). nullptr at a token the lexer refuses (a bad
+// character, a limit: scanLexical reports those as the whole file's parse does).
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
-                     hand::Rejection *why);
+                     std::vector<hand::SyntaxError> &errors);
+// Each error as FAB-E0002: "unexpected X, expected Y" at X, or "expected ';' after X".
+void reportSyntaxErrors(uint32_t fileId, std::string_view text, const std::vector<hand::SyntaxError> &errors,
+                        DiagEngine &diags);
 } // namespace fabc

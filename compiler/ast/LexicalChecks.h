@@ -2,9 +2,9 @@
 // The checks made on a file's whole token stream before it is parsed: more tokens than
 // the limit (FAB-E0005), bad characters (FAB-E0003), brackets or an expression nested
 // past the limit (FAB-E0006). The ANTLR driver makes them on ANTLR's tokens; when the
-// hand-written parser rejects a file, the hand-written lexer makes them on the whole file
-// (fast, keeping no token), so that a syntax window (SyntaxWindow.h) never hides a
-// finding that stops the parse of the whole file. compiler/ast/ only.
+// hand-written parser's lexer refuses a token, the hand-written lexer makes them on the
+// whole file (fast, keeping no token), so that they are reported as the whole file's
+// parse always has (the first three bad characters, not only the first). compiler/ast/ only.
 #include "ast/Parser.h"
 
 #include <cstdint>

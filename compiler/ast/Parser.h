@@ -10,9 +10,10 @@ class DiagEngine;
 class SourceManager;
 
 // Which parser builds the AST. Both build the same AST from a file the grammar accepts
-// (`fabc parse-diff` and the fuzz target prove it); only ANTLR's reports syntax errors.
+// and reject the same files (`fabc parse-diff` and the fuzz target prove it); each words
+// its syntax errors its own way.
 enum class ParserEngine : uint8_t {
-  Auto,      // the hand-written parser; a file it rejects goes to ANTLR for the diagnostics
+  Auto,      // the hand-written parser (SyntaxParser.h), with its syntax errors
   HandOnly,  // the hand-written parser only: nullptr, without a diagnostic, on a file it rejects
   AntlrOnly, // the ANTLR parser generated from grammar/Fabric.g4 (--parser=antlr)
 };
@@ -21,10 +22,6 @@ struct ParseLimits {
   uint32_t maxDepth = 200; // nesting of expressions and blocks
   uint64_t maxTokens = (64ull << 20) / 16; // per file: ANTLR's parser needs ~0.5 KB a token (FAB-E0005)
   ParserEngine engine = ParserEngine::Auto;
-  // A file the hand-written parser rejects goes to ANTLR from the statement where it gave
-  // up, and at most about this many bytes past it (ANTLR needs ~100 bytes of memory a
-  // source byte): SyntaxWindow.h.
-  uint32_t syntaxWindow = 1u << 20;
 
   // No token or nesting limit (maxDepth * 20 still fits): for a lexer pass over a whole
   // file that keeps nothing per token. hand::Lexer keeps a reference: name the value.
@@ -37,7 +34,8 @@ struct ParseLimits {
 };
 
 // Returns nullptr only when the text cannot be tokenized at all; syntax errors are
-// reported and yield a partial file (callers stop on errors).
+// reported and yield the file's statements that parse (callers stop on errors; the
+// language server indexes them).
 ast::File *parseFile(uint32_t fileId, const SourceManager &sm, DiagEngine &diags,
                      ast::Context &ctx, const ParseLimits &limits = {});
 
@@ -47,16 +45,17 @@ std::string dumpAST(const ast::File &file);
 // The differential test of the two parsers on one file (`fabc parse-diff`, the fuzz
 // target): ANTLR's is the reference. Where it builds an AST without an error the
 // hand-written one must build the same (dumpAST); where it reports one, the hand-written
-// one must reject the file too. fmt's parse tree (Cst.h) is compared the same way: the
-// hand-written CST parser's with ANTLR's tree, converted (appended to the dumps).
-// `limits.engine` is ignored.
+// one must reject the file too (the messages may differ). fmt's parse tree (Cst.h) is
+// compared the same way: the hand-written CST parser's with ANTLR's tree, converted
+// (appended to the dumps). The hand parser's recovery is held to its own rules: on a file
+// both reject, the compile path reports a syntax error (or a lexical one) and its CST
+// still prints the file back byte for byte. `limits.engine` is ignored.
 struct ParserComparison {
-  // WindowDiffers: both reject it, but the diagnostics of the compile path (ANTLR from
-  // where the hand parser gave up, SyntaxWindow.h) are not ANTLR's on the whole file; or,
-  // with the window cut right after that statement, the first of them is not.
-  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer, WindowDiffers } result;
+  // RecoveryBroken: both reject it, but the compile path reports no syntax error, or the
+  // recovered CST does not print the file back.
+  enum Result : uint8_t { Same, RejectedByBoth, HandRejects, HandAccepts, AstsDiffer, RecoveryBroken } result;
   std::string antlrError;           // HandAccepts: ANTLR's first diagnostic
-  std::string antlrDump, handDump;  // AstsDiffer: the two dumps; WindowDiffers: the diagnostics
+  std::string antlrDump, handDump;  // AstsDiffer: the two dumps; RecoveryBroken: what is wrong
 };
 ParserComparison compareParsers(uint32_t fileId, const SourceManager &sm, DiagEngine &diags, ParseLimits limits);
 

@@ -3,20 +3,23 @@
 // grammar once and hands every node it completes, children before parent (postorder, as
 // Carbon's parse tree is laid out), to a sink:
 //  - cst::TreeSink (CstParser.cpp) records the node in the concrete syntax tree of Cst.h,
-//    the tree fmt prints and the differential test compares with ANTLR's;
+//    the tree fmt prints, the editor walks and the differential test compares with ANTLR's;
 //  - AstSink (AstLower.cpp) lowers it at once into the compiler's AST, so the compile path
 //    keeps no node and no token it has passed (a 150 MB explicit file keeps its AST only).
 // The node is the same in both: one per rule context, labelled alternatives by their
 // label, node for node as ANTLR builds it (`fabc parse-diff` holds both sinks to ANTLR).
-// On anything the grammar rejects the parser throws Reject, and rejection() says where it
-// gave up (parseFile then asks ANTLR for the diagnostics of that part of the file).
+// Syntax errors are its own: at a token the grammar does not allow it records what it
+// expected there (hand::SyntaxError) and recovers at the statement list it is in, closing
+// what it skipped as an Error node (docs/decisions/0301-syntax-error-recovery.md).
 // Nothing recurses per statement: an else-if chain is a loop.
 // docs/decisions/0221-one-parser-two-sinks.md.
 #include "ast/Cst.h"
 
 namespace fabc::cst {
 
-struct Reject {};
+struct Abort {};  // a token the lexer refuses (a bad character, a limit): parse no further
+struct Broken {}; // a syntax error, recorded: unwinds to the statement list that recovers
+static_assert(hand::BlockComment < 62, "hand::SyntaxError::expected holds a bit per token kind below bit 62");
 
 // A child on the parser's stack of open nodes: a token (kid: its index in the token array)
 // or a completed node (kid has NodeBit; what the index means is the sink's), with the
@@ -32,6 +35,9 @@ struct Slot {
 
 template <class Sink> class Parser {
   using Tok = hand::Tok;
+  // Which statement list an element is parsed in: the file, a block of statements, or a
+  // list inside one statement (a property block, a model's, a building's, a group's).
+  enum Level : uint8_t { Top, Stmts, Inner };
 
 public:
   // `keep`: every token stays in `toks` with its line, comments included (the CST). Else
@@ -43,62 +49,51 @@ public:
       toks_.reserve(text.size() / 2 + 16); // address space, touched as used (~3 bytes a token)
   }
 
+  // Throws Abort at a token the lexer refuses; syntax errors are in errors().
   void file() {
     using namespace hand;
     uint32_t m = mark();
-    done_.emplace_back(0);
     cur_ = fetch(0);
-    while (kind() != End) {
-      done_.back().next(begin());
-      uint32_t it = mark();
-      switch (kind()) {
-      case KwImport: {
-        uint32_t d = mark();
-        next();
-        expect(String);
-        expect(Semi);
-        close(ImportDecl, d);
-        break;
-      }
-      case KwModel: model(); break;
-      case KwTemplate: tmpl(); break;
-      case KwFn: function(); break;
-      case KwFabric: {
-        uint32_t d = mark();
-        next();
-        expect(Id);
-        block();
-        close(FabricDecl, d);
-        break;
-      }
-      default: stmt(); break;
-      }
-      close(Item, it);
-    }
+    while (kind() != End)
+      element(Top, [&] {
+        uint32_t it = mark();
+        switch (kind()) {
+        case KwImport: {
+          uint32_t d = mark();
+          next();
+          expect(String);
+          expect(Semi);
+          close(ImportDecl, d);
+          break;
+        }
+        case KwModel: model(); break;
+        case KwTemplate: tmpl(); break;
+        case KwFn: function(); break;
+        case KwFabric: {
+          uint32_t d = mark();
+          next();
+          expect(Id);
+          block();
+          close(FabricDecl, d);
+          break;
+        }
+        default: stmt(); break;
+        }
+        close(Item, it);
+      });
     push(cur_); // EOF
     close(File, m);
   }
 
-  // After a Reject: where it gave up.
-  hand::Rejection rejection() const {
-    hand::Rejection r{lex_.limited(), {}, {}, badEnd_ != UINT32_MAX ? badEnd_ : toks_[cur_].end};
-    for (const Level &l : done_) {
-      r.done.push_back({l.begin, l.last});
-      r.holes.append(l.lastHoles.begin(), l.lastHoles.end());
-      r.holes.append(l.curHoles.begin(), l.curHoles.end());
-    }
-    return r;
-  }
+  const std::vector<hand::SyntaxError> &errors() const { return errors_; }
 
 private:
   // --- tokens: every token lexed is appended to toks_; cur_ is the current one of the
   // default channel (comments are recorded and stepped over).
   void lexOne() {
     hand::Token t = lex_.next();
-    if (t.kind == hand::Bad) {
-      badEnd_ = t.end;
-      throw Reject{};
-    }
+    if (t.kind == hand::Bad)
+      throw Abort{};
     if (keep_) {
       const char *s = s_.data();
       for (uint32_t i = lineAt_; i < t.begin; ++i)
@@ -124,23 +119,114 @@ private:
   }
   void next() {
     push(cur_);
+    prevBegin_ = toks_[cur_].begin;
     prevEnd_ = toks_[cur_].end;
+    expected_ = 0;
     if (!keep_ && cur_ >= 4096) { // nothing refers to a passed token: keep the window small
       toks_.erase(toks_.begin(), toks_.begin() + cur_);
       cur_ = 0;
     }
     cur_ = fetch(cur_ + 1);
   }
+  // Is the current token a `k`? If not, `k` is one of the tokens the error message at
+  // this token lists (every alternative tried since the last token consumed).
+  bool at(Tok k) {
+    if (kind() == k)
+      return true;
+    expected_ |= uint64_t(1) << k;
+    return false;
+  }
   void expect(Tok k) {
-    if (kind() != k)
-      throw Reject{};
+    if (!at(k))
+      fail();
     next();
   }
   bool accept(Tok k) {
-    if (kind() != k)
+    if (!at(k))
       return false;
     next();
     return true;
+  }
+
+  // --- errors: one per broken statement (one per token at most: an error that unwinds
+  // several lists, e.g. at the end of the file, is reported once). `also`: what else
+  // could have been here (SyntaxError::Expr, ::Many).
+  [[noreturn]] void fail(uint64_t also = 0) {
+    const Token &t = toks_[cur_];
+    if (errors_.empty() || errors_.back().begin != t.begin)
+      errors_.push_back({t.begin, t.end, prevBegin_, prevEnd_, expected_ | also, t.kind});
+    throw Broken{};
+  }
+  static bool startsDecl(Tok k) {
+    using namespace hand;
+    return k == KwImport || k == KwModel || k == KwTemplate || k == KwFn || k == KwFabric;
+  }
+  static bool startsStmt(Tok k) {
+    using namespace hand;
+    return startsDecl(k) || k == KwLet || k == KwParam || k == KwOption || k == KwFor || k == KwIf ||
+           k == KwLink || k == KwGroup || k == KwPlace || k == KwBuilding || k == KwSpan || k == KwPolicy ||
+           k == KwAssert;
+  }
+  bool lineStart() const {
+    const char *s = s_.data();
+    for (uint32_t i = prevEnd_; i < begin(); ++i)
+      if (s[i] == '\n')
+        return true;
+    return prevEnd_ == 0;
+  }
+  bool column1() const { return begin() == 0 || s_[begin() - 1] == '\n'; }
+
+  // One element of a statement list, parsed by `parse`. On a syntax error in it the list
+  // goes on after what is skipped, and all the element consumed is one Error node: up to
+  // its ';' or through its block's '}' (brace nesting counted), or up to a '}' that
+  // closes the list, or up to the next line that starts a statement. A token that only
+  // an enclosing list takes (`link` in a property block, `fabric` in column 1 in a block:
+  // a '}' missing) leaves the whole list to that list's recovery. Recovery always moves
+  // on: an element that broke at its first token loses that token. Right after a
+  // recovery, an element that breaks at its first token is part of the same mess (`}}};`)
+  // and not reported again.
+  template <class F> void element(Level level, F &&parse) {
+    uint32_t m = mark(), start = begin();
+    try {
+      parse();
+      quiet_ = false;
+      return;
+    } catch (const Broken &) {
+    }
+    using namespace hand;
+    Tok k = kind();
+    if ((level == Inner && startsStmt(k)) || (level == Stmts && startsDecl(k) && column1()))
+      throw Broken{};
+    if (quiet_ && begin() == start && !errors_.empty() && errors_.back().begin == start)
+      errors_.pop_back();
+    quiet_ = true;
+    uint32_t braces = 0;
+    for (bool first = begin() == start;; first = false) {
+      k = kind();
+      if (k == End)
+        break;
+      if (!first && braces == 0) {
+        if (k == RBrace && level != Top)
+          break; // the list's own '}'
+        if ((k == Id || startsStmt(k)) && lineStart())
+          break;
+        if (startsStmt(k) && k != KwFor && k != KwIf) // (those two also appear in comprehensions)
+          break;
+      }
+      next();
+      if (k == LBrace) {
+        ++braces;
+      } else if (k == RBrace && braces && --braces == 0) {
+        if (!at(KwElse)) {
+          accept(Semi);
+          break;
+        }
+      } else if (k == Semi && braces == 0) {
+        break;
+      }
+    }
+    if (mark() > m)
+      close(Error, m);
   }
 
   // --- nodes: the children of an open node gather on scratch_ from its mark on; closing
@@ -161,23 +247,24 @@ private:
     expect(Colon);
     expect(Id);
     expect(LBrace);
-    while (kind() != RBrace) {
-      uint32_t it = mark();
-      if (kind() == KwPort) {
-        uint32_t p = mark();
-        next();
-        expect(Id);
-        expect(LBrack);
-        expr();
-        expect(RBrack);
-        propBlock();
-        close(PortDecl, p);
-      } else {
-        prop();
-      }
-      close(ModelItem, it);
-    }
-    next();
+    while (!at(RBrace) && kind() != End)
+      element(Inner, [&] {
+        uint32_t it = mark();
+        if (at(KwPort)) {
+          uint32_t p = mark();
+          next();
+          expect(Id);
+          expect(LBrack);
+          expr();
+          expect(RBrack);
+          propBlock();
+          close(PortDecl, p);
+        } else {
+          prop();
+        }
+        close(ModelItem, it);
+      });
+    expect(RBrace);
     close(ModelDecl, m);
   }
 
@@ -187,7 +274,7 @@ private:
     next();
     expect(Id);
     expect(LParen);
-    if (kind() != RParen) {
+    if (!at(RParen)) {
       do {
         uint32_t p = mark();
         expect(Id);
@@ -209,7 +296,7 @@ private:
     next();
     expect(Id);
     expect(LParen);
-    if (kind() != RParen) {
+    if (!at(RParen)) {
       do
         expect(Id);
       while (accept(Comma));
@@ -227,7 +314,7 @@ private:
     expect(Id);
     expect(Assign);
     expr();
-    if (kind() == KwSource || kind() == KwEstimate) {
+    if (at(KwSource) || at(KwEstimate)) {
       uint32_t a = mark();
       next();
       expect(String);
@@ -240,14 +327,14 @@ private:
   void propBlock() {
     uint32_t m = mark();
     expect(hand::LBrace);
-    while (kind() != hand::RBrace)
-      prop();
-    next();
+    while (!at(hand::RBrace) && kind() != hand::End)
+      element(Inner, [&] { prop(); });
+    expect(hand::RBrace);
     close(PropBlock, m);
   }
 
   void propsOrSemi() {
-    if (kind() == hand::LBrace) {
+    if (at(hand::LBrace)) {
       propBlock();
       accept(hand::Semi);
     } else {
@@ -258,16 +345,9 @@ private:
   void block() {
     uint32_t m = mark();
     expect(hand::LBrace);
-    done_.emplace_back(prevEnd_);
-    while (kind() != hand::RBrace) {
-      done_.back().next(begin());
-      stmt();
-    }
-    uint32_t from = done_.back().begin;
-    done_.pop_back();
-    if (begin() > from)
-      done_.back().curHoles.push_back({from, begin()});
-    next();
+    while (!at(hand::RBrace) && kind() != hand::End)
+      element(Stmts, [&] { stmt(); });
+    expect(hand::RBrace);
     close(Block, m);
   }
 
@@ -305,7 +385,7 @@ private:
     }
     case Id: {
       next();
-      if (kind() == LBrack) {
+      if (at(LBrack)) {
         uint32_t a = mark();
         next();
         if (kind() == Id && peek() == KwIn) {
@@ -320,10 +400,10 @@ private:
       }
       expect(Colon);
       expect(Id);
-      if (kind() == LParen) {
+      if (at(LParen)) {
         uint32_t a = mark();
         next();
-        if (kind() != RParen) {
+        if (!at(RParen)) {
           do {
             uint32_t g = mark();
             if (kind() == Id && peek() == Assign) {
@@ -359,7 +439,7 @@ private:
         if (!accept(KwElse))
           break;
         open.push_back(mark());
-        if (kind() != KwIf) {
+        if (!at(KwIf)) {
           block();
           break;
         }
@@ -384,11 +464,12 @@ private:
         expect(RBrack);
       }
       expect(LBrace);
-      while (kind() != RBrace) {
-        path();
-        expect(Semi);
-      }
-      next();
+      while (!at(RBrace) && kind() != End)
+        element(Inner, [&] {
+          path();
+          expect(Semi);
+        });
+      expect(RBrace);
       return close(GroupStmt, m);
     case KwPlace:
       next();
@@ -403,18 +484,19 @@ private:
       next();
       expect(Id);
       expect(LBrace);
-      while (kind() != RBrace) {
-        if (kind() == KwHall) {
-          uint32_t h = mark();
-          next();
-          expect(Id);
-          propBlock();
-          close(HallDecl, h);
-        } else {
-          prop();
-        }
-      }
-      next();
+      while (!at(RBrace) && kind() != End)
+        element(Inner, [&] {
+          if (at(KwHall)) {
+            uint32_t h = mark();
+            next();
+            expect(Id);
+            propBlock();
+            close(HallDecl, h);
+          } else {
+            prop();
+          }
+        });
+      expect(RBrace);
       return close(BuildingStmt, m);
     case KwSpan:
       next();
@@ -436,7 +518,7 @@ private:
         expect(String);
       expect(Semi);
       return close(AssertStmt, m);
-    default: throw Reject{};
+    default: fail(hand::SyntaxError::Many); // a statement
     }
   }
 
@@ -467,7 +549,7 @@ private:
         expr(1);
         close(CondExpr, m);
       } else {
-        return;
+        return; // (an operator could follow: not listed, as ANTLR does not list them)
       }
     }
   }
@@ -485,7 +567,7 @@ private:
     case Id:
       next();
       if (accept(LParen)) {
-        if (kind() != RParen) {
+        if (!at(RParen)) {
           do
             expr();
           while (accept(Comma));
@@ -500,7 +582,7 @@ private:
       return close(NameExpr, m);
     case LBrack:
       next();
-      if (kind() != RBrack) {
+      if (!at(RBrack)) {
         expr();
         if (accept(KwFor)) {
           expect(Id);
@@ -523,7 +605,7 @@ private:
       expr();
       expect(RParen);
       return close(ParenExpr, m);
-    default: throw Reject{};
+    default: fail(hand::SyntaxError::Expr);
     }
   }
 
@@ -532,26 +614,11 @@ private:
   std::vector<Token> &toks_;
   bool keep_;
   Sink &sink_;
-  uint32_t cur_ = 0, line_ = 1, lineAt_ = 0, prevEnd_ = 0, badEnd_ = UINT32_MAX;
+  uint32_t cur_ = 0, line_ = 1, lineAt_ = 0, prevBegin_ = 0, prevEnd_ = 0;
+  uint64_t expected_ = 0; // hand::SyntaxError::expected at the current token
+  bool quiet_ = false;    // the last element was recovered from
   std::vector<Slot> scratch_;
-  // Per open statement list: where it begins, where its last completed statement and its
-  // current one start. Rejection::done leaves out [begin, last): ANTLR still sees the
-  // statement before the one it gave up in (its recovery and the missing-';' rule look
-  // back one token). The blocks those two statements hold are left out too, but for
-  // their braces (Rejection::holes): ANTLR's parse of the statement does not look into
-  // them, and one of them can be the whole 50 MB body of `fabric f { ... }`.
-  struct Level {
-    uint32_t begin, last, cur;
-    llvm::SmallVector<std::pair<uint32_t, uint32_t>, 2> lastHoles, curHoles;
-    explicit Level(uint32_t at) : begin(at), last(at), cur(at) {}
-    void next(uint32_t at) {
-      last = cur;
-      cur = at;
-      lastHoles = std::move(curHoles);
-      curHoles.clear();
-    }
-  };
-  std::vector<Level> done_;
+  std::vector<hand::SyntaxError> errors_;
 };
 
 } // namespace fabc::cst

@@ -164,6 +164,7 @@ public:
     if (key.empty())
       key = name;
     uint32_t id = sm_.add(name, std::move(text));
+    unsigned before = diags_.errors();
     ast::File *f = parseFile(id, sm_, diags_, ctx_, opts_.parse);
     bool catalog = catalog_;
     catalog_ = false;
@@ -172,8 +173,12 @@ public:
     f->catalog = catalog;
     state_[key] = 1;
     ids_[key] = id;
-    for (ast::Import &imp : f->imports)
-      import(imp);
+    // A file with syntax errors keeps the statements that parse (the language server
+    // indexes them), but its imports are not followed: nothing is compiled past a syntax
+    // error, and the errors of the files it imports would bury it.
+    if (diags_.errors() == before)
+      for (ast::Import &imp : f->imports)
+        import(imp);
     state_[key] = 2;
     out_.files.push_back(f);
     return f;

@@ -214,7 +214,8 @@ std::pair<uint32_t, uint32_t> nicPortRange(const ir::Fabric &F, uint32_t d) {
 uint32_t nicRail(const ir::Fabric &F, uint32_t port) {
   uint32_t idx = 0;
   F.portGroup(port, &idx);
-  return idx;
+  // The GPU's ports are in its planes (or on its two ToRs), never in two rails.
+  return idx / std::max<uint32_t>(1, F.modelOf(F.portDevice[port]).portsPerGpu);
 }
 
 void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools,

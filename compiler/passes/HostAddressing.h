@@ -28,7 +28,8 @@ struct FabricPools {
 bool isNicPort(const ir::Fabric &F, uint32_t port);
 // The ports a NIC can be on: device d's first port group, [first, last) (empty without one).
 std::pair<uint32_t, uint32_t> nicPortRange(const ir::Fabric &F, uint32_t d);
-// The NIC's rail: its index in the port group (cx[3] is rail 3).
+// The NIC's rail: the GPU it serves, its index in the port group over ports_per_gpu (cx[3]
+// is rail 3 with one port per GPU, rail 1 with two: GPU 1's port in the second plane).
 uint32_t nicRail(const ir::Fabric &F, uint32_t port);
 
 // Reads host_pool, host_scheme, host_subnet_len and host_vlan, checks them (E0105,

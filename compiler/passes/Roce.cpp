@@ -11,6 +11,25 @@
 namespace fabc::passes {
 namespace {
 
+// The PFC watchdog's three times, in ms from 100 to maxMs (SONiC's YANG ranges).
+struct PfcwdTime {
+  std::string_view key;
+  uint32_t maxMs;
+  const char *maxText;
+  uint32_t RoceSettings::*field;
+};
+constexpr PfcwdTime kPfcwdTimes[] = {
+    {"pfcwd_detection", 5000, "5 s", &RoceSettings::pfcwdDetectionMs},
+    {"pfcwd_restoration", 60000, "60 s", &RoceSettings::pfcwdRestorationMs},
+    {"pfcwd_poll", 1000, "1 s", &RoceSettings::pfcwdPollMs},
+};
+const PfcwdTime *pfcwdTime(std::string_view key) {
+  for (const PfcwdTime &t : kPfcwdTimes)
+    if (t.key == key)
+      return &t;
+  return nullptr;
+}
+
 // Reads policy roce; with `diags`, reports what is wrong (E0110, W0122).
 RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
   RoceSettings r;
@@ -53,7 +72,7 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
     return true;
   };
   const ir::Setting *ecnMin = nullptr, *ecnMax = nullptr, *dscp = nullptr, *cnp = nullptr;
-  const ir::Setting *wdDetect = nullptr, *wdRestore = nullptr, *wdPoll = nullptr;
+  const ir::Setting *wd[3] = {}; // as kPfcwdTimes: detection, restoration, poll
   for (const ir::Setting &s : pol->props) {
     std::string_view key = F.strings.str(s.name);
     uint32_t u;
@@ -97,22 +116,13 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
         r.pfcWatchdog = s.boolean;
       else
         r.adaptiveRouting = s.boolean, r.arLoc = s.loc;
-    } else if (key == "pfcwd_detection") {
+    } else if (const PfcwdTime *t = pfcwdTime(key)) {
       // The ranges are SONiC's YANG (sonic-pfcwd.yang); NVUE's are wider.
-      if (!millis(s, 100, 5000, u))
-        bad(s, "pfcwd_detection must be a whole number of milliseconds from 100 ms to 5 s", "SONiC's default is 200 ms");
+      if (!millis(s, 100, t->maxMs, u))
+        bad(s, fmt::format("{} must be a whole number of milliseconds from 100 ms to {}", key, t->maxText),
+            "SONiC's default is 200 ms");
       else
-        r.pfcwdDetectionMs = u, wdDetect = &s;
-    } else if (key == "pfcwd_restoration") {
-      if (!millis(s, 100, 60000, u))
-        bad(s, "pfcwd_restoration must be a whole number of milliseconds from 100 ms to 60 s", "SONiC's default is 200 ms");
-      else
-        r.pfcwdRestorationMs = u, wdRestore = &s;
-    } else if (key == "pfcwd_poll") {
-      if (!millis(s, 100, 1000, u))
-        bad(s, "pfcwd_poll must be a whole number of milliseconds from 100 ms to 1 s", "SONiC's default is 200 ms");
-      else
-        r.pfcwdPollMs = u, wdPoll = &s;
+        r.*(t->field) = u, wd[t - kPfcwdTimes] = &s;
     } else if (key == "pfcwd_action") {
       std::string_view v = s.type == ir::Setting::String ? F.strings.str(s.str) : std::string_view();
       if (v == "drop" || v == "forward" || v == "alert")
@@ -163,12 +173,12 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
     r.ecnMin = 150000;
     r.ecnMax = std::max<uint64_t>(r.ecnMax, 1500000);
   }
-  for (const ir::Setting *t : {wdDetect, wdRestore})
-    if (t && wdPoll && (t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs) < r.pfcwdPollMs) {
-      bad(*t, fmt::format("{} ({} ms) is shorter than pfcwd_poll ({} ms)", F.strings.str(t->name),
-                          t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs, r.pfcwdPollMs),
+  for (int k = 0; k < 2; ++k)
+    if (wd[k] && wd[2] && r.*(kPfcwdTimes[k].field) < r.pfcwdPollMs) {
+      bad(*wd[k], fmt::format("{} ({} ms) is shorter than pfcwd_poll ({} ms)", kPfcwdTimes[k].key,
+                              r.*(kPfcwdTimes[k].field), r.pfcwdPollMs),
           "the watchdog sees the queue once per poll: give it at least one poll interval");
-      (t == wdDetect ? r.pfcwdDetectionMs : r.pfcwdRestorationMs) = 0;
+      r.*(kPfcwdTimes[k].field) = 0;
     }
   if (diags && !r.ecn) {
     Diagnostic *d = diags->report(DiagCode::W0122, pol->loc, "lossless RoCE on priority {} without ECN", r.pfcPriority);

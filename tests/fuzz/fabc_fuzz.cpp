@@ -122,9 +122,9 @@ void parsersAgree(const std::string &text) {
     bug("the hand-written parser rejects a file the grammar accepts", text);
   if (c.result == ParserComparison::HandAccepts)
     bug("the hand-written parser accepts a file the grammar rejects", text);
-  if (c.result == ParserComparison::WindowDiffers)
-    bug("a syntax error's diagnostics differ from ANTLR's on the whole file",
-        "--- whole file:\n" + c.antlrDump + "--- window:\n" + c.handDump);
+  if (c.result == ParserComparison::RecoveryBroken)
+    bug(("the hand-written parser's recovery from a syntax error: " + c.antlrError).c_str(),
+        "--- antlr:\n" + c.antlrDump + "--- hand:\n" + c.handDump);
   if (c.result == ParserComparison::AstsDiffer)
     bug("the two parsers build different ASTs", "--- antlr:\n" + c.antlrDump + "\n--- hand:\n" + c.handDump);
 }

@@ -46,4 +46,47 @@ TEST(Cst, WalksInSourceOrder) {
   EXPECT_EQ(t.rule(t.root), cst::File);
 }
 
+// A file with syntax errors still gives the whole tree (docs/decisions/0301-syntax-error-recovery.md):
+// every token once, the broken statements as Error nodes, one error per broken statement.
+TEST(Cst, RecoversAtStatementsWithErrorNodes) {
+  const std::string src = "fabric f {\n  let a = ;\n  link x -- y { speed = ; length = 2 m; }\n"
+                          "  leaf : SW\n  spine : SW;\n}\n}}};\nfabric g { let b = 1; }\n";
+  cst::Tree t;
+  std::vector<hand::SyntaxError> errors;
+  EXPECT_FALSE(cst::parse(src, ParseLimits{}, t, true, &errors));
+  EXPECT_EQ(t.print(), src);
+  ASSERT_FALSE(t.nodes.empty());
+  EXPECT_EQ(t.rule(t.root), cst::File);
+  // let a = ; | speed = ; | the ';' missing after SW | the stray "}}};" (once)
+  ASSERT_EQ(errors.size(), 4u);
+  EXPECT_EQ(src.substr(errors[0].begin, 1), ";");
+  EXPECT_EQ(errors[0].expected, hand::SyntaxError::Expr);
+  EXPECT_EQ(src.substr(errors[2].prevBegin, errors[2].prevEnd - errors[2].prevBegin), "SW");
+  EXPECT_EQ(src.substr(errors[3].begin, 1), "}");
+  uint32_t errorNodes = 0, tokens = 0, links = 0, fabrics = 0;
+  t.walk(
+      [&](uint32_t n) {
+        errorNodes += t.rule(n) == cst::Error;
+        links += t.rule(n) == cst::LinkStmt; // its bad property is an Error in its block
+        fabrics += t.rule(n) == cst::FabricDecl;
+      },
+      [&](uint32_t, uint32_t) { ++tokens; }, [](uint32_t) {});
+  EXPECT_EQ(errorNodes, 4u);
+  EXPECT_EQ(links, 1u);
+  EXPECT_EQ(fabrics, 2u);
+  EXPECT_EQ(tokens, t.tokens.size());
+}
+
+// Recovery always moves on and stays within the nesting limit, whatever the input.
+TEST(Cst, RecoveryEndsOnJunk) {
+  for (std::string src : {std::string(5000, '}'), std::string(5000, ';'), std::string("fabric f {") + std::string(150, '{'),
+                          std::string("let = = = ( [ { ) ] }"), std::string("else else if for in .. --")}) {
+    cst::Tree t;
+    std::vector<hand::SyntaxError> errors;
+    EXPECT_FALSE(cst::parse(src, ParseLimits{}, t, true, &errors));
+    EXPECT_EQ(t.print(), src);
+    EXPECT_FALSE(errors.empty());
+  }
+}
+
 } // namespace

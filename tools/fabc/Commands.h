@@ -20,6 +20,7 @@ int versionCommand(Options &o);  // Info.cpp
 int completionCommand(Options &o); // Info.cpp
 int parseDiffCommand(Options &o); // ParseDiff.cpp (hidden: the differential test of the parsers)
 int lspCommand(Options &o);      // Lsp.cpp
+int sweepCommand(Options &o);    // Sweep.cpp
 
 // Diagnostics in colour: --color, else on a terminal unless NO_COLOR or TERM=dumb says not.
 bool useColor(const Options &o);

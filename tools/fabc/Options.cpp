@@ -222,8 +222,8 @@ const std::vector<OptionSpec> &optionTable() {
        help, nullptr},
       {"--help-hidden", nullptr, Arg::None, CmdAll, "--help-hidden", "this help, with the developer options", true,
        helpHidden, nullptr},
-      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport | CmdExport, "-o DIR",
-       "output directory (build, export; default: fabc-out); import: the .fab file (default: stdout)", false,
+      {"-o", nullptr, Arg::Value, CmdBuild | CmdImport | CmdExport | CmdSweep, "-o DIR",
+       "output directory (build, export; default: fabc-out; sweep: fabc-sweep); import: the .fab file (default: stdout)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.outDir = v;
          o.outSet = true;
@@ -232,16 +232,16 @@ const std::vector<OptionSpec> &optionTable() {
        "dir"},
       {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck | CmdLsp, "--emit=LIST",
        "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit, "backends"},
-      {"-I", nullptr, Arg::Value, CmdCompile, "-I DIR",
+      {"-I", nullptr, Arg::Value, CmdCompileOrSweep, "-I DIR",
        "add DIR to the import search path (also FABC_PATH, colon-separated)", false,
        [](Options &o, const std::string &, const std::string &v) {
          o.includes.push_back(v);
          return Continue;
        },
        "dir"},
-      {"-D", nullptr, Arg::Value, CmdCompile, "-D NAME=VALUE",
+      {"-D", nullptr, Arg::Value, CmdCompileOrSweep, "-D NAME=VALUE",
        "override 'param NAME' with a Fabric expression, e.g. -D su=2", false, define, nullptr},
-      {"--top", nullptr, Arg::Value, CmdCompile | CmdImport, "--top NAME",
+      {"--top", nullptr, Arg::Value, CmdCompileOrSweep | CmdImport, "--top NAME",
        "the fabric to build when a file declares several (import: the fabric's name)", false, SET(top), nullptr},
       {"--diagnostics-format", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--diagnostics-format=F",
        "text (default), json or sarif", false, diagnosticsFormat, "text json sarif"},
@@ -256,22 +256,22 @@ const std::vector<OptionSpec> &optionTable() {
       {"--color", nullptr, Arg::Value, CmdCompile | CmdFmt | CmdImport, "--color=WHEN",
        "auto (default: on a terminal, unless NO_COLOR is set or TERM=dumb), always, never", false, color,
        "auto always never"},
-      {"-Werror", nullptr, Arg::None, CmdCompile, "-Werror", "treat warnings as errors", false, FLAG(werror), nullptr},
-      {"-Werror=", nullptr, Arg::Prefix, CmdCompile, "-Werror=CODE", "treat one warning as an error, e.g. -Werror=W0101",
+      {"-Werror", nullptr, Arg::None, CmdCompileOrSweep, "-Werror", "treat warnings as errors", false, FLAG(werror), nullptr},
+      {"-Werror=", nullptr, Arg::Prefix, CmdCompileOrSweep, "-Werror=CODE", "treat one warning as an error, e.g. -Werror=W0101",
        false, promote, "codes"},
-      {"-Wno-", nullptr, Arg::Prefix, CmdCompile, "-Wno-CODE", "silence one warning, e.g. -Wno-W0101", false,
+      {"-Wno-", nullptr, Arg::Prefix, CmdCompileOrSweep, "-Wno-CODE", "silence one warning, e.g. -Wno-W0101", false,
        noWarning, "codes"},
-      {"-w", nullptr, Arg::None, CmdCompile, "-w", "silence every warning (but those made errors by -Werror=CODE)",
+      {"-w", nullptr, Arg::None, CmdCompileOrSweep, "-w", "silence every warning (but those made errors by -Werror=CODE)",
        false, FLAG(noWarnings), nullptr},
       {"--error-limit", nullptr, Arg::Value, CmdCompile, "--error-limit=N",
        "stop after N errors (default 50; 0: no limit)", false, errorLimit, nullptr},
-      {"--max-devices", nullptr, Arg::Value, CmdCompile, "--max-devices=N", nullptr, false, limit<0>, nullptr},
-      {"--max-links", nullptr, Arg::Value, CmdCompile, "--max-links=N", nullptr, false, limit<1>, nullptr},
-      {"--max-steps", nullptr, Arg::Value, CmdCompile, "--max-steps=N", nullptr, false, limit<2>, nullptr},
-      {"--max-value-size", nullptr, Arg::Value, CmdCompile, "--max-value-size=N", nullptr, false, limit<4>, nullptr},
-      {"--max-depth", nullptr, Arg::Value, CmdCompile, "--max-depth=N",
+      {"--max-devices", nullptr, Arg::Value, CmdCompileOrSweep, "--max-devices=N", nullptr, false, limit<0>, nullptr},
+      {"--max-links", nullptr, Arg::Value, CmdCompileOrSweep, "--max-links=N", nullptr, false, limit<1>, nullptr},
+      {"--max-steps", nullptr, Arg::Value, CmdCompileOrSweep, "--max-steps=N", nullptr, false, limit<2>, nullptr},
+      {"--max-value-size", nullptr, Arg::Value, CmdCompileOrSweep, "--max-value-size=N", nullptr, false, limit<4>, nullptr},
+      {"--max-depth", nullptr, Arg::Value, CmdCompileOrSweep, "--max-depth=N",
        "elaboration limits (a design past them is an error, never an OOM)", false, limit<3>, nullptr},
-      {"--max-file-size", nullptr, Arg::Value, CmdCompile | CmdFmt, "--max-file-size=BYTES",
+      {"--max-file-size", nullptr, Arg::Value, CmdCompileOrSweep | CmdFmt, "--max-file-size=BYTES",
        "largest source file read (default 256 MiB; suffixes K, M, G)", false, maxFileSize, nullptr},
       {"-i", nullptr, Arg::None, CmdFmt, "-i", "fmt: rewrite the files in place (atomically, only if they change)",
        false, FLAG(inPlace), nullptr},
@@ -320,8 +320,34 @@ const std::vector<OptionSpec> &optionTable() {
       {"--parser", nullptr, Arg::Value, CmdCompile | CmdFmt, "--parser=P",
        "auto (default): the hand-written parser, the grammar's (ANTLR) for syntax errors; antlr, hand: one only",
        true, parser, "auto hand antlr"},
-      {"-q", "--quiet", Arg::None, CmdBuild | CmdVerify | CmdImport | CmdExport, "-q, --quiet", "no summary line", false,
+      {"-q", "--quiet", Arg::None, CmdBuild | CmdVerify | CmdImport | CmdExport | CmdSweep, "-q, --quiet", "no summary line", false,
        FLAG(quiet), nullptr},
+      {"-j", "--jobs", Arg::Value, CmdSweep, "-j N, --jobs=N",
+       "sweep: build N points at once (default: one per core)", false,
+       [](Options &o, const std::string &, const std::string &v) {
+         uint64_t n;
+         if (!parseUInt(v, n) || n == 0 || n > 1024)
+           return usageError("--jobs takes a number from 1 to 1024");
+         o.jobs = unsigned(n);
+         return Continue;
+       },
+       nullptr},
+      {"--columns", nullptr, Arg::Value, CmdSweep, "--columns=LIST",
+       "sweep: the figures of the table, comma-separated (default: all; fabc sweep --help lists them)", false,
+       [](Options &o, const std::string &, const std::string &v) {
+         o.sweepColumns.clear();
+         for (llvm::StringRef rest = v; !rest.empty();) {
+           auto [name, tail] = rest.split(',');
+           if (!name.empty())
+             o.sweepColumns.push_back(name.str());
+           rest = tail;
+         }
+         if (o.sweepColumns.empty())
+           return usageError("--columns takes a comma-separated list of figures");
+         return Continue;
+       },
+       "gpus systems switches links transceivers cpo_ports it_power_w facility_power_w interconnect_power_w "
+       "cpo_saved_w failures_per_year bisection_gbps worst_latency_ns max_oversubscription"},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},
   };

@@ -45,6 +45,8 @@ struct Options {
   std::string diagOutput;              // --diagnostics-output: the JSON/SARIF document's file
   std::string sarifRoot;               // --sarif-root (default: the git repository's root, or .)
   std::string exportFormat = "json";   // export: --format (json, yaml, netbox)
+  unsigned jobs = 0;                   // sweep: --jobs (0: one per core)
+  std::vector<std::string> sweepColumns; // sweep: --columns
 };
 
 // Which commands an option applies to: a command takes its own options only (parseArgs
@@ -54,8 +56,11 @@ enum Cmd : uint32_t {
   CmdBuild = 1, CmdCheck = 2, CmdDiff = 4, CmdFmt = 8, CmdExplain = 16, CmdVerify = 32, CmdImport = 64, CmdLsp = 128,
   CmdOther = 256, // backends, version, completion: the options every command takes only
   CmdExport = 512,
-  CmdAll = 1023,
+  CmdSweep = 1024,
+  CmdAll = 2047,
   CmdCompile = CmdBuild | CmdCheck | CmdDiff | CmdVerify | CmdLsp | CmdExport, // every command that compiles a design
+  // The compile options sweep passes on to the build of each point.
+  CmdCompileOrSweep = CmdCompile | CmdSweep,
 };
 
 enum class Arg : uint8_t {

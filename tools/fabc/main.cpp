@@ -40,6 +40,10 @@ const std::vector<CommandSpec> &commandTable() {
        "write the evaluated design as data (-o DIR): export/design.json, --format=yaml, or --format=netbox for "
        "NetBox's CSV bulk import (docs/export.md)",
        exportCommand, CmdExport},
+      {"sweep", "sweep FILE -D NAME=VALUES...",
+       "build the design over a grid of parameter values (-D su=1..18 -D cpo=false,true) in parallel: a table "
+       "(sweep.csv, sweep.json), a chart (sweep.svg) and the largest design that passes (-o DIR)",
+       sweepCommand, CmdSweep},
       {"fmt", "fmt FILE...",
        "print FILE in the canonical layout (-i: rewrite it, --check: list files that would change)", fmtCommand,
        CmdFmt},
