@@ -65,9 +65,12 @@ json::Value foldingRanges(Server &s, const json::Object *params) {
   std::string_view text = d.comp->sources().text(d.mainFile);
   cst::Tree tree;
   tree.source = text;
-  bool parsed = cst::parse(text, ParseLimits{}, tree, true);
+  // After a syntax error (a statement being typed) the tree is still whole, with Error
+  // nodes where the text is wrong; only where the lexer stopped (a bad character) is there
+  // none: then the braces of the tokens it read.
+  cst::parse(text, ParseLimits{}, tree, true);
+  bool parsed = !tree.nodes.empty();
   if (!parsed) {
-    // While a statement is being typed the text does not parse: its braces, as lexed.
     tree = cst::Tree{};
     tree.source = text;
     cst::lex(text, tree.tokens);
