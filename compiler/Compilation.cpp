@@ -112,6 +112,7 @@ bool Compilation::run(const CompileInput &input) {
   lo.parse.maxTokens = std::max<uint64_t>(opts_.maxFileSize / CompileOptions::kBytesPerToken, 1024);
   lo.parse.engine = opts_.parser;
   lo.overlay = opts_.overlay;
+  lo.importsPastSyntaxErrors = opts_.importsPastSyntaxErrors;
   LoadedProgram &prog = prog_;
   if (input.fromText) {
     parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);

@@ -52,6 +52,9 @@ struct CompileOptions {
   // to record the values of let/param statements (ElabOptions::values).
   std::function<bool(const std::string &realPath, std::string &text)> overlay;
   BindingValues *values = nullptr;
+  // A file with syntax errors still loads its imports (the language server: the index of
+  // the statements that parse resolves names from them). The command line does not.
+  bool importsPastSyntaxErrors = false;
   // Stop after loading (parse and imports): the language server's workspace index.
   bool parseOnly = false;
   // Set by another thread to abandon the compilation (the language server: a newer edit

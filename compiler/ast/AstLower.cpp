@@ -90,7 +90,16 @@ public:
       items_.fabrics.push_back(f);
       break;
     }
-    case Block: blocks_.push_back(popList(stmts_, n - 2 - errors(k, n))); break;
+    case Block: { // '{' stmt* '}' (the '}' missing at the end of a broken file), Error nodes among them
+      uint32_t stmts = n - 2;
+      if (errors_) {
+        stmts = 0;
+        for (uint32_t i = 1; i < n; ++i)
+          stmts += k[i].isNode() && isStmt(k[i].rule);
+      }
+      blocks_.push_back(popList(stmts_, stmts));
+      break;
+    }
     case ElseBranch:
       if (n > 1) // `else if`: its ifStmt is the one statement of the else block
         blocks_.push_back(ctx_.list<ast::Stmt *>(llvm::ArrayRef<ast::Stmt *>(ifStmt(k, n))));

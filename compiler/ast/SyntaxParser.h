@@ -152,10 +152,13 @@ private:
   // several lists, e.g. at the end of the file, is reported once). `also`: what else
   // could have been here (SyntaxError::Expr, ::Many).
   [[noreturn]] void fail(uint64_t also = 0) {
+    record(also);
+    throw Broken{};
+  }
+  void record(uint64_t also = 0) {
     const Token &t = toks_[cur_];
     if (errors_.empty() || errors_.back().begin != t.begin)
       errors_.push_back({t.begin, t.end, prevBegin_, prevEnd_, expected_ | also, t.kind});
-    throw Broken{};
   }
   static bool startsDecl(Tok k) {
     using namespace hand;
@@ -342,12 +345,18 @@ private:
     }
   }
 
+  // A block the file ends in without its '}' is an error, but still the block of its
+  // statement (rust-analyzer's way): the fabric being typed at the end of a file keeps
+  // its statements for the editor.
   void block() {
     uint32_t m = mark();
     expect(hand::LBrace);
     while (!at(hand::RBrace) && kind() != hand::End)
       element(Stmts, [&] { stmt(); });
-    expect(hand::RBrace);
+    if (kind() == hand::End)
+      record();
+    else
+      next();
     close(Block, m);
   }
 

@@ -174,9 +174,10 @@ public:
     state_[key] = 1;
     ids_[key] = id;
     // A file with syntax errors keeps the statements that parse (the language server
-    // indexes them), but its imports are not followed: nothing is compiled past a syntax
-    // error, and the errors of the files it imports would bury it.
-    if (diags_.errors() == before)
+    // indexes them), but its imports are not followed but for the language server:
+    // nothing is compiled past a syntax error, and the errors of the files it imports
+    // would bury it.
+    if (diags_.errors() == before || opts_.importsPastSyntaxErrors)
       for (ast::Import &imp : f->imports)
         import(imp);
     state_[key] = 2;

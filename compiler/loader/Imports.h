@@ -24,6 +24,7 @@ struct LoadOptions {
   // by the file's real path: true and `text` set to use it instead of the file on disk.
   // The file must still exist on the search path; the path rules are the same.
   std::function<bool(const std::string &realPath, std::string &text)> overlay;
+  bool importsPastSyntaxErrors = false; // CompileOptions::importsPastSyntaxErrors
 };
 
 struct LoadedProgram {

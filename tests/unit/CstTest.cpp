@@ -77,6 +77,31 @@ TEST(Cst, RecoversAtStatementsWithErrorNodes) {
   EXPECT_EQ(tokens, t.tokens.size());
 }
 
+// A file that ends inside a block (typing at its end): one error, and the block is still
+// its statement's, with the statements that parse.
+TEST(Cst, ABlockTheFileEndsInIsKept) {
+  const std::string src = "fabric f {\n  let a = 1;\n  for i in 0..2 {\n    link x.";
+  cst::Tree t;
+  std::vector<hand::SyntaxError> errors;
+  EXPECT_FALSE(cst::parse(src, ParseLimits{}, t, true, &errors));
+  EXPECT_EQ(t.print(), src);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].found, hand::End);
+  uint32_t fabrics = 0, fors = 0, lets = 0, errorNodes = 0;
+  t.walk(
+      [&](uint32_t n) {
+        fabrics += t.rule(n) == cst::FabricDecl;
+        fors += t.rule(n) == cst::ForStmt;
+        lets += t.rule(n) == cst::LetStmt;
+        errorNodes += t.rule(n) == cst::Error;
+      },
+      [](uint32_t, uint32_t) {}, [](uint32_t) {});
+  EXPECT_EQ(fabrics, 1u);
+  EXPECT_EQ(fors, 1u);
+  EXPECT_EQ(lets, 1u);
+  EXPECT_EQ(errorNodes, 1u); // the link being typed
+}
+
 // Recovery always moves on and stays within the nesting limit, whatever the input.
 TEST(Cst, RecoveryEndsOnJunk) {
   for (std::string src : {std::string(5000, '}'), std::string(5000, ';'), std::string("fabric f {") + std::string(150, '{'),

@@ -266,8 +266,10 @@ json::Value completion(Server &s, const json::Object *params) {
   uint32_t off = s.offsetOf(d, params);
   std::string_view text = d.comp->sources().text(d.mainFile);
   json::Array items;
-  // The statement being typed may not parse: the names come from the last text that did.
-  bool stale = d.syntaxErrors && d.lastParsed.index;
+  // The statement being typed may not parse: the names come from the statements that do
+  // (the parser's recovered tree), or, when the lexer refused the text (an open string),
+  // from the last text that parsed.
+  bool stale = d.syntaxErrors && d.lastParsed.index && !d.comp->program().main;
   QueryContext q = stale ? QueryContext{*d.lastParsed.index, d.lastParsed.comp->sources(),
                                         &d.lastParsed.comp->fabric(), d.lastParsed.values.get()}
                          : queryOf(d);

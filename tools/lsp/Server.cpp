@@ -319,6 +319,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   w.index.reset();
   CompileOptions co = opts_.compile;
   co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
+  co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
   co.cancel = cancel;
   co.overlay = [this](const std::string &real, std::string &text) {
