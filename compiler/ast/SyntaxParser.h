@@ -190,6 +190,7 @@ private:
   // and not reported again.
   template <class F> void element(Level level, F &&parse) {
     uint32_t m = mark(), start = begin();
+    size_t reported = errors_.size();
     try {
       parse();
       quiet_ = false;
@@ -200,7 +201,7 @@ private:
     Tok k = kind();
     if ((level == Inner && startsStmt(k)) || (level == Stmts && startsDecl(k) && column1()))
       throw Broken{};
-    if (quiet_ && begin() == start && !errors_.empty() && errors_.back().begin == start)
+    if (quiet_ && begin() == start && errors_.size() > reported)
       errors_.pop_back();
     quiet_ = true;
     uint32_t braces = 0;

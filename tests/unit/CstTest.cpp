@@ -105,7 +105,9 @@ TEST(Cst, ABlockTheFileEndsInIsKept) {
 // Recovery always moves on and stays within the nesting limit, whatever the input.
 TEST(Cst, RecoveryEndsOnJunk) {
   for (std::string src : {std::string(5000, '}'), std::string(5000, ';'), std::string("fabric f {") + std::string(150, '{'),
-                          std::string("let = = = ( [ { ) ] }"), std::string("else else if for in .. --")}) {
+                          std::string("let = = = ( [ { ) ] }"), std::string("else else if for in .. --"),
+                          // (an error at a token recovery stops at, met again there, once lost both)
+                          std::string("fabric f {\n  for l in 0..4 { for fabric s in 0..4 { } }\n}\n")}) {
     cst::Tree t;
     std::vector<hand::SyntaxError> errors;
     EXPECT_FALSE(cst::parse(src, ParseLimits{}, t, true, &errors));
