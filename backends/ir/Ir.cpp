@@ -368,6 +368,8 @@ private:
           J.attribute("kind", kinds[size_t(p.kind)]);
           if (p.scope)
             str(J, "scope", p.scope);
+          if (p.per != ir::None)
+            str(J, "per", p.per);
           numAttr(J, "max", p.max);
         });
         return;

@@ -151,6 +151,42 @@ table.narrow{width:auto;min-width:420px}
 
 namespace report {
 
+// The scoped policies' scopes (analysis::measureScopes): each element's counts and its
+// rated ratio both ways. The first 32 rows of a scope; summary.json lists them all.
+std::string scopesTable(const ir::Fabric &F) {
+  std::string buf;
+  for (const ir::ScopeStats &S : F.metrics.scopes) {
+    if (!S.known)
+      continue;
+    bool tier = S.tier != ir::Tier::Unknown;
+    std::string per(F.strings.str(S.name));
+    buf += fmt::format("<h3>Per {}{}</h3><table class=\"scope\" data-per=\"{}\"><thead><tr><th>{}</th>"
+                       "<th class=\"n\">GPUs</th><th class=\"n\">Switches</th><th class=\"n\">Links inside</th>"
+                       "<th class=\"n\">Links across its edge</th><th class=\"n\">{}</th><th class=\"n\">{}</th>"
+                       "<th class=\"n\">Oversubscription, down:up</th><th class=\"n\">The same, up:down</th></tr></thead><tbody>",
+                       esc(per), tier ? fmt::format(", {} switches", ir::tierName(S.tier)) : std::string(), esc(per),
+                       esc(per), tier ? "Worst switch down" : "In from below", tier ? "Worst switch up" : "Out upwards");
+    size_t shown = 0;
+    for (const ir::ScopeElement &e : S.elements) {
+      if (shown++ == 32)
+        break;
+      double down = tier ? e.worstDown : e.down, up = tier ? e.worstUp : e.up;
+      bool rated = tier ? e.worstSwitch != ir::None : up > 0;
+      buf += fmt::format("<tr><td class=\"mono\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+                         "<td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>"
+                         "<td class=\"n\">{}</td></tr>",
+                         esc(e.name), count(e.gpus), count(e.switches), count(e.links), count(e.boundaryLinks),
+                         esc(bandwidth(down)), rated ? esc(bandwidth(up)) : "\xE2\x80\x94",
+                         rated ? ir::downUpText(down / up) : "not rated", rated ? ir::upDownText(down / up) : "");
+    }
+    buf += "</tbody></table>";
+    if (S.elements.size() > 32)
+      buf += fmt::format("<p class=\"note\">The first 32 of {} (summary.json's scopes lists every one).</p>",
+                         count(S.elements.size()));
+  }
+  return buf;
+}
+
 void Page::header() {
   const char *tiers[] = {"no switch tier", "single-tier", "two-tier", "three-tier", "four-tier"};
   buf += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -223,7 +259,10 @@ void Page::summary() {
     std::string ms;
     for (const auto &kv : models[t])
       ms += fmt::format("{}{} \xC3\x97 {}", ms.empty() ? "" : ", ", count(kv.second), esc(modelLabel(F, kv.first)));
-    std::string over = ts.upBandwidth > 0 && ts.worstSwitch != None ? fmt::format("{:.2f}:1", ts.maxOversubscription)
+    // Both readings: down:up here, up:down as papers write it at the layer above.
+    std::string over = ts.upBandwidth > 0 && ts.worstSwitch != None
+                           ? fmt::format("{:.2f}:1 <span class=\"muted\">({} at the {})</span>", ts.maxOversubscription,
+                                         ir::upDownText(ts.maxOversubscription), tierName(t + 1))
                        : t == M.topTier                             ? "top tier"
                                                                     : "no uplinks";
     buf += fmt::format("<tr data-tier=\"{}\"><td>{}</td><td class=\"n\"{}>{}</td><td>{}</td><td class=\"n\">{}</td>"
@@ -239,8 +278,10 @@ void Page::summary() {
   if (!M.topTier)
     buf += "<tr><td colspan=\"7\" class=\"muted\">The fabric has no switch tiers.</td></tr>";
   buf += "</tbody></table>";
-  buf += "<p class=\"note\">Oversubscription: a switch's downlink over its uplink bandwidth (1:1 is non-blocking). "
+  buf += "<p class=\"note\">Oversubscription: a switch's downlink over its uplink bandwidth, down:up (1:1 is "
+         "non-blocking); papers write the same ratio up:down at the layer above (7:1 at a leaf is 1:7 at the spine). "
          "Bisection: half the narrowest tier's capacity.</p>";
+  buf += scopesTable(F);
 
   buf += "<h3>Links by tier</h3><table id=\"links-by-tier\" class=\"narrow\"><thead><tr><th>Between</th><th class=\"n\">Links</th>"
          "</tr></thead><tbody>";

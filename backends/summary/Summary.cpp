@@ -225,6 +225,47 @@ void writeGroups(JsonWriter &j, const ir::Fabric &F) {
     j.endObject();
   }
   j.endArray();
+  // The scopes the scoped policies name (`per`), each element rated as the check rates it:
+  // on its boundary, or (with a tier) at its worst switch of that tier.
+  j.key("scopes").beginArray();
+  for (const ir::ScopeStats &S : M.scopes) {
+    if (!S.known)
+      continue;
+    bool tier = S.tier != ir::Tier::Unknown;
+    j.beginObject();
+    j.key("per").string(F.strings.str(S.name));
+    j.key("kind").string(S.kind);
+    j.key("tier");
+    tier ? j.string(ir::tierName(S.tier)) : j.null();
+    j.key("elements").beginArray();
+    for (const ir::ScopeElement &e : S.elements) {
+      double down = tier ? e.worstDown : e.down, up = tier ? e.worstUp : e.up;
+      bool rated = tier ? e.worstSwitch != ir::None : up > 0;
+      j.beginObject(JsonLayout::Inline);
+      j.key("name").string(e.name);
+      j.key("gpus").integer(e.gpus);
+      j.key("switches").integer(e.switches);
+      j.key("links").integer(e.links);
+      j.key("boundary_links").integer(e.boundaryLinks);
+      j.key("power_w").fixed(e.power, 0);
+      j.key("down_gbps").fixed(down / 1e9, 0);
+      j.key("up_gbps").fixed(up / 1e9, 0);
+      j.key("oversubscription");
+      rated ? j.fixed(down / up, 3) : j.null();
+      j.key("oversubscription_down_up");
+      rated ? j.string(ir::downUpText(down / up)) : j.null();
+      j.key("oversubscription_up_down");
+      rated ? j.string(ir::upDownText(down / up)) : j.null();
+      if (tier) {
+        j.key("worst_switch");
+        e.worstSwitch == ir::None ? j.null() : j.string(F.deviceName(e.worstSwitch));
+      }
+      j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+  }
+  j.endArray();
   j.key("racks").beginObject(JsonLayout::Inline);
   j.key("count").integer(M.racks.racks);
   j.key("gpus_placed").integer(M.racks.gpusPlaced);
@@ -268,6 +309,12 @@ bool runSummary(BackendContext &ctx) {
     ts.upBandwidth > 0 ? j.fixed(ts.maxOversubscription, 3) : j.null();
     j.key("worst_switch");
     ts.worstSwitch == ir::None ? j.null() : j.string(F.deviceName(ts.worstSwitch));
+    // The same ratio both ways: down:up at this tier, up:down as papers write it at the
+    // layer above ("1:7 at the aggregation layer").
+    j.key("oversubscription_down_up");
+    ts.upBandwidth > 0 ? j.string(ir::downUpText(ts.maxOversubscription)) : j.null();
+    j.key("oversubscription_up_down");
+    ts.upBandwidth > 0 ? j.string(ir::upDownText(ts.maxOversubscription)) : j.null();
     j.endObject();
   }
   j.endArray();

@@ -50,7 +50,10 @@ std::map<std::string, std::string> settingsOf(const ir::Fabric &F) {
   static const char *kinds[] = {"power", "oversubscription", "latency", "nvlink", "rail_optimized"};
   for (const ir::Policy &p : F.policies) {
     std::string key = std::string("policy ") + kinds[size_t(p.kind)];
-    if (p.scope)
+    if (p.per != ir::None) // scoped (decision 0321): the scope, and the tier it rates inside when written
+      key += (p.tierGiven ? " " + std::string(F.strings.str(p.scope)) : std::string()) + " per " +
+             std::string(F.strings.str(p.per));
+    else if (p.scope)
       key += " " + std::string(F.strings.str(p.scope));
     Dim d = p.kind == ir::PolicyKind::Power ? dims::Power : p.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
     r[key + " max"] = d.none() ? fmt::format("{:g}", p.max) : formatQuantity(p.max, d);

@@ -4,6 +4,7 @@
 
 #include "analysis/Groups.h"
 #include "analysis/Resilience.h"
+#include "analysis/Scopes.h"
 
 #include <algorithm>
 
@@ -231,6 +232,7 @@ void measure(ir::Fabric &F) {
   measureResilience(F);
   measureReachability(F);
   measureGroups(F);
+  measureScopes(F);
 }
 
 } // namespace fabc::analysis

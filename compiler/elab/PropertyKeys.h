@@ -37,7 +37,7 @@ constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_l
 // kind is unknown. Core policies here, the others from Settings.def.
 inline const char *policyKeys(std::string_view kind) {
   if (kind == "power") return "per max";
-  if (kind == "oversubscription") return "tier max";
+  if (kind == "oversubscription") return "per tier max";
   if (kind == "latency" || kind == "nvlink") return "max";
   if (kind == "rail_optimized") return "rail_only";
   if (kind == "parts") return kPartsPolicy;

@@ -119,15 +119,18 @@ void Elab::execPolicy(const ast::Stmt *s) {
     if (p.key == "max" && pol.kind != ir::PolicyKind::RailOptimized) {
       Dim want = pol.kind == ir::PolicyKind::Power ? dims::Power : pol.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
       haveMax = propQty(("policy " + k).c_str(), p, want, pol.max);
-    } else if (p.key == "per" && pol.kind == ir::PolicyKind::Power) {
+    } else if (p.key == "per" && (pol.kind == ir::PolicyKind::Power || pol.kind == ir::PolicyKind::Oversubscription)) {
+      // A placement (power's rack, hall, building), a group kind or an instance array: the
+      // groups and instances of the whole design are known after elaboration, so the
+      // scope is resolved by analysis::measureScopes and an unknown one is FAB-E0370 there.
       uint32_t v;
       if (propStr(p, v)) {
         std::string_view t = F.strings.str(v);
-        if (t != "rack" && t != "hall" && t != "building") {
-          error(DiagCode::E0034, p.value->range, "power budgets are per \"rack\", \"hall\" or \"building\", not '{}'", t);
-          return;
-        }
-        pol.scope = v;
+        if (pol.kind == ir::PolicyKind::Power && (t == "rack" || t == "hall" || t == "building"))
+          pol.scope = v;
+        else
+          pol.per = v;
+        pol.perLoc = p.value->range;
       }
     } else if (p.key == "rail_only" && pol.kind == ir::PolicyKind::RailOptimized) {
       propBool(p, pol.railOnly);
@@ -141,6 +144,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
           return;
         }
         pol.scope = v;
+        pol.tierGiven = true;
       }
     } else {
       unknownProp(p, ("the " + k + " policy").c_str(), *accepted ? accepted : "no properties");

@@ -44,6 +44,19 @@ const char *const kTierNames[NumTiers] = {"system", "leaf", "spine", "core", "su
 const char *tierName(unsigned index) { return index < NumTiers ? kTierNames[index] : "untiered"; }
 const char *tierName(Tier t) { return tierName(tierIndex(t)); }
 
+namespace {
+std::string ratioNumber(double r) {
+  std::string s = fmt::format("{:.2f}", r);
+  while (!s.empty() && s.back() == '0')
+    s.pop_back();
+  if (!s.empty() && s.back() == '.')
+    s.pop_back();
+  return s;
+}
+} // namespace
+std::string downUpText(double r) { return ratioNumber(r) + ":1"; }
+std::string upDownText(double r) { return "1:" + ratioNumber(r); }
+
 Tier tierFromName(std::string_view name) {
   for (unsigned i = 0; i < NumTiers; ++i)
     if (name == kTierNames[i])

@@ -270,6 +270,12 @@ enum class PolicyKind : uint8_t { Power, Oversubscription, Latency, NvLink, Rail
 struct Policy {
   PolicyKind kind;
   uint32_t scope = 0;     // power: "rack", "hall" or "building"; oversubscription: tier name
+  // `per` naming a group kind or an instance array (power, oversubscription): the policy
+  // holds in each element of that scope on its own (analysis::measureScopes, decision
+  // 0321). None: power per `scope`, oversubscription over the whole fabric.
+  uint32_t per = None;
+  SourceRange perLoc;     // the value of `per`
+  bool tierGiven = false; // oversubscription: `tier` written (scoped: rate that tier's switches inside)
   double max = 0;         // SI value (W, ratio, s, GPUs)
   bool railOnly = false;  // rail_optimized: `rail_only = true`, rails are meant to be isolated
   SourceRange loc;
@@ -356,6 +362,11 @@ struct TierStats {
   uint32_t worstSwitch = None;
   double worstDown = 0, worstUp = 0;         // b/s of that switch
 };
+// An oversubscription ratio r (down / up) both ways: "7:1", down:up as fabc rates the
+// lower side of a boundary, and "1:7", up:down as papers write it at the layer above
+// ("1:7 at the aggregation layer"). At most two decimals: 48/7 is "6.86:1" and "1:6.86".
+std::string downUpText(double r);
+std::string upDownText(double r);
 // Light in fibre, one way (reference/hardware.md: 4.9 us/km): the latency pass's figure.
 constexpr double FibreDelayPerMetre = 4.9e-9; // s/m
 // One worst-case GPU-to-GPU path of a kind (analysis::measureLatency).
@@ -417,6 +428,30 @@ struct GroupStats {
   uint64_t missingGpus = 0;     // planes only
   uint32_t missingDevice = None, missingGpu = 0;
 };
+// One element of a policy's scope (analysis::measureScopes): a group of the scope's kind,
+// an element of the instance array, a rack, hall or building. Down: the bandwidth entering
+// its switches from below (host links, links from lower-tier switches outside it); up: the
+// bandwidth leaving its switches for higher-tier switches outside it.
+struct ScopeElement {
+  std::string name;
+  SourceRange loc;              // its group statement or instance; empty for a placement
+  uint64_t gpus = 0;
+  uint32_t switches = 0;
+  uint64_t links = 0, boundaryLinks = 0;
+  double down = 0, up = 0;      // b/s
+  double power = 0;             // W, devices and their transceivers
+  // With a tier: the worst switch of that tier inside (down / up of that switch).
+  uint32_t worstSwitch = None;
+  double worstDown = 0, worstUp = 0;
+};
+// A scope a policy names with `per`, resolved: its elements in order.
+struct ScopeStats {
+  uint32_t name = 0;            // interned, as written
+  bool known = false;           // false: FAB-E0370
+  std::string kind;             // "group", "pod", "array", "placement"
+  Tier tier = Tier::Unknown;    // the tier rated inside, Unknown: the boundary
+  std::vector<ScopeElement> elements;
+};
 // The racks placed: how many, what they hold, the fullest's GPUs and switches, and the
 // links with both ends in one rack.
 struct RackCounts {
@@ -461,6 +496,7 @@ struct Metrics {
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
   ResilienceStats resilience;    // analysis::measureResilience, measureReachability
   std::vector<GroupStats> groupStats; // analysis::measureGroups, in declaration order
+  std::vector<ScopeStats> scopes;     // analysis::measureScopes: one per (per, tier) the policies name
   RackCounts racks;
 };
 

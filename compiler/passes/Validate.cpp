@@ -3,6 +3,9 @@
 #include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Passes.h"
+#include "analysis/Scopes.h"
+
+#include <llvm/ADT/StringRef.h>
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +22,108 @@ const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
   return nullptr;
 }
 SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
+
+// The scope a policy's `per` names, measured (analysis::measureScopes); nullptr after
+// reporting FAB-E0370 (with the nearest scope name the design offers) when it names none.
+const ir::ScopeStats *scopeOrReport(ir::Fabric &F, const ir::Policy &p, const char *kind, DiagEngine &diags) {
+  const ir::ScopeStats *S = analysis::scopeOf(F, p);
+  if (S && S->known)
+    return S;
+  std::string_view per = F.strings.str(p.per);
+  std::vector<std::string> names = analysis::scopeNames(F);
+  std::string best;
+  unsigned bestDist = std::max<unsigned>(2, unsigned(per.size() / 3)) + 1;
+  for (const std::string &n : names) {
+    unsigned d = llvm::StringRef(per).edit_distance(n, true, bestDist);
+    if (d < bestDist) {
+      bestDist = d;
+      best = n;
+    }
+  }
+  Diagnostic *dg = diags.report(DiagCode::E0370, p.perLoc, "unknown scope '{}' for the {} policy{}", per, kind,
+                                best.empty() ? std::string() : fmt::format("; did you mean '{}'?", best));
+  std::string list;
+  for (size_t i = 0; i < names.size() && i < 12; ++i)
+    list += (i ? ", " : "") + names[i];
+  if (names.size() > 12)
+    list += ", ...";
+  DiagEngine::note(dg, {}, "a scope is a group kind the design declares, \"pod\", \"rack\", \"hall\", \"building\" or an "
+                           "instance array; this design has: " + list);
+  return nullptr;
+}
+
+// `policy power { per = KIND; }` over groups or instance arrays: each element's devices and
+// their transceivers, placed or not.
+void checkScopedPower(ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
+  const ir::ScopeStats *S = scopeOrReport(F, p, "power", diags);
+  if (!S)
+    return;
+  std::string_view per = F.strings.str(p.per);
+  unsigned reported = 0;
+  for (const ir::ScopeElement &e : S->elements) {
+    if (e.power <= p.max)
+      continue;
+    SourceRange at = e.loc.begin.valid() ? e.loc : p.perLoc;
+    if (reported++ >= 20) {
+      diags.tally(DiagCode::E0047, at);
+      continue;
+    }
+    Diagnostic *dg = diags.report(DiagCode::E0047, at, "{} {} draws {}, over its budget of {}", per, e.name,
+                                  formatQuantity(e.power, dims::Power), formatQuantity(p.max, dims::Power));
+    DiagEngine::note(dg, p.loc, "the power policy sets the budget");
+  }
+}
+
+// `policy oversubscription { per = KIND; max = R; }`: each element rated on its boundary
+// (bandwidth entering from below over bandwidth leaving upwards); with `tier`, the worst
+// switch of that tier inside each element.
+void checkScopedOversubscription(ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
+  const ir::ScopeStats *S = scopeOrReport(F, p, "oversubscription", diags);
+  if (!S)
+    return;
+  std::string_view per = F.strings.str(p.per);
+  bool tier = S->tier != ir::Tier::Unknown;
+  size_t unrated = 0;
+  const ir::ScopeElement *firstUnrated = nullptr;
+  unsigned reported = 0;
+  for (const ir::ScopeElement &e : S->elements) {
+    double down = tier ? e.worstDown : e.down, up = tier ? e.worstUp : e.up;
+    if (tier ? e.worstSwitch == None : up <= 0) {
+      if (!unrated++)
+        firstUnrated = &e;
+      continue;
+    }
+    double r = down / up;
+    if (r <= p.max + 1e-9)
+      continue;
+    SourceRange at = tier ? devRange(F, e.worstSwitch) : e.loc.begin.valid() ? e.loc : p.perLoc;
+    if (reported++ >= 20) {
+      diags.tally(DiagCode::E0048, at);
+      continue;
+    }
+    Diagnostic *dg =
+        tier ? diags.report(DiagCode::E0048, at, "{} '{}' in {} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",
+                            ir::tierName(S->tier), F.deviceName(e.worstSwitch), per, e.name, r,
+                            formatQuantity(down, dims::Bandwidth), formatQuantity(up, dims::Bandwidth), p.max)
+             : diags.report(DiagCode::E0048, at, "{} '{}' is oversubscribed {:.2f}:1 at its boundary ({} in from below, {} out "
+                                                 "upwards), above {:g}:1",
+                            per, e.name, r, formatQuantity(down, dims::Bandwidth), formatQuantity(up, dims::Bandwidth), p.max);
+    DiagEngine::note(dg, p.loc, fmt::format("the oversubscription policy per \"{}\" sets the limit", per));
+    DiagEngine::note(dg, {}, fmt::format("{} down:up {} is {} up:down at the layer above, as papers write it",
+                                         ir::downUpText(r), tier ? "at the switch" : "leaving the " + std::string(per),
+                                         ir::upDownText(r)));
+  }
+  if (!unrated)
+    return;
+  std::string what = tier ? fmt::format("no {} switch with uplinks", ir::tierName(S->tier)) : "no links leaving upwards";
+  Diagnostic *dg = diags.report(DiagCode::W0370, p.perLoc,
+                                "{} of {} {} element{} {} {}: the oversubscription policy rates nothing there (first: '{}')",
+                                unrated, S->elements.size(), per, S->elements.size() == 1 ? "" : "s",
+                                unrated == 1 ? "has" : "have", what, firstUnrated->name);
+  DiagEngine::note(dg, {}, tier ? std::string("rate a tier whose switches have uplinks")
+                                : "scope the policy to a smaller group, or give the scope uplinks; a scope that is the "
+                                  "whole fabric has none");
+}
 } // namespace
 
 void checkPorts(ir::Fabric &F, DiagEngine &diags) {
@@ -73,6 +178,10 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
   for (const ir::Policy &p : F.policies) {
     if (p.kind != ir::PolicyKind::Power)
       continue;
+    if (p.per != None) {
+      checkScopedPower(F, p, diags);
+      continue;
+    }
     std::string_view per = F.strings.str(p.scope);
     size_t n = per == "rack" ? F.racks.size() : per == "hall" ? F.halls.size() : F.buildings.size();
     if (!n) {
@@ -112,6 +221,10 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
   for (const ir::Policy &p : F.policies) {
     if (p.kind != ir::PolicyKind::Oversubscription)
       continue;
+    if (p.per != None) {
+      checkScopedOversubscription(F, p, diags);
+      continue;
+    }
     std::string_view tier = F.strings.str(p.scope);
     ir::Tier t = ir::tierFromName(tier); // leaf, spine or core: the elaborator checked
     t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
@@ -137,6 +250,9 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
                                   tier, F.deviceName(d), ts.maxOversubscription,
                                   formatQuantity(ts.worstDown, dims::Bandwidth), formatQuantity(ts.worstUp, dims::Bandwidth), p.max);
     DiagEngine::note(dg, p.loc, "the oversubscription policy sets the limit");
+    DiagEngine::note(dg, {}, fmt::format("{} down:up at the {} is {} up:down at the layer above, as papers write it",
+                                         ir::downUpText(ts.maxOversubscription), tier,
+                                         ir::upDownText(ts.maxOversubscription)));
   }
 }
 

@@ -90,8 +90,8 @@ void checkReachability(ir::Fabric &F, DiagEngine &diags) {
 void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags) {
   const ir::Metrics &M = F.metrics;
   for (const ir::Policy &p : F.policies) {
-    if (p.kind != ir::PolicyKind::Oversubscription)
-      continue;
+    if (p.kind != ir::PolicyKind::Oversubscription || p.per != ir::None)
+      continue; // a scoped policy's unrated elements are FAB-W0370's
     ir::Tier t = ir::tierFromName(F.strings.str(p.scope));
     t = t == ir::Tier::Leaf || t == ir::Tier::Spine ? t : ir::Tier::Core;
     const ir::TierStats &ts = M.tiers[ir::tierIndex(t)];
