@@ -12,6 +12,8 @@
 // expected there (hand::SyntaxError) and recovers at the statement list it is in, closing
 // what it skipped as an Error node (docs/decisions/0301-syntax-error-recovery.md).
 // Nothing recurses per statement: an else-if chain is a loop.
+// Over 600 lines: it is the whole grammar, one function per rule, and splitting the rules
+// of one recursive descent across files would hide which rule calls which.
 // docs/decisions/0221-one-parser-two-sinks.md.
 #include "ast/Cst.h"
 
