@@ -40,12 +40,23 @@ struct DiagNote {
   std::string message;
 };
 
+// A fix-it, as clang's FixItHint: replace the text of `range` (length 0: insert before
+// it) with `replacement`. Attached only where the fix is mechanical and certain (a
+// did-you-mean with one nearest name, a value a note says how to write); the text output
+// prints it under the caret, JSON and SARIF carry it, the language server makes it a
+// code action. docs/decisions/0311-fix-its.md.
+struct FixIt {
+  SourceRange range;
+  std::string replacement;
+};
+
 struct Diagnostic {
   DiagCode code;
   Severity severity;
   SourceRange range;
   std::string message;
   std::vector<DiagNote> notes;
+  std::vector<FixIt> fixits; // all of them together are the fix
   // Folding: later diagnostics of this code at this location counted into this one
   // (`more`), and the worst case among all of them as the reporter named it.
   uint32_t more = 0;
@@ -75,7 +86,10 @@ public:
     Loc loc;
     std::vector<std::pair<Loc, std::string>> notes;
     uint32_t folded = 0; // further diagnostics counted into this one
+    std::vector<std::pair<Loc, std::string>> fixits; // where (may be empty: an insertion), what to write
   };
+  // A fix-it's range as is (resolve() widens an empty range to one character).
+  static Loc resolveExact(const SourceManager &sm, SourceRange r);
   static Loc resolve(const SourceManager &sm, SourceRange r);
   void add(Entry e) { entries_.push_back(std::move(e)); }
   void count(unsigned errors, unsigned warnings, unsigned suppressed) {
@@ -121,6 +135,19 @@ public:
     if (d)
       d->notes.push_back({r, std::move(msg)});
   }
+  static void fixit(Diagnostic *d, SourceRange r, std::string replacement) {
+    if (d && r.begin.valid())
+      d->fixits.push_back({r, std::move(replacement)});
+  }
+  // Did-you-mean: the one name of `candidates` nearest to `word` (at most one edit per
+  // three characters, as clang; a transposition is one edit; a tie suggests nothing);
+  // when there is one and the text at `r` is
+  // `word` (or "word", quoted), appends "; did you mean 'NAME'?" to d's message and a
+  // fix-it that writes it there. Returns the suggestion, empty if none.
+  std::string_view suggest(Diagnostic *d, SourceRange r, std::string_view word,
+                           const std::vector<std::string_view> &candidates);
+  // The same over a list of names separated by spaces or commas ("row rack u").
+  std::string_view suggest(Diagnostic *d, SourceRange r, std::string_view word, std::string_view names);
   // A diagnostic a check finds but does not show (it shows at most 20 of its kind):
   // counted as report() counts it (the totals, the exit status, a fold's "N more like
   // this"), never printed; the rest is summed in one note.

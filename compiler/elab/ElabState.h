@@ -186,6 +186,8 @@ private:
   static bool findRangeRow(const char *where, std::string_view key);
   void unknownProp(const ast::Prop &p, const char *what, const char *accepted) {
     Diagnostic *d = error(DiagCode::E0033, p.keyRange, "unknown property '{}' for {}", p.key, what);
+    if (std::string_view(accepted) != "no properties")
+      diags_.suggest(d, p.keyRange, p.key, accepted);
     DiagEngine::note(d, {}, std::string("accepted: ") + accepted);
   }
 
@@ -296,6 +298,7 @@ private:
   void execPlace(const ast::Stmt *s);
   void execBuilding(const ast::Stmt *s);
   void execSpan(const ast::Stmt *s);
+  void suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name); // did-you-mean
   void execPolicy(const ast::Stmt *s);
   void execOption(const ast::Stmt *s);
   static bool isExtraOption(std::string_view name);

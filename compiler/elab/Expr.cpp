@@ -61,7 +61,15 @@ Value Elab::lookup(const ast::Expr *e) {
     return Value::model(m->second);
   if (e->text == "inf")
     return Value::real(std::numeric_limits<double>::infinity());
-  error(DiagCode::E0020, e->range, "unknown name '{}'", e->text);
+  Diagnostic *d = error(DiagCode::E0020, e->range, "unknown name '{}'", e->text);
+  std::vector<std::string_view> names;
+  for (size_t i = env_.size(); i > barrier_; --i)
+    names.push_back(F.strings.str(env_[i - 1].sym));
+  for (const auto &g : globals_)
+    names.push_back(F.strings.str(g.first));
+  for (const auto &m : modelIndex_)
+    names.push_back(F.strings.str(m.first));
+  diags_.suggest(d, {e->range.begin, uint32_t(e->text.size())}, e->text, names);
   return {};
 }
 
@@ -86,6 +94,13 @@ Value Elab::eval(const ast::Expr *e) {
     const UnitInfo *u = findUnit(e->text);
     if (!u) {
       Diagnostic *d = error(DiagCode::E0024, e->range, "unknown unit '{}'", e->text);
+      // The unit is the end of the literal's text (400Gbs): the fix-it replaces it alone.
+      if (e->range.length >= e->text.size()) {
+        std::string all = unitList();
+        diags_.suggest(d, {{e->range.begin.file, uint32_t(e->range.begin.offset + e->range.length - e->text.size())},
+                           uint32_t(e->text.size())},
+                       e->text, all);
+      }
       DiagEngine::note(d, {}, "known units: " + unitList());
       return {};
     }
@@ -356,14 +371,12 @@ uint32_t Elab::builtString(std::string_view s, const ast::Expr *e) {
 Value Elab::evalCall(const ast::Expr *e) {
   std::string_view f = e->text; // for messages
   enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
+  static const std::pair<const char *, uint8_t> kBuiltins[] = {
+      {"min", Min},     {"max", Max},   {"sum", Sum}, {"ceil", Ceil}, {"floor", Floor}, {"round", Round},
+      {"abs", Abs},     {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},   {"str", Str}};
   if (e->builtin == Unresolved) {
-    static const std::pair<const char *, uint8_t> fns[] = {{"min", Min},   {"max", Max},   {"sum", Sum},
-                                                         {"ceil", Ceil},
-                                                         {"floor", Floor}, {"round", Round}, {"abs", Abs},
-                                                         {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},
-                                                         {"str", Str}};
     e->builtin = Unknown;
-    for (const auto &[name, id] : fns)
+    for (const auto &[name, id] : kBuiltins)
       if (f == name)
         e->builtin = id;
   }
@@ -515,6 +528,12 @@ Value Elab::evalCall(const ast::Expr *e) {
     return id == None ? Value() : Value::str(id);
   }
   Diagnostic *d = error(DiagCode::E0020, e->range, "unknown function '{}'", f);
+  std::vector<std::string_view> fnNames;
+  for (const auto &[name, id] : kBuiltins)
+    fnNames.push_back(name);
+  for (const auto &u : functions_)
+    fnNames.push_back(F.strings.str(u.first));
+  diags_.suggest(d, {e->range.begin, uint32_t(f.size())}, f, fnNames);
   DiagEngine::note(d, {}, "functions: min max sum ceil floor round abs log2 sqrt len str, and the 'fn' declarations "
                           "of the loaded files");
   return {};

@@ -98,6 +98,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
         tier = ir::tierFromName(t);
         if (!ir::isSwitchTier(tier)) {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown tier '{}'", t);
+          diags_.suggest(d, p.value->range, t, "leaf spine core super");
           DiagEngine::note(d, {}, "tiers: \"leaf\", \"spine\", \"core\", \"super\" (or 1 to 4)");
           tier = ir::Tier::Unknown;
         }
@@ -119,6 +120,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
         else if (t == "management") role = ir::Role::Management;
         else {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown role '{}'", t);
+          diags_.suggest(d, p.value->range, t, "compute storage management");
           DiagEngine::note(d, {}, "roles: \"compute\", \"storage\", \"management\"");
         }
       }
@@ -281,6 +283,12 @@ bool Elab::checkTarget(const ast::Stmt *s) {
   }
   if (!templates_.count(target)) {
     Diagnostic *d = error(DiagCode::E0022, s->name2Range(), "unknown model or template '{}'", s->name2());
+    std::vector<std::string_view> names;
+    for (const auto &m : modelIndex_)
+      names.push_back(F.strings.str(m.first));
+    for (const auto &t : templates_)
+      names.push_back(F.strings.str(t.first));
+    diags_.suggest(d, s->name2Range(), s->name2(), names);
     DiagEngine::note(d, {}, "import the catalog that declares it, for example import \"nvidia/switches.fab\";");
     return false;
   }

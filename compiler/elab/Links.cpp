@@ -290,6 +290,7 @@ void Elab::execLink(const ast::Stmt *s) {
       media = ir::mediaFromName(F.strings.str(m));
       if (media == ir::Media::None) {
         Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown media '{}'", F.strings.str(m));
+        diags_.suggest(d, p.value->range, F.strings.str(m), "DAC ACC AOC MMF SMF DCI");
         DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI");
         return;
       }
@@ -300,6 +301,7 @@ void Elab::execLink(const ast::Stmt *s) {
       std::string_view t = F.strings.str(v);
       if (t != "mesh" && t != "pairwise") {
         Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown wiring pattern '{}'", t);
+        diags_.suggest(d, p.value->range, t, "mesh pairwise");
         DiagEngine::note(d, {}, "patterns: \"mesh\" (every A to every B), \"pairwise\" (A[i] to B[i])");
         return;
       }

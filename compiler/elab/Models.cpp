@@ -315,6 +315,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         else if (v == "mc-lag" || v == "evpn-mh") out.bond = ir::Model::Bond::MultiChassis;
         else {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown bond '{}'", v);
+          diags_.suggest(d, p.value->range, v, "none lacp mc-lag evpn-mh");
           DiagEngine::note(d, {}, "bond is \"none\" (independent ports), \"lacp\" (one switch), \"mc-lag\" or \"evpn-mh\" "
                                   "(one bond across two switches)");
         }
@@ -337,6 +338,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
           out.media = ir::mediaFromName(name);
           if (out.media == ir::Media::None) {
             Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown media '{}'", name);
+            diags_.suggest(d, p.value->range, name, "DAC ACC AOC MMF SMF DCI CPO");
             DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI, CPO");
           }
         }
@@ -371,6 +373,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         else if (v == "infiniband") out.protocol = ir::Protocol::InfiniBand;
         else {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown protocol '{}'", v);
+          diags_.suggest(d, p.value->range, v, "ethernet infiniband");
           DiagEngine::note(d, {}, "protocol is \"ethernet\" or \"infiniband\"");
         }
       }

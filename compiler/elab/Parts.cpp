@@ -126,6 +126,7 @@ void Elab::partsPolicy(const ast::Stmt *s) {
       tierAt = p.value->range;
       if (tier == ir::Tier::Unknown) {
         Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown tier '{}'", F.strings.str(t));
+        diags_.suggest(d, p.value->range, F.strings.str(t), "system leaf spine core super");
         DiagEngine::note(d, {}, "tiers: \"system\", \"leaf\", \"spine\", \"core\", \"super\"");
       }
     } else {

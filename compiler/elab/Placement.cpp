@@ -47,11 +47,20 @@ void Elab::execBuilding(const ast::Stmt *s) {
   }
 }
 
+void Elab::suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name) {
+  std::vector<std::string_view> names;
+  for (const auto &b : buildingIndex_)
+    names.push_back(F.strings.str(b.first));
+  diags_.suggest(d, at, name, names);
+}
+
 void Elab::execSpan(const ast::Stmt *s) {
   auto a = buildingIndex_.find(sym(s->name, s->sym)), b = buildingIndex_.find(sym(s->name2(), s->sym2()));
   if (a == buildingIndex_.end() || b == buildingIndex_.end()) {
-    error(DiagCode::E0050, a == buildingIndex_.end() ? s->nameRange : s->name2Range(), "unknown building '{}'",
-          a == buildingIndex_.end() ? s->name : s->name2());
+    SourceRange at = a == buildingIndex_.end() ? s->nameRange : s->name2Range();
+    std::string_view name = a == buildingIndex_.end() ? s->name : s->name2();
+    Diagnostic *d = error(DiagCode::E0050, at, "unknown building '{}'", name);
+    suggestBuilding(d, at, name);
     return;
   }
   ir::Span sp;
@@ -76,6 +85,7 @@ void Elab::execPlace(const ast::Stmt *s) {
   auto b = buildingIndex_.find(sym(s->name2(), s->sym2()));
   if (b == buildingIndex_.end()) {
     Diagnostic *d = error(DiagCode::E0050, s->name2Range(), "unknown building '{}'", s->name2());
+    suggestBuilding(d, s->name2Range(), s->name2());
     DiagEngine::note(d, {}, "declare it first: building NAME { hall NAME { } }");
     return;
   }

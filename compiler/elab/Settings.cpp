@@ -4,6 +4,8 @@
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 
+#include <cstring>
+
 namespace fabc::elab {
 
 namespace {
@@ -108,6 +110,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
 #undef POLICY
   else {
     Diagnostic *d = error(DiagCode::E0034, s->nameRange, "unknown policy '{}'", k);
+    diags_.suggest(d, s->nameRange, k, std::string_view(kPolicyNames).substr(std::strlen("policies: ")));
     DiagEngine::note(d, {}, kPolicyNames);
     return;
   }

@@ -246,8 +246,33 @@ void Server::publish(Document &d, const std::atomic<bool> *cancel, const std::fu
                    {"message", safeText(message)}};
     if (!related.empty())
       o["relatedInformation"] = std::move(related);
+    Document::Published pub;
+    pub.begin = r.begin.offset;
+    pub.end = r.begin.offset + r.length;
+    pub.code = code;
+    if (!dg.fixits.empty()) {
+      // The fix-its, as one edit: a quick fix (Actions.cpp) applies them all or none.
+      for (const FixIt &f : dg.fixits) {
+        json::Value edit = json::Object{{"range", range(d, f.range)}, {"newText", safeText(f.replacement)}};
+        std::string uri = uriOf(d, f.range.begin.file);
+        if (json::Array *edits = pub.fixChanges.getArray(uri))
+          edits->push_back(std::move(edit));
+        else
+          pub.fixChanges[uri] = json::Array{std::move(edit)};
+      }
+      const FixIt &f = dg.fixits[0];
+      std::string_view text = sm.text(f.range.begin.file);
+      std::string_view old = f.range.begin.offset + uint64_t(f.range.length) <= text.size()
+                                 ? text.substr(f.range.begin.offset, f.range.length)
+                                 : std::string_view();
+      pub.fixTitle = dg.fixits.size() > 1 ? "Apply the fix of " + code
+                     : old.empty()        ? "Insert '" + f.replacement + "'"
+                                          : "Replace '" + std::string(old) + "' with '" + f.replacement + "'";
+      pub.fixTitle = safeText(std::move(pub.fixTitle));
+      pub.diagnostic = json::Object(o);
+    }
     out.push_back(std::move(o));
-    d.published.push_back({r.begin.offset, r.begin.offset + r.length, code});
+    d.published.push_back(std::move(pub));
   }
   std::lock_guard<std::mutex> lk(publishMu_);
   if (cancel && cancel->load())

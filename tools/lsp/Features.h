@@ -14,6 +14,9 @@ struct Features {
   static bool handleIndex(Server &s, const std::string &method, const llvm::json::Object *params,
                           llvm::json::Value &result);
   static llvm::json::Value semanticTokensLegend(); // initialize's semanticTokensProvider
+  // Actions.cpp: code actions (the diagnostics' fix-its) and folding ranges.
+  static bool handleActions(Server &s, const std::string &method, const llvm::json::Object *params,
+                            llvm::json::Value &result);
 };
 
 } // namespace fabc::lsp

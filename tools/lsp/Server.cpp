@@ -177,6 +177,8 @@ json::Value Server::initialize(const json::Object *params) {
       {"completionProvider", json::Object{{"triggerCharacters", json::Array{".", ":", "\"", "/", " "}}}},
       {"semanticTokensProvider", Features::semanticTokensLegend()},
       {"workspaceSymbolProvider", true},
+      {"codeActionProvider", json::Object{{"codeActionKinds", json::Array{"quickfix"}}}},
+      {"foldingRangeProvider", true},
   };
   return json::Object{{"capabilities", std::move(caps)},
                       {"serverInfo", json::Object{{"name", "fabc"}, {"version", FABC_VERSION}}}};

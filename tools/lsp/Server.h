@@ -68,6 +68,11 @@ struct Document {
   struct Published {
     uint32_t begin, end; // byte range in the main file
     std::string code;
+    // With fix-its: the diagnostic as published, the code action's title and its edit
+    // (a WorkspaceEdit's `changes`: URI -> TextEdits), for textDocument/codeAction.
+    llvm::json::Value diagnostic = nullptr;
+    std::string fixTitle;
+    llvm::json::Object fixChanges;
   };
   std::vector<Published> published;
 };

@@ -142,7 +142,7 @@ bool Features::handleIndex(Server &s, const std::string &method, const json::Obj
   else if (method == "workspace/symbol")
     result = workspaceSymbols(s, params);
   else
-    return false;
+    return handleActions(s, method, params, result);
   return true;
 }
 

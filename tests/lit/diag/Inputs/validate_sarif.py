@@ -62,6 +62,20 @@ for rule in rules:
     assert rule["helpUri"].split("#")[1] in anchors, rule["helpUri"]
 bases = {k: urllib.parse.unquote(v["uri"][len("file://"):]) for k, v in run.get("originalUriBaseIds", {}).items()}
 results = run["results"]
+
+
+def artifact_path(al):
+    uri_ = al["uri"]
+    assert "%3C" not in uri_, ("a made-up file as an artifact", uri_)
+    path = urllib.parse.unquote(uri_[len("file://"):] if uri_.startswith("file://") else uri_)
+    if "uriBaseId" in al:
+        return os.path.join(bases[al["uriBaseId"]], path)
+    if not uri_.startswith("file://"):
+        return os.path.join(root, path)
+    return path
+
+
+fixed = []  # fixes (SARIF 3.55): each replacement's region inside its file, then applied
 for res in results:
     assert rules[res["ruleIndex"]]["id"] == res["ruleId"], res
     assert res.get("locations"), ("no location", res)
@@ -69,12 +83,7 @@ for res in results:
         pl = loc["physicalLocation"]
         al = pl["artifactLocation"]
         uri_ = al["uri"]
-        assert "%3C" not in uri_, ("a made-up file as an artifact", uri_)
-        path = urllib.parse.unquote(uri_[len("file://"):] if uri_.startswith("file://") else uri_)
-        if "uriBaseId" in al:
-            path = os.path.join(bases[al["uriBaseId"]], path)
-        elif not uri_.startswith("file://"):
-            path = os.path.join(root, path)
+        path = artifact_path(al)
         if "region" not in pl:  # a file-level location: the file exists (or is the unreadable input)
             continue
         lines = open(path, encoding="utf-8").read().split("\n")
@@ -83,4 +92,20 @@ for res in results:
         assert r["startColumn"] <= len(lines[r["startLine"] - 1]) + 1, (uri_, r)
         assert r["endColumn"] <= len(lines[r["endLine"] - 1]) + 1, (uri_, r)
         assert (r["endLine"], r["endColumn"]) > (r["startLine"], r["startColumn"]), (uri_, r)
+    for fix in res.get("fixes", []):
+        for change in fix["artifactChanges"]:
+            path = artifact_path(change["artifactLocation"])
+            lines = open(path, encoding="utf-8").read().split("\n")
+            # Right to left, so that each region's columns hold (one line each: fabc's fix-its).
+            for rep in sorted(change["replacements"], key=lambda x: (x["deletedRegion"]["startLine"],
+                                                                       x["deletedRegion"]["startColumn"]), reverse=True):
+                r = rep["deletedRegion"]
+                assert r["startLine"] == r["endLine"] and 1 <= r["startLine"] <= len(lines), (path, r)
+                line = lines[r["startLine"] - 1]
+                assert 1 <= r["startColumn"] <= r["endColumn"] <= len(line) + 1, (path, r)
+                lines[r["startLine"] - 1] = (line[:r["startColumn"] - 1] + rep.get("insertedContent", {}).get("text", "")
+                                             + line[r["endColumn"] - 1:])
+                fixed.append(f"fixed {os.path.basename(path)}:{r['startLine']}: {lines[r['startLine'] - 1].strip()}")
 print(f"sarif ok: {len(rules)} rules, {len(results)} results")
+for f in fixed:
+    print(f)
