@@ -73,7 +73,6 @@ struct BgpPlan {
   bool checked = false, ok = true, enabled = false;
   uint32_t maxPrefix = 0;          // 0: no limit
   bool warningOnly = false;        // past the limit: log (true) or close the session
-  bool automatic = false;          // max_prefix = "auto"
   uint64_t fabricPrefixes = 0;     // what the fabric originates: loopbacks and host subnets
 };
 

@@ -215,15 +215,15 @@ bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   } else {
     b.fabricPrefixes += F.hostNets.size();
   }
-  b.automatic = true; // the policy's default
+  bool automatic = true; // max_prefix = "auto", the policy's default
   for (const ir::Setting &s : pb->props) {
     std::string_view k = F.strings.str(s.name);
     if (k == "max_prefix") {
       if (s.type == ir::Setting::String && F.strings.str(s.str) == "auto") {
-        b.automatic = true;
+        automatic = true;
       } else if (s.type == ir::Setting::Number && s.dim.none() && s.number >= 1 && s.number <= 4294967295.0 &&
                  s.number == std::floor(s.number)) {
-        b.automatic = false;
+        automatic = false;
         b.maxPrefix = uint32_t(s.number);
       } else {
         Diagnostic *d = diags.report(DiagCode::E0209, s.loc, "max_prefix must be a whole number from 1 to 4294967295, or \"auto\"");
@@ -243,7 +243,7 @@ bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   }
   // Twice: room for the fabric to grow while its switches are reconfigured one by one,
   // when old limits meet new prefixes.
-  if (b.automatic)
+  if (automatic)
     b.maxPrefix = uint32_t(std::min<uint64_t>(std::max<uint64_t>(2 * b.fabricPrefixes, 1), 4294967295u));
   return b.ok;
 }
