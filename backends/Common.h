@@ -15,6 +15,11 @@ bool failOpen(BackendContext &ctx);
 // energy.json share it.
 void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const char *why);
 
+// A site's facility power envelope (analysis::SiteEnvelope) as a member "site_envelope",
+// null when the design states none. energy.json and summary.json share it.
+struct SiteEnvelope;
+void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s);
+
 // Backend entry points (registered in Registry.cpp).
 bool runCabling(BackendContext &ctx);
 bool runBom(BackendContext &ctx);

@@ -6,13 +6,13 @@
 #pragma once
 
 namespace fabc::formats {
-inline constexpr const char Summary[] = "1.2";      // summary.json
+inline constexpr const char Summary[] = "1.3";      // summary.json
 inline constexpr const char Bom[] = "1.0";          // bom/bom.json
-inline constexpr const char Energy[] = "1.1";       // energy/energy.json
+inline constexpr const char Energy[] = "1.2";       // energy/energy.json
 inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json
 inline constexpr const char HostsPlan[] = "1.0";    // hosts/plan.json
 inline constexpr const char Diff[] = "1.0";         // fabc diff --format=json
 inline constexpr const char Verify[] = "1.0";       // fabc verify --format=json
 inline constexpr const char Export[] = "1.0";       // fabc export --format=json|yaml
-inline constexpr const char Sweep[] = "1.0";        // fabc sweep: sweep.json
+inline constexpr const char Sweep[] = "1.1";        // fabc sweep: sweep.json
 } // namespace fabc::formats

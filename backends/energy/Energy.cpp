@@ -14,6 +14,35 @@ void categoryMembers(JsonWriter &j, const PowerBucket &b) {
 }
 } // namespace
 
+void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s) {
+  j.key("site_envelope");
+  if (!s.applies) {
+    j.null();
+    return;
+  }
+  j.beginObject();
+  j.key("budget_w").fixed(s.budget, 1);
+  j.key("headroom_w").fixed(s.headroom(), 1);
+  j.key("unit").string(s.unit.name);
+  j.key("units").integer(s.unit.count);
+  j.key("gpus_per_unit").fixed(s.unit.gpus, 1);
+  auto build = [&](const char *name, const SiteEnvelope::Build &b) {
+    j.key(name).beginObject(JsonLayout::Inline);
+    j.key("facility_power_w").fixed(b.facility, 1);
+    j.key("units_fit").integer(b.units);
+    j.key("gpus_fit").integer(b.gpus);
+    j.key("complete").boolean(b.complete);
+    j.endObject();
+  };
+  build("as_built", s.asBuilt);
+  build("all_pluggable", s.pluggable);
+  build("all_cpo", s.cpo);
+  j.key("more_units_with_cpo").integer(s.moreUnitsWithCpo());
+  j.key("scaling").string("linear: each unit brings its share of the whole fabric; the top tier's port limit is not "
+                          "applied (fabc sweep builds each size)");
+  j.endObject();
+}
+
 bool runEnergy(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
   const EnergyModel &E = ctx.an.energy();
@@ -126,6 +155,7 @@ bool runEnergy(BackendContext &ctx) {
   j.key("interconnect_definition").string(kInterconnectDefinition);
   j.key("estimate").boolean(c.estimate);
   j.endObject();
+  writeSiteEnvelope(j, E.site);
   j.key("estimated_figures").beginArray();
   for (const auto &e : E.estimates) {
     const ir::Model &m = F.models[e.first];

@@ -1,8 +1,10 @@
 // The report's energy and BOM sections (the Page of ReportPage.h): power by category
 // with the CPO what-if, and the bill of materials with its cable-length histograms.
 #include "backends/report/ReportPage.h"
+#include "backends/report/SweepChart.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -88,6 +90,48 @@ void Page::energy() {
         dataAttrs("energy:cpo_savings.power_ratio", fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2)), c.cpo > 0 ? c.plug / c.cpo : 0.0,
         count(c.transceiversRemoved), c.lasersKnown ? count(c.lasersRemoved) : std::string("an unknown number of"),
         kInterconnectDefinition);
+  }
+
+  // The site's facility power envelope and what fits in it, each way (energy.json's site_envelope).
+  if (E.site.applies) {
+    const SiteEnvelope &S = E.site;
+    std::string unit = S.unit.name == "su" ? "SU" : S.unit.name;
+    auto units = [&](uint64_t n) { return count(n) + " " + unit + (n == 1 ? "" : "s"); };
+    auto fits = [&](const char *key, const SiteEnvelope::Build &b) {
+      return fmt::format("<b{}>{}</b> ({} GPUs, {} of facility power per {}{})",
+                         dataAttrs(fmt::format("energy:site_envelope.{}.units_fit", key), std::to_string(b.units)),
+                         esc(units(b.units)), count(b.gpus), esc(power(b.facility / double(S.unit.count))), esc(unit),
+                         b.complete ? "" : "; a part is missing from the catalog");
+    };
+    int64_t more = S.moreUnitsWithCpo();
+    buf += fmt::format(
+        "<h3 id=\"site-envelope\">Site power envelope</h3><p>The site's budget is <b{}>{}</b> of facility power. The "
+        "design draws {} ({} IT at PUE {:g}): <b{}>{}</b> {}. In that budget fit, as designed, {}; built all pluggable, "
+        "{}; built all CPO, {}: <b{}>{} {}</b> {} with CPO. <span class=\"muted\">Linear: each unit brings its share of "
+        "the whole fabric, and the top tier's port limit is not applied; fabc sweep builds each size.</span></p>",
+        dataAttrs("energy:site_envelope.budget_w", fixed(S.budget, 1)), esc(power(S.budget)), esc(power(E.facility())),
+        esc(power(E.it)), E.pue, dataAttrs("energy:site_envelope.headroom_w", fixed(S.headroom(), 1)),
+        esc(power(std::abs(S.headroom()))), S.headroom() >= 0 ? "of headroom" : "over the budget",
+        fits("as_built", S.asBuilt), fits("all_pluggable", S.pluggable), fits("all_cpo", S.cpo),
+        dataAttrs("energy:site_envelope.more_units_with_cpo", std::to_string(more)), count(uint64_t(std::llabs(more))),
+        esc(unit + (std::llabs(more) == 1 ? "" : "s")), more >= 0 ? "more" : "fewer");
+  }
+
+  // A sweep given to the build (--sweep FILE): its chart, GPUs against facility power.
+  if (const SweepTable *t = ctx.an.report.sweep.get()) {
+    std::string over, best = "none passes every check";
+    for (const SweepTable::Param &p : t->params)
+      over += (over.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.values.size()) + ")";
+    if (t->largestPassing >= 0) {
+      const SweepTable::Point &b = t->points[size_t(t->largestPassing)];
+      best.clear();
+      for (size_t k = 0; k < t->params.size(); ++k)
+        best += (best.empty() ? "" : " ") + t->params[k].name + "=" + t->params[k].values[b.at[k]];
+      best += std::isnan(b.gpus) ? "" : fmt::format(" ({} GPUs)", count(uint64_t(b.gpus)));
+    }
+    buf += fmt::format("<h3 id=\"sweep\">Design sweep</h3><p>{} points of {} over {}; the largest design that passes "
+                       "every check: <b>{}</b>. Failing points are left out of the chart.</p><div class=\"chart\">{}</div>",
+                       count(t->points.size()), esc(t->design), esc(over), esc(best), sweepChartSvg(*t));
   }
 
   // The what-if, side by side.

@@ -63,6 +63,7 @@ void writePower(JsonWriter &j, const BackendContext &ctx) {
   c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();
   j.key("estimate").boolean(c.estimate);
   j.endObject();
+  writeSiteEnvelope(j, E.site);
   j.endObject();
 }
 

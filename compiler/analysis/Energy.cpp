@@ -3,6 +3,7 @@
 #include "analysis/Energy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <fmt/format.h>
 #include <map>
@@ -147,6 +148,55 @@ private:
 };
 } // namespace
 
+RepeatUnit repeatUnit(const ir::Fabric &F) {
+  const ir::Metrics &M = F.metrics;
+  RepeatUnit u;
+  if (M.podKind != ir::GroupKind::Other && M.pods) {
+    u.name = ir::groupKindName(M.podKind);
+    u.count = M.pods;
+  } else {
+    u.name = "GPU system";
+    u.count = M.systems;
+  }
+  u.gpus = u.count ? double(M.gpus) / double(u.count) : 0.0;
+  return u;
+}
+
+double siteBudget(const ir::Fabric &F) {
+  double b = 0;
+  for (const ir::Policy &p : F.policies)
+    if (p.kind == ir::PolicyKind::Power && p.per == None && F.strings.str(p.scope) == "site" && (!b || p.max < b))
+      b = p.max;
+  return b;
+}
+
+namespace {
+// Whole units that fit in `budget` when `facility` W serves `E.unit.count` of them.
+SiteEnvelope::Build fit(const SiteEnvelope &E, double facility, bool complete) {
+  SiteEnvelope::Build b;
+  b.facility = facility;
+  b.complete = complete;
+  double perUnit = facility / double(E.unit.count);
+  // A hair of tolerance: a design exactly at its budget fits itself.
+  b.units = uint64_t(std::floor(E.budget / perUnit * (1 + 1e-12)));
+  b.gpus = uint64_t(std::llround(double(b.units) * E.unit.gpus));
+  return b;
+}
+
+void computeSite(const ir::Fabric &F, EnergyModel &E) {
+  SiteEnvelope &S = E.site;
+  S.budget = siteBudget(F);
+  S.unit = repeatUnit(F);
+  if (S.budget <= 0 || !S.unit.count || E.it <= 0)
+    return;
+  S.applies = true;
+  // All pluggable undoes the CPO ports, all CPO converts the pluggable cages (as CpoSavings).
+  S.asBuilt = fit(S, E.facility(), true);
+  S.pluggable = fit(S, (E.it - E.toPluggable.saved()) * E.pue, E.toPluggable.missing.empty());
+  S.cpo = fit(S, (E.it - E.toCpo.saved()) * E.pue, E.toCpo.missing.empty());
+}
+} // namespace
+
 EnergyModel computeEnergy(const ir::Fabric &F) {
   EnergyModel E;
   PowerTally tally(F);
@@ -282,6 +332,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   c.lasersRemoved = (a.lasersBefore + b.lasersAfter) - std::min(a.lasersBefore + b.lasersAfter, a.lasersAfter + b.lasersBefore);
   c.estimate = E.toCpo.estimate || E.toPluggable.estimate || !E.toCpo.missing.empty() || !E.toPluggable.missing.empty() ||
                E.all.estimate(PowerCategory::Optics);
+  computeSite(F, E);
   return E;
 }
 

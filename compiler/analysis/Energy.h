@@ -70,6 +70,39 @@ inline constexpr const char *kInterconnectDefinition =
     "switches, NVLink switches, NICs and all optics (transceivers and CPO engines, switch and system side); GPU "
     "systems and other servers excluded";
 
+// The unit a design repeats, for "how many more would fit" (issue 26): its pods (pod
+// groups, else su groups, as summary.json counts them), else its GPU systems.
+struct RepeatUnit {
+  std::string name;   // "pod", "su", "GPU system"
+  uint64_t count = 0; // in the design
+  double gpus = 0;    // GPUs per unit, on average
+};
+RepeatUnit repeatUnit(const ir::Fabric &F);
+
+// The tightest `policy power { per = "site"; }` (W of facility power), 0 when none.
+double siteBudget(const ir::Fabric &F);
+
+// A site's facility power budget against the design (issue 26, decision 0381): the
+// headroom, and how many whole units of the design fit in the budget built as designed,
+// all pluggable and all CPO. Each unit brings its share of the whole fabric (spines and
+// cores included), so the count is linear in the units: an estimate that ignores the top
+// tier's port limit; `fabc sweep` builds each size exactly.
+struct SiteEnvelope {
+  struct Build {
+    double facility = 0; // W, IT x PUE
+    uint64_t units = 0;  // whole units that fit in the budget
+    uint64_t gpus = 0;   // their GPUs
+    bool complete = true; // false: the catalog lacks a part the build needs (energy's what-if missing_parts)
+  };
+  bool applies = false; // a site budget is stated and the design has units with power
+  double budget = 0;    // W of facility power
+  RepeatUnit unit;
+  Build asBuilt, pluggable, cpo;
+  double headroom() const { return budget - asBuilt.facility; }
+  // How many more units fit built all CPO than all pluggable (negative: fewer).
+  int64_t moreUnitsWithCpo() const { return int64_t(cpo.units) - int64_t(pluggable.units); }
+};
+
 struct EnergyModel {
   static constexpr unsigned Untiered = 5;
   PowerBucket tiers[6]; // 0 systems, 1..4 switch tiers, 5 untiered
@@ -94,6 +127,7 @@ struct EnergyModel {
     return o > 0 ? 100 * w.saved() / o : 0.0;
   }
   CpoSavings cpo;
+  SiteEnvelope site;
   // The parts the IT power sums (devices by category; transceivers and CPO engines as
   // optics) and those without a power figure, counted as 0 W (issue 26).
   Coverage coverage;

@@ -4,6 +4,7 @@
 // computes nothing (CIRCT's LegalizeNames/PrepareForEmission pattern). A plan is filled
 // only when its backend is checked (`checked` says so).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -145,9 +146,30 @@ struct CoveragePlan {
 };
 
 // report: the validated report_collapse.
+// A design sweep (fabc sweep's table), as its chart needs it: the parameters swept and,
+// per point, the index of each one's value, whether it built without an error, its GPUs
+// and its facility power (W; NaN where the point has none).
+struct SweepTable {
+  struct Param {
+    std::string name;
+    std::vector<std::string> values;
+  };
+  struct Point {
+    std::vector<uint32_t> at;
+    bool ok = false;
+    double gpus = 0, facility = 0;
+  };
+  std::string design; // the swept file, as given
+  std::vector<Param> params;
+  std::vector<Point> points;
+  int64_t largestPassing = -1; // index into points, -1: none
+};
+
 struct ReportPlan {
   bool checked = false;
   uint32_t collapse = 64;
+  std::shared_ptr<const SweepTable> sweep; // fabc build --sweep FILE: drawn in the report
+  std::string sweepFile;
 };
 
 // design, design-yaml, netbox (fabc export): every device's host name, checked

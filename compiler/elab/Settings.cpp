@@ -126,7 +126,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
       uint32_t v;
       if (propStr(p, v)) {
         std::string_view t = F.strings.str(v);
-        if (pol.kind == ir::PolicyKind::Power && (t == "rack" || t == "hall" || t == "building"))
+        if (pol.kind == ir::PolicyKind::Power && (t == "rack" || t == "hall" || t == "building" || t == "site"))
           pol.scope = v;
         else
           pol.per = v;

@@ -3,6 +3,7 @@
 #include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Passes.h"
+#include "analysis/Energy.h"
 #include "analysis/Scopes.h"
 
 #include <llvm/ADT/StringRef.h>
@@ -174,6 +175,34 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
   }
 }
 
+// `policy power { per = "site"; }`: the whole design's facility power (IT power, every
+// device and its optics, times the design's PUE), against the site's envelope. The note
+// says how many of the units the design repeats would have to go.
+static void checkSitePower(const ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
+  double it = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    it += double(F.devPower[d]) + double(F.devOpticPower[d]);
+  double facility = it * F.options.pue;
+  if (facility <= p.max * (1 + 1e-12))
+    return;
+  Diagnostic *dg = diags.report(DiagCode::E0047, F.loc,
+                                "the site draws {} of facility power ({} IT at PUE {:g}), {} over its budget of {}",
+                                formatQuantity(facility, dims::Power), formatQuantity(it, dims::Power), F.options.pue,
+                                formatQuantity(facility - p.max, dims::Power), formatQuantity(p.max, dims::Power));
+  DiagEngine::note(dg, p.loc, "the power policy per \"site\" sets the budget (facility power: IT power x the pue option)");
+  RepeatUnit u = repeatUnit(F);
+  if (u.count) {
+    double perUnit = facility / double(u.count);
+    uint64_t fit = uint64_t(std::floor(p.max / perUnit * (1 + 1e-12)));
+    DiagEngine::note(dg, {}, fmt::format("each {} ({} GPUs) draws about {} with its share of the fabric: {} of the {} "
+                                         "fit (about {} GPUs); energy/energy.json's site_envelope says how many fit "
+                                         "with CPO and with pluggable optics",
+                                         u.name, formatCount(uint64_t(std::llround(u.gpus))),
+                                         formatQuantity(perUnit, dims::Power), formatCount(fit), formatCount(u.count),
+                                         formatCount(uint64_t(std::llround(double(fit) * u.gpus)))));
+  }
+}
+
 void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
   for (const ir::Policy &p : F.policies) {
     if (p.kind != ir::PolicyKind::Power)
@@ -183,6 +212,10 @@ void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags) {
       continue;
     }
     std::string_view per = F.strings.str(p.scope);
+    if (per == "site") {
+      checkSitePower(F, p, diags);
+      continue;
+    }
     size_t n = per == "rack" ? F.racks.size() : per == "hall" ? F.halls.size() : F.buildings.size();
     if (!n) {
       Diagnostic *dg = diags.report(DiagCode::W0105, p.loc, "the power policy checks nothing: no device is placed "

@@ -114,6 +114,17 @@ int compile(const Options &o, const std::string &input, bool build) {
   const ir::Fabric &F = c.fabric();
   bool wrote = false;
   std::vector<std::string> files;
+  if (ok && build && !o.sweepFile.empty()) {
+    auto table = std::make_shared<SweepTable>();
+    std::string err;
+    if (!readSweepTable(o.sweepFile, *table, err)) {
+      fmt::print(stderr, "fabc: error: --sweep: {}\n", err);
+      diags.finish();
+      return ExitUsage;
+    }
+    c.analyses().report.sweep = std::move(table);
+    c.analyses().report.sweepFile = o.sweepFile;
+  }
   if (ok && build) {
     OutputDir out(o.outDir);
     BuildInfo info{input, FABC_VERSION};

@@ -1,6 +1,7 @@
 #pragma once
 // The commands of the command line, one file each, and what they share.
 #include "Options.h"
+#include "analysis/OutputPlans.h"
 
 #include <string>
 #include <vector>
@@ -23,6 +24,9 @@ int lspCommand(Options &o);      // Lsp.cpp
 int sweepCommand(Options &o);    // Sweep.cpp
 // The figures sweep can tabulate, space-separated (--columns and its completion).
 const char *sweepColumnNames();
+// A sweep.json read back for the report's chart (fabc build --sweep FILE); false with
+// `err` set when the file cannot be read or is not a sweep table.
+bool readSweepTable(const std::string &path, SweepTable &t, std::string &err);
 
 // Diagnostics in colour: --color, else on a terminal unless NO_COLOR or TERM=dumb says not.
 bool useColor(const Options &o);

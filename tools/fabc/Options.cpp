@@ -347,6 +347,9 @@ const std::vector<OptionSpec> &optionTable() {
          return Continue;
        },
        sweepColumnNames()},
+      {"--sweep", nullptr, Arg::Value, CmdBuild, "--sweep=FILE",
+       "build: draw a fabc sweep's table (its sweep.json) in the report, GPUs against facility power", false,
+       SET(sweepFile), "file"},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},
   };

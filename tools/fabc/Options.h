@@ -47,6 +47,7 @@ struct Options {
   std::string exportFormat = "json";   // export: --format (json, yaml, netbox)
   unsigned jobs = 0;                   // sweep: --jobs (0: one per core)
   std::vector<std::string> sweepColumns; // sweep: --columns
+  std::string sweepFile;                 // build: --sweep, a sweep.json the report draws
 };
 
 // Which commands an option applies to: a command takes its own options only (parseArgs

@@ -9,6 +9,7 @@
 #include "backends/Backend.h"
 #include "backends/FormatVersions.h"
 #include "backends/OutputDir.h"
+#include "backends/report/SweepChart.h"
 
 #include <fmt/format.h>
 #include <llvm/ADT/SmallString.h>
@@ -83,6 +84,8 @@ const std::vector<Column> &columns() {
          const llvm::json::Object *c = obj(obj(&s, "power"), "cpo_savings");
          return c && c->getBoolean("applies").getValueOr(false) ? num(c, "saved_w") : NAN;
        }},
+      {"site_headroom_w", "the site's facility power budget minus the design's facility power, W",
+       [](const llvm::json::Object &s) { return num(obj(obj(&s, "power"), "site_envelope"), "headroom_w"); }},
       {"failures_per_year", "expected part failures per year",
        [](const llvm::json::Object &s) { return num(obj(&s, "reliability"), "failures_per_year"); }},
       {"bisection_gbps", "bisection bandwidth, Gb/s", [](const llvm::json::Object &s) { return num(&s, "bisection_gbps"); }},
@@ -223,97 +226,23 @@ void appendFigure(TextBuffer &b, double v) {
     fmt::format_to(fmt::appender(b), "{:.3f}", v);
 }
 
-std::string xmlEscape(std::string_view s) {
-  std::string r;
-  for (char c : s)
-    r += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : c == '"' ? "&quot;" : std::string(1, c);
-  return r;
-}
-
-// A round step for an axis of about five ticks.
-double niceStep(double span) {
-  double raw = span / 5, mag = std::pow(10, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
-    if (raw <= m * mag)
-      return m * mag;
-  return 10 * mag;
-}
-
-// GPUs (x) against facility power in MW (y): one line per combination of the values of
-// every parameter but the first swept one (cpo=false and cpo=true in -D su=1..18 -D cpo=...).
+// The chart's table: each point's GPUs and facility power, from the chosen columns.
 std::string chart(const std::vector<Param> &params, const std::vector<Point> &points,
                   const std::vector<const Column *> &cols, const std::string &fabric) {
   int gx = columnIndex(cols, "gpus"), py = columnIndex(cols, "facility_power_w");
-  const double W = 720, H = 440, L = 80, R = 170, T = 40, B = 60;
-  std::string s = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
-                              "font-family=\"sans-serif\" font-size=\"12\">\n<title>{}: GPUs against facility power</title>\n"
-                              "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-                              W, H, W, H, xmlEscape(fabric));
-  size_t first = 0;
-  while (first < params.size() && params[first].values.size() < 2)
-    ++first;
-  std::vector<std::pair<std::string, std::vector<std::pair<double, double>>>> series;
-  double xmax = 0, ymax = 0;
+  SweepTable t;
+  t.design = fabric;
+  for (const Param &p : params)
+    t.params.push_back({p.name, p.values});
   for (const Point &p : points) {
-    if (gx < 0 || py < 0 || p.status != Status::Ok || std::isnan(p.figures[gx]) || std::isnan(p.figures[py]))
-      continue;
-    std::string label;
-    for (size_t k = 0; k < params.size(); ++k)
-      if (k != first && params[k].values.size() > 1)
-        label += (label.empty() ? "" : " ") + params[k].name + "=" + params[k].values[p.at[k]];
-    auto it = std::find_if(series.begin(), series.end(), [&](const auto &x) { return x.first == label; });
-    if (it == series.end())
-      it = series.insert(series.end(), {label, {}});
-    double x = p.figures[gx], y = p.figures[py] / 1e6;
-    it->second.push_back({x, y});
-    xmax = std::max(xmax, x);
-    ymax = std::max(ymax, y);
+    SweepTable::Point q;
+    q.at = p.at;
+    q.ok = p.status == Status::Ok && gx >= 0 && py >= 0;
+    q.gpus = gx >= 0 ? p.figures[gx] : NAN;
+    q.facility = py >= 0 ? p.figures[py] : NAN;
+    t.points.push_back(std::move(q));
   }
-  if (series.empty()) {
-    s += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">no point of the sweep built: nothing to plot</text>\n"
-                     "</svg>\n",
-                     W / 2, H / 2);
-    return s;
-  }
-  double xs = niceStep(xmax > 0 ? xmax : 1), ys = niceStep(ymax > 0 ? ymax : 1);
-  double xtop = std::ceil(xmax / xs) * xs, ytop = std::ceil(ymax / ys) * ys;
-  xtop = xtop > 0 ? xtop : xs;
-  ytop = ytop > 0 ? ytop : ys;
-  auto X = [&](double v) { return L + v / xtop * (W - L - R); };
-  auto Y = [&](double v) { return H - B - v / ytop * (H - T - B); };
-  s += fmt::format("<g stroke=\"#ccc\">\n");
-  for (double v = 0; v <= xtop + xs / 2; v += xs)
-    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n", X(v), Y(0), X(v), Y(ytop));
-  for (double v = 0; v <= ytop + ys / 2; v += ys)
-    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>\n", X(0), Y(v), X(xtop), Y(v));
-  s += "</g>\n<g text-anchor=\"middle\">\n";
-  for (double v = 0; v <= xtop + xs / 2; v += xs)
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{:g}</text>\n", X(v), Y(0) + 18, v);
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">GPUs</text>\n</g>\n<g text-anchor=\"end\">\n", X(xtop / 2), H - 15);
-  for (double v = 0; v <= ytop + ys / 2; v += ys)
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\">{:g}</text>\n", X(0) - 6, Y(v) + 4, v);
-  s += fmt::format("</g>\n<text x=\"20\" y=\"{:.1f}\" transform=\"rotate(-90 20 {:.1f})\" text-anchor=\"middle\">"
-                   "facility power (MW)</text>\n",
-                   Y(ytop / 2), Y(ytop / 2));
-  static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-  for (size_t k = 0; k < series.size(); ++k) {
-    auto &pts = series[k].second;
-    std::sort(pts.begin(), pts.end());
-    const char *c = colors[k % 8];
-    std::string line;
-    for (const auto &[x, y] : pts)
-      line += fmt::format("{}{:.1f},{:.1f}", line.empty() ? "" : " ", X(x), Y(y));
-    s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", c, line);
-    for (const auto &[x, y] : pts)
-      s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n", X(x), Y(y), c);
-    double ly = T + 20 * double(k);
-    s += fmt::format("<line x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\" stroke=\"{}\" stroke-width=\"2\"/>\n"
-                     "<text x=\"{:.1f}\" y=\"{:.1f}\">{}</text>\n",
-                     W - R + 15, ly, W - R + 35, ly, c, W - R + 40, ly + 4,
-                     xmlEscape(series[k].first.empty() ? "every point" : series[k].first));
-  }
-  s += "</svg>\n";
-  return s;
+  return sweepChartSvg(t);
 }
 
 } // namespace
@@ -578,6 +507,84 @@ int sweepCommand(Options &o) {
                    points[i].firstError.empty() ? "" : ": " + points[i].firstError);
   }
   return failed ? ExitErrors : ExitOk;
+}
+
+bool readSweepTable(const std::string &path, SweepTable &t, std::string &err) {
+  // A sweep of 10,000 points with every column is about 4 MB; anything far larger is not one.
+  constexpr uint64_t MaxBytes = 64u << 20;
+  uint64_t size = 0;
+  if (std::error_code ec = llvm::sys::fs::file_size(path, size)) {
+    err = fmt::format("cannot read '{}': {}", path, ec.message());
+    return false;
+  }
+  if (size > MaxBytes) {
+    err = fmt::format("'{}' is {} bytes, larger than a sweep table can be ({} MiB)", path, size, MaxBytes >> 20);
+    return false;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    err = fmt::format("cannot read '{}': {}", path, buf.getError().message());
+    return false;
+  }
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) {
+    err = fmt::format("'{}' is not JSON: {}", path, llvm::toString(v.takeError()));
+    return false;
+  }
+  auto bad = [&](const char *what) {
+    err = fmt::format("'{}' is not a fabc sweep table (sweep.json, format 1.x): {}", path, what);
+    return false;
+  };
+  const llvm::json::Object *root = v->getAsObject();
+  if (!root)
+    return bad("not an object");
+  auto version = root->getString("format_version");
+  if (!version || !version->startswith("1."))
+    return bad("format_version is not 1.x");
+  const llvm::json::Array *params = root->getArray("parameters"), *points = root->getArray("points");
+  if (!params || !points || params->size() > 64 || points->size() > MaxPoints)
+    return bad("parameters or points missing, or too many");
+  t = {};
+  if (auto d = root->getString("design"))
+    t.design = d->str();
+  for (const llvm::json::Value &pv : *params) {
+    const llvm::json::Object *po = pv.getAsObject();
+    const llvm::json::Array *vals = po ? po->getArray("values") : nullptr;
+    auto name = po ? po->getString("name") : llvm::None;
+    if (!name || !vals || vals->empty() || vals->size() > MaxPoints)
+      return bad("a parameter without a name or values");
+    SweepTable::Param p{name->str(), {}};
+    for (const llvm::json::Value &x : *vals) {
+      auto s = x.getAsString();
+      if (!s)
+        return bad("a parameter value is not a string");
+      p.values.push_back(s->str());
+    }
+    t.params.push_back(std::move(p));
+  }
+  for (const llvm::json::Value &pv : *points) {
+    const llvm::json::Object *po = pv.getAsObject();
+    const llvm::json::Object *at = po ? po->getObject("parameters") : nullptr;
+    const llvm::json::Object *fig = po ? po->getObject("figures") : nullptr;
+    auto status = po ? po->getString("status") : llvm::None;
+    if (!at || !fig || !status)
+      return bad("a point without parameters, figures or status");
+    SweepTable::Point q;
+    for (const SweepTable::Param &p : t.params) {
+      auto val = at->getString(p.name);
+      auto it = val ? std::find(p.values.begin(), p.values.end(), *val) : p.values.end();
+      if (it == p.values.end())
+        return bad("a point's parameter value is not among the parameter's values");
+      q.at.push_back(uint32_t(it - p.values.begin()));
+    }
+    q.ok = *status == "ok";
+    q.gpus = fig->getNumber("gpus").getValueOr(NAN);
+    q.facility = fig->getNumber("facility_power_w").getValueOr(NAN);
+    t.points.push_back(std::move(q));
+  }
+  if (auto best = root->getInteger("largest_passing"); best && *best >= 0 && size_t(*best) < t.points.size())
+    t.largestPassing = *best;
+  return true;
 }
 
 } // namespace fabc::cli
