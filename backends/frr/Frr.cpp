@@ -17,10 +17,12 @@ template <typename... Args> void out(TextBuffer &b, fmt::format_string<Args...> 
 }
 
 struct SwitchConf {
-  SwitchConf(const ir::Fabric &F, eth::HostNames &hosts, const BfdPlan &bfd) : F(F), hosts(hosts), bfd(bfd) {}
+  SwitchConf(const ir::Fabric &F, eth::HostNames &hosts, const BfdPlan &bfd, const BgpPlan &bgp)
+      : F(F), hosts(hosts), bfd(bfd), bgp(bgp) {}
   const ir::Fabric &F;
   eth::HostNames &hosts;
   const BfdPlan &bfd;
+  const BgpPlan &bgp;
   std::vector<eth::Peer> peers;
   TextBuffer swp, desc, lo;
 
@@ -124,7 +126,11 @@ struct SwitchConf {
       appendIpv4(b, F.hostNets[n].base);
       out(b, "/{}\n", unsigned(F.hostNets[n].len));
     }
-    out(b, "  neighbor FABRIC activate\n  neighbor FABRIC route-map FABRIC_IN in\n"
+    append(b, "  neighbor FABRIC activate\n");
+    // policy bgp: the most prefixes a session may receive (counted after FABRIC_IN).
+    if (bgp.enabled && bgp.maxPrefix)
+      out(b, "  neighbor FABRIC maximum-prefix {}{}\n", bgp.maxPrefix, bgp.warningOnly ? " warning-only" : "");
+    out(b, "  neighbor FABRIC route-map FABRIC_IN in\n"
            "  neighbor FABRIC route-map FABRIC_OUT out\n  maximum-paths {}\n exit-address-family\nexit\n!\n",
         kMaxPaths);
   }
@@ -207,7 +213,7 @@ bool runFrr(BackendContext &ctx) {
   const std::vector<uint32_t> &sw = eth::ethernetSwitches(ctx);
   bool unnumbered = passes::bgpUnnumbered(F);
   eth::HostNames hosts(ctx.an);
-  SwitchConf conf(F, hosts, ctx.an.bfd);
+  SwitchConf conf(F, hosts, ctx.an.bfd, ctx.an.bgp);
   TextBuffer buf;
   for (uint32_t d : sw) {
     buf.clear();

@@ -271,6 +271,18 @@ struct SwitchDoc {
     y.scalar("route-map", "FABRIC_OUT");
     y.endMap();
     y.endMap();
+    if (an.bgp.enabled && an.bgp.maxPrefix) {
+      // policy bgp: `nv set vrf default router bgp peer-group FABRIC address-family
+      // ipv4-unicast prefix-limits inbound maximum N` (Cumulus Linux 5.15 user guide,
+      // Optional BGP Configuration; warning-only from the NVUE command reference).
+      y.beginMap("prefix-limits");
+      y.beginMap("inbound");
+      y.scalar("maximum", an.bgp.maxPrefix);
+      if (an.bgp.warningOnly)
+        y.scalar("warning-only", nv.on);
+      y.endMap();
+      y.endMap();
+    }
     y.endMap();
     y.endMap();
     if (an.bfd.enabled) {

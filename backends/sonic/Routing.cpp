@@ -69,6 +69,11 @@ void SwitchDb::bgpTables(JsonWriter &j, uint32_t d, std::string_view los, bool u
   j.key("BGP_PEER_GROUP_AF").beginObject();
   j.keyf("default|{}|ipv4_unicast", kGroup).beginObject();
   j.key("admin_status").string("up");
+  if (an.bgp.enabled && an.bgp.maxPrefix) { // sonic-bgp-common.yang: max_prefix_limit (uint32)
+    j.key("max_prefix_limit").quotedInteger(an.bgp.maxPrefix);
+    if (an.bgp.warningOnly)
+      j.key("max_prefix_warning_only").string("true");
+  }
   j.key("route_map_in").beginArray(JsonLayout::Inline);
   j.string("FABRIC_IN");
   j.endArray();

@@ -43,6 +43,7 @@ public:
   SonicPlan sonic;
   ManagementPlan management;
   BfdPlan bfd;
+  BgpPlan bgp;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
   LldpCablingPlan lldpCabling;

@@ -10,9 +10,6 @@ namespace fabc::analysis {
 using ir::None;
 
 namespace {
-bool isSwitch(const ir::Fabric &F, uint32_t d) {
-  return ir::isSwitchTier(F.devTier[d]) || F.modelOf(d).kind == ir::ModelKind::Switch;
-}
 bool isComputeSystem(const ir::Fabric &F, uint32_t d) {
   const ir::Model &m = F.modelOf(d);
   return m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !F.layoutOf(d).groups.empty();

@@ -68,6 +68,14 @@ struct BfdPlan {
   uint32_t multiplier = 3;
 };
 
+// frr, sonic, nvue: policy bgp, the limits every fabric BGP session (peer group FABRIC) keeps.
+struct BgpPlan {
+  bool checked = false, ok = true, enabled = false;
+  uint32_t maxPrefix = 0;          // 0: no limit
+  bool warningOnly = false;        // past the limit: log (true) or close the session
+  uint64_t fabricPrefixes = 0;     // what the fabric originates: loopbacks and host subnets
+};
+
 // The InfiniBand fabric (ir/InfiniBand.h draws its boundary).
 struct InfinibandPlan {
   bool checked = false;

@@ -2,6 +2,8 @@
 // and why it is closed-form: docs/decisions/0055-failure-what-if-in-closed-form.md, "Failure what-if in closed form".
 #include "analysis/Resilience.h"
 
+#include "analysis/Groups.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -323,9 +325,6 @@ struct Dsu {
       p[std::max(a, b)] = std::min(a, b);
   }
 };
-bool isSwitch(const ir::Fabric &F, uint32_t d) {
-  return ir::isSwitchTier(F.devTier[d]) || F.modelOf(d).kind == ir::ModelKind::Switch;
-}
 
 } // namespace
 

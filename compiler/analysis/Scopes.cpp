@@ -7,15 +7,14 @@
 // switches outside it. One pass over the devices and one over the links per scope.
 #include "analysis/Scopes.h"
 
+#include "analysis/Groups.h"
+
 #include <algorithm>
 
 namespace fabc::analysis {
 using ir::None;
 
 namespace {
-bool isSwitch(const ir::Fabric &F, uint32_t d) {
-  return ir::isSwitchTier(F.devTier[d]) || F.modelOf(d).kind == ir::ModelKind::Switch;
-}
 bool isComputeSystem(const ir::Fabric &F, uint32_t d) {
   const ir::Model &m = F.modelOf(d);
   return m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute;

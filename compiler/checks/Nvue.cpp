@@ -155,6 +155,7 @@ bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   bool ok = checkRelease(F, an.nvue, diags);
   ok &= checkManagement(F, an, diags);
   ok &= checkBfd(F, an, diags);
+  ok &= checkBgp(F, an, diags);
   checkRoceFeatures(F, an, diags);
   return checkRoceProfile(F, diags) && ok;
 }

@@ -29,6 +29,8 @@ bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // once per compilation and returns the same verdict to every caller.
 bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// policy bgp: max_prefix (a number or "auto") and max_prefix_warning_only (FAB-E0209).
+bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // The NIC interface names the hosts output writes fit Linux's IFNAMSIZ (FAB-E0145).
 bool checkInterfaceNames(const ir::Fabric &F, DiagEngine &diags);

@@ -6,6 +6,8 @@
 
 #include "diag/Diag.h"
 #include "ir/Address.h"
+#include "passes/Addressing.h"
+#include "passes/HostAddressing.h"
 
 #include <cmath>
 
@@ -194,9 +196,62 @@ bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   return b.ok;
 }
 
+bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  BgpPlan &b = an.bgp;
+  if (b.checked)
+    return b.ok;
+  b.checked = true;
+  const ir::PolicyBlock *pb = F.policyBlock("bgp");
+  if (!pb)
+    return true;
+  b.enabled = true;
+  // What the fabric originates: a loopback per routed switch, and the host prefixes (a /31
+  // per NIC link, or a subnet per leaf or rail). A session receives at most all of them.
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    b.fabricPrefixes += passes::isRoutedSwitch(F, d);
+  if (F.hostScheme == ir::HostScheme::P2p) {
+    for (uint32_t l = 0; l < F.numLinks(); ++l)
+      b.fabricPrefixes += passes::isHostLink(F, l);
+  } else {
+    b.fabricPrefixes += F.hostNets.size();
+  }
+  bool automatic = true; // max_prefix = "auto", the policy's default
+  for (const ir::Setting &s : pb->props) {
+    std::string_view k = F.strings.str(s.name);
+    if (k == "max_prefix") {
+      if (s.type == ir::Setting::String && F.strings.str(s.str) == "auto") {
+        automatic = true;
+      } else if (s.type == ir::Setting::Number && s.dim.none() && s.number >= 1 && s.number <= 4294967295.0 &&
+                 s.number == std::floor(s.number)) {
+        automatic = false;
+        b.maxPrefix = uint32_t(s.number);
+      } else {
+        Diagnostic *d = diags.report(DiagCode::E0209, s.loc, "max_prefix must be a whole number from 1 to 4294967295, or \"auto\"");
+        DiagEngine::note(d, {}, fmt::format("\"auto\" allows twice the {} prefix{} this fabric originates", b.fabricPrefixes,
+                                             b.fabricPrefixes == 1 ? "" : "es"));
+        b.ok = false;
+      }
+    } else if (k == "max_prefix_warning_only") {
+      if (s.type != ir::Setting::Bool) {
+        Diagnostic *d = diags.report(DiagCode::E0209, s.loc, "max_prefix_warning_only must be true or false");
+        DiagEngine::note(d, {}, "false (the default) closes a session that passes max_prefix; true only logs it");
+        b.ok = false;
+      } else {
+        b.warningOnly = s.boolean;
+      }
+    }
+  }
+  // Twice: room for the fabric to grow while its switches are reconfigured one by one,
+  // when old limits meet new prefixes.
+  if (automatic)
+    b.maxPrefix = uint32_t(std::min<uint64_t>(std::max<uint64_t>(2 * b.fabricPrefixes, 1), 4294967295u));
+  return b.ok;
+}
+
 bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   checkEthernet(F, an, diags, "frr");
-  return checkBfd(F, an, diags);
+  bool ok = checkBfd(F, an, diags);
+  return checkBgp(F, an, diags) && ok;
 }
 
 } // namespace fabc::checks

@@ -256,6 +256,7 @@ bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   else
     ok = false;
   ok &= checkSonicRelease(F, an, diags);
+  ok &= checkBgp(F, an, diags);
   passes::RoceSettings roce = passes::roceSettings(F);
   if (roce.enabled && roce.adaptiveRouting) {
     Diagnostic *d = diags.report(DiagCode::W0330, roce.arLoc, "SONiC has no table for adaptive routing: the SONiC switches "

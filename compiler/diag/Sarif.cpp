@@ -89,15 +89,20 @@ void artifactLocation(JsonWriter &j, const Artifact &a) {
   j.endObject();
 }
 
-void sarifLocation(JsonWriter &j, const DiagReport::Loc &l, const std::string &root) {
-  j.key("physicalLocation").beginObject(JsonLayout::Inline);
-  artifactLocation(j, artifactOf(l.file, root));
-  j.key("region").beginObject(JsonLayout::Inline);
+// A region (SARIF 2.1.0 §3.30) under `key`: lines and code-point columns.
+void sarifRegion(JsonWriter &j, const char *key, const DiagReport::Loc &l) {
+  j.key(key).beginObject(JsonLayout::Inline);
   j.key("startLine").integer(l.line);
   j.key("startColumn").integer(l.charCol);
   j.key("endLine").integer(l.endLine);
   j.key("endColumn").integer(l.endCharCol);
   j.endObject();
+}
+
+void sarifLocation(JsonWriter &j, const DiagReport::Loc &l, const std::string &root) {
+  j.key("physicalLocation").beginObject(JsonLayout::Inline);
+  artifactLocation(j, artifactOf(l.file, root));
+  sarifRegion(j, "region", l);
   j.endObject();
 }
 // SARIF 2.1.0 §3.55 (fix): one fix per diagnostic, its fix-its grouped into one
@@ -128,14 +133,8 @@ void sarifFixes(JsonWriter &j, const DiagReport::Entry &d, const std::string &ro
     for (const auto &f : d.fixits) {
       if (f.first.file != file)
         continue;
-      const DiagReport::Loc &l = f.first;
       j.beginObject(JsonLayout::Inline);
-      j.key("deletedRegion").beginObject(JsonLayout::Inline);
-      j.key("startLine").integer(l.line);
-      j.key("startColumn").integer(l.charCol);
-      j.key("endLine").integer(l.endLine);
-      j.key("endColumn").integer(l.endCharCol);
-      j.endObject();
+      sarifRegion(j, "deletedRegion", f.first);
       j.key("insertedContent").beginObject(JsonLayout::Inline);
       j.key("text").string(f.second);
       j.endObject();

@@ -21,6 +21,8 @@ int completionCommand(Options &o); // Info.cpp
 int parseDiffCommand(Options &o); // ParseDiff.cpp (hidden: the differential test of the parsers)
 int lspCommand(Options &o);      // Lsp.cpp
 int sweepCommand(Options &o);    // Sweep.cpp
+// The figures sweep can tabulate, space-separated (--columns and its completion).
+const char *sweepColumnNames();
 
 // Diagnostics in colour: --color, else on a terminal unless NO_COLOR or TERM=dumb says not.
 bool useColor(const Options &o);

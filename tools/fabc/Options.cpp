@@ -346,8 +346,7 @@ const std::vector<OptionSpec> &optionTable() {
            return usageError("--columns takes a comma-separated list of figures");
          return Continue;
        },
-       "gpus systems switches links transceivers cpo_ports it_power_w facility_power_w interconnect_power_w "
-       "cpo_saved_w failures_per_year bisection_gbps worst_latency_ns max_oversubscription"},
+       sweepColumnNames()},
       {"--man", nullptr, Arg::None, CmdAll, "--man", "print the man page fabc(1) in roff (the build installs it)",
        true, manOption, nullptr},
   };

@@ -94,6 +94,14 @@ const std::vector<Column> &columns() {
   return c;
 }
 
+// The position of column `name` among the chosen ones; -1 when it was not chosen.
+int columnIndex(const std::vector<const Column *> &cols, std::string_view name) {
+  for (size_t k = 0; k < cols.size(); ++k)
+    if (name == cols[k]->name)
+      return int(k);
+  return -1;
+}
+
 enum class Status : uint8_t { Ok, Errors, Failed };
 const char *statusName(Status s) { return s == Status::Ok ? "ok" : s == Status::Errors ? "errors" : "failed"; }
 
@@ -235,13 +243,7 @@ double niceStep(double span) {
 // every parameter but the first swept one (cpo=false and cpo=true in -D su=1..18 -D cpo=...).
 std::string chart(const std::vector<Param> &params, const std::vector<Point> &points,
                   const std::vector<const Column *> &cols, const std::string &fabric) {
-  auto colIndex = [&](const char *n) {
-    for (size_t k = 0; k < cols.size(); ++k)
-      if (std::string_view(cols[k]->name) == n)
-        return int(k);
-    return -1;
-  };
-  int gx = colIndex("gpus"), py = colIndex("facility_power_w");
+  int gx = columnIndex(cols, "gpus"), py = columnIndex(cols, "facility_power_w");
   const double W = 720, H = 440, L = 80, R = 170, T = 40, B = 60;
   std::string s = fmt::format("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" "
                               "font-family=\"sans-serif\" font-size=\"12\">\n<title>{}: GPUs against facility power</title>\n"
@@ -315,6 +317,16 @@ std::string chart(const std::vector<Param> &params, const std::vector<Point> &po
 }
 
 } // namespace
+
+const char *sweepColumnNames() {
+  static const std::string names = [] {
+    std::string r;
+    for (const Column &c : columns())
+      r += std::string(r.empty() ? "" : " ") + c.name;
+    return r;
+  }();
+  return names.c_str();
+}
 
 int sweepCommand(Options &o) {
   if (o.inputs.size() != 1)
@@ -454,10 +466,7 @@ int sweepCommand(Options &o) {
   llvm::sys::fs::remove_directories(scratch);
 
   // The largest design that passes: the most GPUs among the points built without an error.
-  int gpuCol = -1;
-  for (size_t k = 0; k < cols.size(); ++k)
-    if (std::string_view(cols[k]->name) == "gpus")
-      gpuCol = int(k);
+  int gpuCol = columnIndex(cols, "gpus");
   long best = -1;
   size_t failed = 0;
   double bestGpus = -1;

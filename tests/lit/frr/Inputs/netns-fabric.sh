@@ -22,6 +22,9 @@ set -euo pipefail
 
 OUT=${1:?usage: netns-fabric.sh OUTDIR}
 WAIT=${WAIT:-20}
+# HOLD=N: once learned, the routes must still be there N seconds later (a session that
+# comes up and is then closed, by a prefix limit say, installs them only for a moment).
+HOLD=${HOLD:-0}
 FRR=/usr/lib/frr
 TAG="fabc$$"                      # unique per run: namespaces and veths carry it
 source "$(dirname "$0")/../../Inputs/netns-lib.sh"
@@ -228,6 +231,10 @@ PYEOF
 }
 
 poll check "$WORK/result" "leaf loopbacks not all learned"
+if [ "$HOLD" -gt 0 ]; then
+  sleep "$HOLD"
+  check > "$WORK/result" || { cat "$WORK/result"; fail "leaf loopbacks learned, then lost within ${HOLD}s"; }
+fi
 
 # BFD: every BGP session of every switch has a BFD session, and all of them come up.
 if $BFD; then
