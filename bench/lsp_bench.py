@@ -6,6 +6,8 @@ Measures (docs/lsp.md, README "Benchmarks"):
   - edit latency: an edit (didChange, incremental) to the publishDiagnostics of that
     version, for edits that recompile a clean design (a comment typed) and edits that
     break and fix it (a unit error); the server's quiet period (debounce) is included;
+  - requests right after an edit: hover, definition, documentSymbol and completion sent
+    at once after a didChange, while the server compiles, each timed to its answer;
   - memory over a long session: 10,000 edits (one character each, typed into a comment,
     in bursts of 100, each burst then waiting for its diagnostics), the server's
     resident memory (VmRSS) after every burst: bounded means the last is the first.
@@ -37,6 +39,7 @@ class Client:
         self.p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         self.buf = b""
         self.next_id = 1
+        self.backlog = []
 
     def send(self, obj):
         body = json.dumps(obj).encode()
@@ -73,10 +76,18 @@ class Client:
             self.buf += chunk
 
     def wait(self, pred):
+        # Publishes another wait may be after (one that arrives while a request is
+        # answered) are kept, the older ones dropped once one of them is taken.
+        for i, m in enumerate(self.backlog):
+            if pred(m):
+                del self.backlog[:i + 1]
+                return m
         while True:
             m = self.read()
             if pred(m):
                 return m
+            if m.get("method") == "textDocument/publishDiagnostics":
+                self.backlog = self.backlog[-1000:] + [m]
 
     def diagnostics(self, version):
         return self.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
@@ -99,6 +110,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120, help="seconds to wait for a message")
     ap.add_argument("--edits", type=int, default=10000, help="edits of the memory session")
     ap.add_argument("--samples", type=int, default=40, help="timed edits of each kind")
+    ap.add_argument("--request-samples", type=int, default=20,
+                    help="edits each followed at once by hover, definition, documentSymbol and completion")
     ap.add_argument("--debounce", type=int, help="the server's quiet period in ms (default: the server's, 25)")
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
     a = ap.parse_args()
@@ -121,6 +134,7 @@ def main():
     lines = text.split("\n")
     uri = "file://" + path
 
+    load_before = os.getloadavg()[0]
     c = Client([a.fabc, "lsp"])
     init = {"rootUri": None, "capabilities": {}}
     if a.debounce is not None:
@@ -156,12 +170,16 @@ def main():
         col += 1
         return version
 
+    def progress(what):
+        print(f"lsp_bench: {time.perf_counter() - t0:.1f} s: {what}", file=sys.stderr, flush=True)
+    progress("opened")
     clean = []
     for _ in range(a.samples):
         t = time.perf_counter()
         d = c.diagnostics(type_char())
         clean.append(time.perf_counter() - t)
         assert not d["params"]["diagnostics"]
+    progress("clean edits done")
     # Break and fix: the let's unit error (2 km + 5 W), then back.
     broken = []
     for k in range(a.samples):
@@ -180,6 +198,30 @@ def main():
             raise SystemExit(f"lsp_bench: unexpected diagnostics after edit {k}: {codes}")
     if broken and a.samples % 2:
         raise SystemExit("lsp_bench: --samples must be even")
+    progress("break/fix edits done")
+    # Requests while a check runs: an edit, then at once hover, definition, document
+    # symbols and completion (the server answers from the edit's parse while the check
+    # of it, or the cancellation of the one before, goes on), each timed from its send
+    # to its answer; then that edit's diagnostics.
+    m = re.search(r"^\s*(\w+)(\[[^\]]*\])?\s*:\s*([A-Z]\w*)", text, re.M)
+    model_line = text.count("\n", 0, m.start(3))
+    model_col = m.start(3) - (text.rfind("\n", 0, m.start(3)) + 1)
+    doc = {"uri": uri}
+    at_model = {"textDocument": doc, "position": {"line": model_line, "character": model_col}}
+    in_let = {"textDocument": doc, "position": {"line": let_line, "character": len("let bench_len = ")}}
+    requests = {"hover": [], "definition": [], "documentSymbol": [], "completion": []}
+    for _ in range(a.request_samples):
+        v = type_char()
+        for method, params in (("hover", at_model), ("definition", at_model),
+                               ("documentSymbol", {"textDocument": doc}), ("completion", in_let)):
+            t = time.perf_counter()
+            r = c.request("textDocument/" + method, params)
+            requests[method].append(time.perf_counter() - t)
+            if "error" in r or r.get("result") in (None, []):
+                raise SystemExit(f"lsp_bench: {method} answered {str(r)[:300]}")
+        c.diagnostics(v)
+    all_requests = [x for xs in requests.values() for x in xs]
+    progress("requests done")
     # Memory: bursts of 100 one-character edits, then that burst's diagnostics.
     rss = [c.rss_kib()]
     burst = 100
@@ -200,16 +242,23 @@ def main():
         xs = sorted(xs)
         return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
     size = f"{a.flat:,} links" if a.flat else f"{a.gpus:,} GPUs"
-    print(f"design: {size}, {len(text):,} bytes ({path})")
+    print(f"design: {size}, {len(text):,} bytes ({path}); load average {load_before:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after")
     print(f"open: {1000 * open_s:.0f} ms to the first diagnostics")
     for name, xs in (("edit, clean design", clean), ("edit, break/fix (FAB-E0025)", broken)):
         print(f"{name}: median {ms(xs, 0.5):.0f} ms, p90 {ms(xs, 0.9):.0f} ms, max {ms(xs, 1.0):.0f} ms "
               f"({len(xs)} edits, debounce included)")
+    for name, xs in list(requests.items()) + [("requests, all", all_requests)]:
+        if xs:
+            print(f"{name} right after an edit: median {ms(xs, 0.5):.0f} ms, p90 {ms(xs, 0.9):.0f} ms, "
+                  f"max {ms(xs, 1.0):.0f} ms ({len(xs)} requests)")
     print(f"memory: {a.edits:,} edits in {session_s:.1f} s; VmRSS after open {rss[0] / 1024:.0f} MiB, "
           f"after the first burst {rss[1] / 1024:.0f} MiB, max {max(rss) / 1024:.0f} MiB, "
           f"last {rss[-1] / 1024:.0f} MiB")
     print(f"| {label} | {size} | {1000 * open_s:.0f} ms | {ms(clean, 0.5):.0f} / {ms(clean, 0.9):.0f} ms | "
-          f"{ms(broken, 0.5):.0f} / {ms(broken, 0.9):.0f} ms | {a.edits:,} | {rss[1] / 1024:.0f} MiB | "
+          f"{ms(broken, 0.5):.0f} / {ms(broken, 0.9):.0f} ms | "
+          + (f"{ms(all_requests, 0.5):.0f} / {ms(all_requests, 0.9):.0f} ms | " if all_requests else "- | ")
+          + f"{a.edits:,} | {rss[1] / 1024:.0f} MiB | "
           f"{max(rss) / 1024:.0f} MiB | {rss[-1] / 1024:.0f} MiB |")
 
 

@@ -8,11 +8,15 @@ set(FABC_PACKAGE_MAINTAINER "fabc maintainers <fabc@maintainers.invalid>" CACHE 
 
 set(CPACK_PACKAGE_NAME fabc)
 set(CPACK_PACKAGE_VENDOR "fabc")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Debian's synopsis: under 80 characters, no leading article; the extended lines under 80
+# (lintian's synopsis-too-long, description-synopsis-starts-with-article and
+# extended-description-line-too-long; tests/lit/packaging/lintian.test).
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "compiler for GPU cluster network fabric designs")
 set(CPACK_PACKAGE_DESCRIPTION
-    "fabc compiles GPU cluster network designs written in the Fabric language (.fab): it checks them\n"
-    "with clang-style diagnostics and writes their cabling plan, bill of materials, energy budget,\n"
-    "switch configurations (SONiC, FRR, NVUE), InfiniBand and Slurm topology files.")
+    "fabc compiles GPU cluster network designs written in the Fabric language\n"
+    "(.fab): it checks them with clang-style diagnostics and writes their cabling\n"
+    "plan, bill of materials, energy budget, switch configurations (SONiC, FRR,\n"
+    "NVUE), InfiniBand and Slurm topology files.")
 string(REPLACE ";" "" CPACK_PACKAGE_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
 set(CPACK_PACKAGE_CONTACT "${FABC_PACKAGE_MAINTAINER}")
 set(CPACK_RESOURCE_FILE_LICENSE "${CMAKE_SOURCE_DIR}/LICENSE")

@@ -36,9 +36,9 @@ VALIDATORS+=(neovim)
 # page, dpkg-dev (dpkg-shlibdeps) lets CPack compute the package's Depends
 # (tests/lit/driver, tests/lit/packaging).
 VALIDATORS+=(zsh man-db groff-base dpkg-dev)
-# bash-completion loads the installed bash completion as a user's bash does, and lintian
-# checks the Debian package: both for checking by hand so far (a real-bash completion test
-# and a lintian test are not written yet).
+# bash-completion's loader finds fabc's completion as a user's bash does, in an interactive
+# bash on a pseudo-terminal (tests/lit/driver/completion-readline.test); lintian checks the
+# Debian package CPack builds (tests/lit/packaging/lintian.test).
 VALIDATORS+=(bash-completion lintian)
 # The VS Code extension's test needs Node.js 20.18 or later and npm (Debian 12 has 18: NodeSource's
 # nodejs package, https://deb.nodesource.com); without them it reports UNSUPPORTED.

@@ -1,7 +1,7 @@
 #pragma once
 // The Fabric AST: plain, trivially destructible structs with source ranges, allocated
 // from an ast::Context's arena (docs/decisions/0051-the-hand-written-front-end.md, "A compact AST"). Built by the
-// hand-written parser (SyntaxParser.h, lowered by AstLower.cpp) or from the ANTLR tree (ASTBuilder.cpp); nothing
+// hand-written parser (SyntaxParser.h), lowered by AstLower.cpp (ANTLR's tree too, as a CST: --parser=antlr); nothing
 // outside compiler/ast/ sees ANTLR.
 //
 // Lifetimes: names are std::string_views of the SourceManager's text (which never moves

@@ -14,9 +14,35 @@
 #include "antlr4-runtime.h"
 
 namespace fabc {
-using antlrparse::OffsetMap;
 namespace {
 using P = fabc_antlr::FabricParser;
+
+// Byte offsets for ANTLR's code-point indices (identical for ASCII files).
+class OffsetMap {
+public:
+  explicit OffsetMap(std::string_view text) {
+    bool ascii = true;
+    for (unsigned char c : text)
+      if (c >= 0x80) {
+        ascii = false;
+        break;
+      }
+    if (ascii)
+      return;
+    for (uint32_t i = 0; i < text.size(); ++i)
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+        starts_.push_back(i);
+    starts_.push_back(uint32_t(text.size()));
+  }
+  uint32_t byte(size_t cp) const {
+    if (starts_.empty())
+      return uint32_t(cp);
+    return cp < starts_.size() ? starts_[cp] : starts_.back();
+  }
+
+private:
+  std::vector<uint32_t> starts_;
+};
 
 std::string tokenDesc(antlr4::Token *t) {
   if (!t || t->getType() == antlr4::Token::EOF)
@@ -193,7 +219,10 @@ ast::File *parseAntlr(uint32_t fileId, std::string_view text, DiagEngine &diags,
   file->fileId = fileId;
   if (listener.count())
     return file;
-  antlrparse::build(fileId, map, ctx, tree, file);
+  // The AST through the one lowering, from ANTLR's tree as a CST (decision 0371).
+  cst::Tree cst;
+  cst::fromAntlr(text, tokens.getTokens(), tree, cst);
+  lowerTree(fileId, cst, ctx, file);
   return file;
 }
 

@@ -2,9 +2,10 @@
 // completes is lowered into the AST at once, children before parent, and forgotten. The
 // values of completed children wait on typed stacks (postorder keeps them in order: a
 // node's children are the top of each stack when it closes), the way Carbon's checker
-// consumes its postorder parse tree with a node stack. The AST it builds is the one
-// ASTBuilder.cpp builds from ANTLR's tree, node for node and range for range: `fabc
-// parse-diff` and the fuzz target hold them equal. docs/decisions/0221-one-parser-two-sinks.md.
+// consumes its postorder parse tree with a node stack. It is the one lowering: ANTLR's
+// tree (--parser=antlr, the oracle) comes to it as a CST (lowerTree), node for node as the
+// parser closes them; `fabc parse-diff` and the fuzz target hold the two trees and their
+// ASTs equal. docs/decisions/0221-one-parser-two-sinks.md, 0371-one-lowering.md.
 // Over 600 lines: the sink lowers every rule of the grammar (one case each), and the
 // wording of the parser's syntax errors (reportSyntaxErrors) sits with parseHand.
 #include "ast/Literals.h"
@@ -13,6 +14,8 @@
 #include "diag/DiagCodes.h"
 
 #include <llvm/ADT/SmallVector.h>
+
+#include <cctype>
 
 
 namespace fabc {
@@ -29,6 +32,9 @@ struct PE {
 
 class AstSink {
 public:
+  // The parser skips modelItem and primaryExpr (SyntaxParser.h's wrap()); a replayed CST
+  // (lowerTree) still has them: their cases below pass the child's rule up.
+  static constexpr bool kWrappers = false;
   AstSink(uint32_t file, std::string_view text, ast::Context &ctx) : file_(file), s_(text), ctx_(ctx) {}
 
   Slot close(Rule r, const Slot *k, uint32_t n) {
@@ -260,10 +266,21 @@ private:
   // `p[12]`: the index kept inline in the segment (the form ast::setIndex would fold it to).
   bool literal(ast::Segment &seg, const PE &p) {
     std::string_view t = s_.substr(p.begin, p.end - p.begin);
-    bool isInt;
+    // Plain digits, the explicit files' every index, read here; anything else (`1_000`,
+    // `1e3`, past 10 digits) by lit:: as a NUMBER is everywhere. Same value either way.
     int64_t v = 0;
-    lit::number(t, &isInt);
-    if (!isInt || !lit::integer(t, &v) || v < 0 || v > int64_t(UINT32_MAX))
+    bool digits = !t.empty() && t.size() <= 10;
+    for (size_t i = 0; digits && i < t.size(); ++i) {
+      digits = t[i] >= '0' && t[i] <= '9';
+      v = v * 10 + (t[i] - '0');
+    }
+    bool isInt = digits;
+    if (!digits) {
+      lit::number(t, &isInt);
+      if (!isInt || !lit::integer(t, &v))
+        return false;
+    }
+    if (v < 0 || v > int64_t(UINT32_MAX))
       return false;
     SourceRange r = range(p.begin, p.end);
     uint32_t delta = r.begin.offset - seg.range.begin.offset;
@@ -538,6 +555,48 @@ ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, 
   }
   errors = parser.errors();
   return file;
+}
+
+void lowerTree(uint32_t fileId, const cst::Tree &t, ast::Context &ctx, ast::File *file) {
+  cst::AstSink sink(fileId, t.source, ctx);
+  sink.out_ = file;
+  // The nodes are in the order the parser closes them (children first): each is closed
+  // in the sink with its children's slots, as the parser would hand them.
+  std::vector<cst::Slot> done(t.nodes.size()), kids;
+  for (uint32_t n = 0; n < t.nodes.size(); ++n) {
+    kids.clear();
+    for (uint32_t i = 0; i < t.nkids(n); ++i) {
+      cst::Kid k = t.kid(n, i);
+      if (cst::Tree::isNode(k)) {
+        kids.push_back(done[cst::Tree::index(k)]);
+      } else {
+        const cst::Token &tok = t.token(k);
+        kids.push_back({k, tok.begin, tok.end, tok.kind, cst::File, 0});
+      }
+    }
+    done[n] = sink.close(t.rule(n), kids.data(), uint32_t(kids.size()));
+  }
+}
+
+size_t quantityNumberLength(std::string_view t) {
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
+                          ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
+                           (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
+                          ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
+    ++i;
+  return i;
+}
+
+ast::Expr::Op ast::opFromText(std::string_view t) {
+  static const std::pair<const char *, Expr::Op> ops[] = {
+      {"&&", Expr::And}, {"||", Expr::Or}, {"==", Expr::Eq}, {"!=", Expr::Ne}, {"<", Expr::Lt},
+      {"<=", Expr::Le},  {">", Expr::Gt},  {">=", Expr::Ge}, {"+", Expr::Add}, {"-", Expr::Sub},
+      {"*", Expr::Mul},  {"/", Expr::Div}, {"%", Expr::Mod}, {"!", Expr::Not}};
+  for (const auto &[text, op] : ops)
+    if (t == text)
+      return op;
+  return Expr::NoOp;
 }
 
 namespace {

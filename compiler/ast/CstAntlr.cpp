@@ -1,12 +1,12 @@
-// ANTLR's tree as fmt's concrete syntax tree (Cst.h): the reference producer, used by
-// `fabc fmt --parser=antlr` and held equal to the hand-written parser's (SyntaxParser.h) by tests/lit/fmt/differential.test.
-// ANTLR types stay here and in the other compiler/ast/ files.
-#include "ast/Cst.h"
+// ANTLR's tree as the concrete syntax tree of Cst.h: the reference producer, used by
+// `fabc fmt --parser=antlr`, by `--parser=antlr`'s AST (lowered from it by AstLower.cpp)
+// and held equal to the hand-written parser's (SyntaxParser.h) by `fabc parse-diff` and
+// tests/lit/fmt/differential.test. ANTLR types stay here and in the other compiler/ast/ files.
+#include "ast/AntlrTree.h"
 #include "ast/Input.h"
 #include "ast/TwoStage.h"
 
 #include "FabricLexer.h"
-#include "FabricParser.h"
 
 #include <unordered_map>
 
@@ -196,9 +196,16 @@ bool parseAntlr(std::string_view text, Tree &out) {
   P::FileContext *tree = parseTwoStage(parser, tokens);
   if (!tree || parser.getNumberOfSyntaxErrors())
     return false;
-  convertTokens(text, tokens.getTokens(), out.tokens);
-  convertTree(tree, out);
+  fromAntlr(text, tokens.getTokens(), tree, out);
   return true;
+}
+
+void fromAntlr(std::string_view text, const std::vector<antlr4::Token *> &tokens, P::FileContext *tree, Tree &out) {
+  out.source = text;
+  out.nodes.clear();
+  out.kids.clear();
+  convertTokens(text, tokens, out.tokens);
+  convertTree(tree, out);
 }
 
 } // namespace fabc::cst

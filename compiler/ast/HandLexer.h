@@ -95,12 +95,17 @@ private:
 
 namespace fabc {
 class DiagEngine;
+namespace cst {
+struct Tree;
+}
 // The one hand-written parser (SyntaxParser.h) with the AST sink (AstLower.cpp): the AST of
 // every statement that parses, and in `errors` the syntax errors it recovered from (the
 // statements they broke are left out). nullptr at a token the lexer refuses (a bad
 // character, a limit: scanLexical reports those as the whole file's parse does).
 ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, const ParseLimits &limits,
                      std::vector<hand::SyntaxError> &errors);
+// The AST of a CST (ANTLR's, converted: --parser=antlr) into `file`, through the same sink.
+void lowerTree(uint32_t fileId, const cst::Tree &t, ast::Context &ctx, ast::File *file);
 // Each error as FAB-E0002: "unexpected X, expected Y" at X, or "expected ';' after X".
 void reportSyntaxErrors(uint32_t fileId, std::string_view text, const std::vector<hand::SyntaxError> &errors,
                         DiagEngine &diags);

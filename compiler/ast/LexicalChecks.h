@@ -14,7 +14,7 @@ namespace fabc {
 
 class DiagEngine;
 
-// How a token counts towards the nesting limit: ASTBuilder's recursive descent recurses
+// How a token counts towards the nesting limit: a recursive descent (ANTLR's) recurses
 // once per open bracket and once per operator of a statement's expression.
 enum class NestClass : uint8_t { Other, Open, Close, Op, Semi, LBrace, RBrace };
 

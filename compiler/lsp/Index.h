@@ -91,6 +91,7 @@ private:
   uint32_t add(SymbolKind kind, std::string_view name, SourceRange r, const void *node, uint32_t container);
   void use(SourceRange r, uint32_t symbol, bool decl = false);
   void declareInstances(const ast::Block &b, uint32_t container);
+  void sortOccurrences();
   void walkBlock(const ast::Block &b, Scope &scope);
   void walkStmt(const ast::Stmt *s, Scope &scope);
   void walkExpr(const ast::Expr *e, const Scope &scope);

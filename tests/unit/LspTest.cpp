@@ -102,3 +102,44 @@ TEST(LspIndex, ScopesAndPaths) {
   EXPECT_EQ(p->kind, SymbolKind::PortGroup);
   EXPECT_EQ(ix.occurrencesOf(uint32_t(leaf - ix.symbols().data())).size(), 3u);
 }
+
+// The occurrences are in (file, offset) order over several files, each file's
+// declarations and uses merged (the walk appends them as separate ascending runs).
+TEST(LspIndex, OccurrencesInFileAndOffsetOrder) {
+  std::string src = "model M : switch { port p[4] { speed = 400 Gb/s; } }\nfabric f {\n";
+  for (int i = 0; i < 300; ++i)
+    src += "  a" + std::to_string(i) + " : M;\n";
+  for (int i = 0; i + 1 < 300; ++i)
+    src += "  link a" + std::to_string(i) + ".p[0] -- a" + std::to_string(i + 1) + ".p[1];\n";
+  src += "}\n";
+  CompileOptions co;
+  co.parseOnly = true; // the stdlib's files are imported by none: the main file only
+  Compilation c(co);
+  c.diags().setFormat(DiagFormat::Json);
+  c.run(CompileInput::source("t.fab", src));
+  Index ix;
+  ix.build(c.program(), c.sources());
+  const auto &occ = ix.occurrences();
+  ASSERT_GT(occ.size(), 1500u);
+  for (size_t i = 1; i < occ.size(); ++i) {
+    const SourceLoc &a = occ[i - 1].range.begin, &b = occ[i].range.begin;
+    ASSERT_TRUE(a.file < b.file || (a.file == b.file && a.offset <= b.offset)) << "at " << i;
+  }
+  // Each instance: its declaration, then its two link ends.
+  const Occurrence *decl = ix.at({c.program().main->fileId, uint32_t(src.find("a7 :"))});
+  ASSERT_TRUE(decl && decl->declaration);
+  EXPECT_EQ(ix.occurrencesOf(decl->symbol).size(), 3u);
+}
+
+// Line starts with and without carriage returns (the scan takes a faster path without).
+TEST(LspProtocol, LineTableBreaks) {
+  for (std::string text : {std::string("a\nbc\n\nd"), std::string("a\r\nbc\r\rd"), std::string("a\nbc\r\n\rd")}) {
+    LineTable lt(text);
+    ASSERT_EQ(lt.lines(), 4u) << text;
+    EXPECT_EQ(text[lt.start(3)], 'd');
+    EXPECT_EQ(text[lt.start(1)], 'b');
+  }
+  EXPECT_EQ(LineTable("").lines(), 1u);
+  EXPECT_EQ(LineTable("x\n").lines(), 2u);
+  EXPECT_EQ(LineTable("x\r").lines(), 2u);
+}

@@ -178,10 +178,11 @@ std::string bashCompletion() {
     std::string words = isKeyword(s.complete) ? "" : completionWords(s.complete);
     // Words, not file names: without -o filenames' quoting (it would escape them).
     std::string noFiles = indent + "compopt +o filenames 2>/dev/null\n";
+    // File names one a line (mapfile), never split at blanks: "my dir" is one candidate.
     if (!std::strcmp(s.complete, "dir"))
-      return indent + "COMPREPLY=($(compgen -d -- \"$value\"))\n";
+      return indent + "mapfile -t COMPREPLY < <(compgen -d -- \"$value\")\n";
     if (!std::strcmp(s.complete, "file"))
-      return indent + "COMPREPLY=($(compgen -f -- \"$value\"))\n";
+      return indent + "mapfile -t COMPREPLY < <(compgen -f -- \"$value\")\n";
     if (!std::strcmp(s.complete, "backends")) // a comma-separated list: complete after the last comma
       return noFiles + fmt::format("{0}local done=${{value%,*}}; [[ $done == \"$value\" ]] && done= || done+=,\n"
                                    "{0}COMPREPLY=($(compgen -P \"$done\" -W \"{1}\" -- \"${{value##*,}}\"))\n",
@@ -242,8 +243,8 @@ std::string bashCompletion() {
        "  completion) compopt +o filenames 2>/dev/null; COMPREPLY=($(compgen -W \"bash zsh\" -- \"$cur\")) ;;\n"
        "  backends|version) ;;\n"
        "  build|check|diff|verify|fmt)\n"
-       "    COMPREPLY=($(compgen -f -X '!*.fab' -- \"$cur\") $(compgen -d -- \"$cur\")) ;;\n"
-       "  *) COMPREPLY=($(compgen -f -- \"$cur\")) ;;\n"
+       "    mapfile -t COMPREPLY < <(compgen -f -X '!*.fab' -- \"$cur\"; compgen -d -- \"$cur\") ;;\n"
+       "  *) mapfile -t COMPREPLY < <(compgen -f -- \"$cur\") ;;\n"
        "  esac\n"
        "}\n"
        "complete -o filenames -F _fabc fabc\n";

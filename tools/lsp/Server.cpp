@@ -313,7 +313,8 @@ void Server::indexMain(Document &w) {
   w.index->build(w.comp->program(), w.comp->sources());
 }
 
-void Server::build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed) {
+void Server::build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
+                   bool parseOnly) {
   w.lines.clear();
   w.values = std::make_unique<BindingValues>();
   w.index.reset();
@@ -322,6 +323,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
   co.cancel = cancel;
+  co.parseOnly = parseOnly;
   co.overlay = [this](const std::string &real, std::string &text) {
     std::lock_guard<std::mutex> lk(docsMu_);
     for (auto &kv : docs_)
@@ -480,6 +482,26 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
     r.publishedRanges = w.published;
     post(std::move(r));
   });
+}
+
+void Server::parseHere(Document &d) {
+  Document w;
+  w.uri = d.uri;
+  w.path = d.path;
+  w.realPath = d.realPath;
+  w.text = d.text;
+  w.oversize = d.oversize;
+  w.version = d.version;
+  build(w, nullptr, nullptr, true);
+  Result r;
+  r.uri = d.uri;
+  r.version = d.version;
+  r.serial = d.submitted;
+  r.comp = std::move(w.comp);
+  r.index = std::move(w.index);
+  r.mainFile = w.mainFile;
+  r.syntaxErrors = w.syntaxErrors;
+  install(d, std::move(r));
 }
 
 void Server::collect() {

@@ -159,7 +159,12 @@ public:
 private:
   // Compiles w's text into w (comp, values, index, mainFile, syntaxErrors), on the calling
   // thread; `parsed` runs after loading, before elaboration, if the text loaded cleanly.
-  void build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed);
+  // `parseOnly`: load and index only (parseHere).
+  void build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
+             bool parseOnly = false);
+  // Parses d's pending text on this thread and installs it as the parse of d's latest job
+  // (whose worker result replaces it later): a request's answer then waits for no compile.
+  void parseHere(Document &d);
   void indexMain(Document &w);
   void runJob(Job &job, const std::function<void(Result)> &post); // the worker's
   void submit(Document &d);

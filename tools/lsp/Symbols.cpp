@@ -53,6 +53,9 @@ json::Value semanticTokens(Server &s, const json::Object *params) {
     if (f->catalog)
       catalogFiles.insert(f->fileId);
   json::Array data;
+  // Five numbers a token, at most one token an occurrence: reserved, as a growing
+  // json::Array copies its elements (Features.cpp, outlineJson).
+  data.reserve(5 * ix.occurrences().size());
   uint32_t prevLine = 0, prevChar = 0;
   for (const Occurrence &o : ix.occurrences()) {
     if (o.range.begin.file != d.mainFile || o.range.length == 0)
