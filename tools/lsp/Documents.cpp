@@ -45,17 +45,22 @@ Document &Server::document(const json::Object *params) {
       compile(d);
   } else {
     // Pending edits are compiled at once (no quiet period), and the answer needs only
-    // their parse: the check may go on meanwhile (Document::full). Unless the worker has
-    // posted it already, this thread parses the text itself: that costs the parse (a
-    // few ms for a million GPUs' 17 KB source), where waiting for the worker's could
-    // cost another document's compile, the rest of a stale compile's pass (a pass runs
-    // to its end before it sees the cancellation), or on a loaded machine the hand-off
-    // between the threads (~200 ms measured at load 18).
+    // their parse: the check may go on meanwhile (Document::full). The worker's parse
+    // when their job runs now or next; otherwise (the worker compiles another document,
+    // or a stale compile of this one has not stopped yet: a pass runs to its end before
+    // it sees the cancellation) this thread parses the text itself, which costs the
+    // parse (a few ms for a million GPUs' 17 KB source) instead of that wait.
     collect();
     if (d.dirty)
       submit(d);
-    if (d.installed != d.submitted)
-      parseHere(d);
+    if (d.installed != d.submitted) {
+      if (worker_->startsNext(d.submitted)) {
+        worker_->waitFor(d.submitted);
+        collect();
+      } else {
+        parseHere(d);
+      }
+    }
   }
   if (!d.comp)
     throw RequestError{RequestFailed, "'" + d.uri + "' could not be compiled (out of memory)"};

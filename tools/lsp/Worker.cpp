@@ -81,6 +81,13 @@ bool Worker::busy(const std::string &uri) {
   return false;
 }
 
+bool Worker::startsNext(uint64_t serial) {
+  std::lock_guard<std::mutex> lk(mu_);
+  if (!runningUri_.empty())
+    return runningSerial_ == serial;
+  return !queue_.empty() && queue_.front().serial == serial;
+}
+
 void Worker::loop() {
   for (;;) {
     Job job;
@@ -92,6 +99,7 @@ void Worker::loop() {
       job = std::move(queue_.front());
       queue_.pop_front();
       runningUri_ = job.uri;
+      runningSerial_ = job.serial;
       runningCancel_ = job.cancel;
     }
     auto post = [&](Result r) {

@@ -60,6 +60,9 @@ public:
   void waitFor(uint64_t serial);
   // Whether a job for `uri` is queued or running.
   bool busy(const std::string &uri);
+  // Whether job `serial` runs now, or is first in the queue of an idle worker: its parse
+  // comes without waiting for another compile (or a stale one's cancellation) to end.
+  bool startsNext(uint64_t serial);
 
 private:
   void loop();
@@ -69,6 +72,7 @@ private:
   std::condition_variable jobsCv_, resultsCv_;
   std::deque<Job> queue_;         // at most one per document
   std::string runningUri_;        // empty: idle
+  uint64_t runningSerial_ = 0;
   std::shared_ptr<std::atomic<bool>> runningCancel_;
   std::vector<Result> results_;
   bool stop_ = false;
