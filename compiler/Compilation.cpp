@@ -141,6 +141,7 @@ bool Compilation::run(const CompileInput &input) {
     eo.limits = opts_.limits;
     eo.top = opts_.top;
     eo.allowLibrary = opts_.allowLibrary;
+    eo.stamp = opts_.stampInstances;
     eo.values = opts_.values;
     eo.cancel = opts_.cancel;
     ok = elaborate(prog, eo, diags, F_);

@@ -36,6 +36,7 @@ struct CompileOptions {
   ParserEngine parser = ParserEngine::Auto; // --parser (hidden): which parser builds the AST
   // A main file without a fabric block is a library, checked as far as it goes (check).
   bool allowLibrary = false;
+  bool stampInstances = true; // ElabOptions::stamp
   // The outputs asked for (backend names): their output rules (compiler/checks/) run for
   // `check` as for `build`.
   std::vector<std::string> outputs;

@@ -32,6 +32,9 @@ struct PE {
 
 class AstSink {
 public:
+  // The parser skips modelItem and primaryExpr (SyntaxParser.h's wrap()); a replayed CST
+  // (lowerTree) still has them: their cases below pass the child's rule up.
+  static constexpr bool kWrappers = false;
   AstSink(uint32_t file, std::string_view text, ast::Context &ctx) : file_(file), s_(text), ctx_(ctx) {}
 
   Slot close(Rule r, const Slot *k, uint32_t n) {
@@ -263,10 +266,21 @@ private:
   // `p[12]`: the index kept inline in the segment (the form ast::setIndex would fold it to).
   bool literal(ast::Segment &seg, const PE &p) {
     std::string_view t = s_.substr(p.begin, p.end - p.begin);
-    bool isInt;
+    // Plain digits, the explicit files' every index, read here; anything else (`1_000`,
+    // `1e3`, past 10 digits) by lit:: as a NUMBER is everywhere. Same value either way.
     int64_t v = 0;
-    lit::number(t, &isInt);
-    if (!isInt || !lit::integer(t, &v) || v < 0 || v > int64_t(UINT32_MAX))
+    bool digits = !t.empty() && t.size() <= 10;
+    for (size_t i = 0; digits && i < t.size(); ++i) {
+      digits = t[i] >= '0' && t[i] <= '9';
+      v = v * 10 + (t[i] - '0');
+    }
+    bool isInt = digits;
+    if (!digits) {
+      lit::number(t, &isInt);
+      if (!isInt || !lit::integer(t, &v))
+        return false;
+    }
+    if (v < 0 || v > int64_t(UINT32_MAX))
       return false;
     SourceRange r = range(p.begin, p.end);
     uint32_t delta = r.begin.offset - seg.range.begin.offset;

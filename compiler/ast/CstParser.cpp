@@ -9,6 +9,7 @@ namespace {
 
 class TreeSink {
 public:
+  static constexpr bool kWrappers = true; // the CST is ANTLR's tree, wrappers included
   TreeSink(Tree &t, bool record) : t_(t), record_(record) {
     t_.nodes.clear();
     t_.kids.clear();

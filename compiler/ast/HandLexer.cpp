@@ -2,7 +2,6 @@
 #include "ast/HandLexer.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace fabc::hand {
 namespace {
@@ -10,13 +9,22 @@ namespace {
 bool digit(char c) { return c >= '0' && c <= '9'; }
 bool alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool alnum(char c) { return alpha(c) || digit(c); }
-bool idChar(char c) { return alnum(c) || c == '_'; }
+// [a-zA-Z0-9_] by table: the loop over an ID's characters is the lexer's hottest.
+struct IdChars {
+  bool is[256] = {};
+  constexpr IdChars() {
+    for (int c = 0; c < 256; ++c)
+      is[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  }
+};
+constexpr IdChars kIdChars;
+bool idChar(char c) { return kIdChars.is[static_cast<unsigned char>(c)]; }
 
 struct Keyword {
-  const char *text;
+  std::string_view text; // its length known at compile time: no strlen per ID lexed
   Tok tok;
 };
-const Keyword kKeywords[] = {
+constexpr Keyword kKeywords[] = {
     {"import", KwImport}, {"fn", KwFn},       {"model", KwModel},     {"port", KwPort},       {"source", KwSource},
     {"estimate", KwEstimate}, {"template", KwTemplate}, {"fabric", KwFabric}, {"let", KwLet},
     {"param", KwParam},   {"option", KwOption},   {"for", KwFor},         {"in", KwIn},
@@ -29,7 +37,7 @@ Tok keyword(std::string_view w) {
   if (w.size() < 2 || w.size() > 8)
     return Id;
   for (const Keyword &k : kKeywords)
-    if (w.size() == std::strlen(k.text) && std::memcmp(w.data(), k.text, w.size()) == 0)
+    if (w == k.text)
       return k.tok;
   return Id;
 }

@@ -243,6 +243,13 @@ private:
     scratch_.resize(m);
     scratch_.push_back(s);
   }
+  // A node with one child that only names the child's role (modelItem, primaryExpr): a
+  // sink without kWrappers (the AST's) gets the child in its place, as if it had passed
+  // the child's slot up (decision 0221's Status: a sink call per wrapper was the cost).
+  void wrap(Rule r, uint32_t m) {
+    if constexpr (Sink::kWrappers)
+      close(r, m);
+  }
 
   // --- declarations
   void model() {
@@ -268,7 +275,7 @@ private:
         } else {
           prop();
         }
-        close(ModelItem, it);
+        wrap(ModelItem, it);
       });
     expect(RBrace);
     close(ModelDecl, m);
@@ -546,7 +553,7 @@ private:
       close(UnaryExpr, m);
     } else {
       primary();
-      close(PrimaryExpr, m);
+      wrap(PrimaryExpr, m);
     }
     for (;;) {
       int p = binaryPrecedence(kind());

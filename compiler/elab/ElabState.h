@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,7 @@ private:
 
   template <typename... Args>
   Diagnostic *error(DiagCode c, SourceRange r, fmt::format_string<Args...> f, Args &&...args) {
+    ++reported_; // a template body that reports is never stamped (Stamp.cpp)
     Diagnostic *d = diags_.report(c, r, fmt::format(f, std::forward<Args>(args)...));
     callNotes(d); // function calls are innermost: they are inside an expression
     backtrace(d);
@@ -305,6 +307,52 @@ private:
   bool setting(const ast::Prop &p, ir::Setting &out);
   void extraPolicy(const ast::Stmt *s, const char *props);
   void execParam(const ast::Stmt *s);
+
+  // ---- stamped template instances (Stamp.cpp) ----
+  // A template body is a function of its arguments (it sees only globals and its
+  // parameters), unless it reaches outside its instance (a path resolved in an enclosing
+  // scope), places devices, declares buildings/spans/policies/options/params, reports a
+  // diagnostic or chooses parts. A body that does none of these is recorded, and the next
+  // instance of the template with the same arguments at the same depth copies it with
+  // node, device, port, link and group ids offset instead of evaluating it again.
+  struct DeclLog {   // an instance-tree declaration made while recording
+    uint32_t parent, sym;
+    int64_t index;   // elems_ key; unused for an entry
+    bool elem;
+  };
+  struct Recording {
+    uint32_t node, inst;
+    bool pure = true;
+    uint64_t steps, reported, impure;
+    uint32_t nodeBegin, devBegin, portBegin, linkBegin, groupBegin, cursorBegin, instBegin;
+    size_t logBegin;
+  };
+  struct Stamp {
+    uint32_t node, inst; // the instance recorded
+    uint32_t nodeBegin, nodeEnd, devBegin, devEnd, portBegin, portEnd, linkBegin, linkEnd, groupBegin, groupEnd,
+        cursorBegin, instBegin, instEnd;
+    uint64_t steps;
+    std::vector<DeclLog> decls;
+    std::vector<uint32_t> portLink, cursors; // as the body left them (later links change the live ones)
+  };
+  uint32_t beginInstance(const ast::Template *t, const ast::Stmt *s, uint32_t node, size_t mark);
+  void elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst);
+  bool encodeValue(const Value &v, std::vector<uint64_t> &key, unsigned &budget);
+  bool stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r);
+  void noteScope(uint32_t sc) { // a path inside a recorded body resolved from scope sc
+    for (size_t k = recordings_.size(); k-- > 0 && recordings_[k].node > sc;)
+      recordings_[k].pure = false;
+  }
+  void logDecl(uint32_t parent, uint32_t name, int64_t index, bool elem) {
+    if (!recordings_.empty())
+      declLog_.push_back({parent, name, index, elem});
+  }
+  uint64_t reported_ = 0, impure_ = 0;
+  std::vector<Recording> recordings_;
+  std::vector<DeclLog> declLog_;
+  std::vector<uint32_t> instStack_;                      // the template instances being elaborated
+  std::map<std::vector<uint64_t>, uint32_t> argSetIndex_; // (template, depth, arguments) -> argSet
+  std::vector<std::unique_ptr<Stamp>> stamps_;             // by argSet: the recorded body, if pure
 
   // ---- instance tree ----
   uint32_t newNode(uint32_t parent, uint32_t name, int64_t index) {

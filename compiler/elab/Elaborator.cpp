@@ -24,8 +24,8 @@ void Elab::exec(const ast::Stmt *s) {
     bind(sym(s->name, s->sym), v);
     break;
   }
-  case K::Param: execParam(s); break;
-  case K::Option: execOption(s); break;
+  case K::Param: ++impure_; execParam(s); break; // impure_: a template body that does this is not stamped
+  case K::Option: ++impure_; execOption(s); break;
   case K::Inst: execInst(s); break;
   case K::For: {
     int64_t from, to;
@@ -54,10 +54,10 @@ void Elab::exec(const ast::Stmt *s) {
   }
   case K::Link: execLink(s); break;
   case K::Group: execGroup(s); break;
-  case K::Place: execPlace(s); break;
-  case K::Building: execBuilding(s); break;
-  case K::Span: execSpan(s); break;
-  case K::Policy: execPolicy(s); break;
+  case K::Place: ++impure_; execPlace(s); break;
+  case K::Building: ++impure_; execBuilding(s); break;
+  case K::Span: ++impure_; execSpan(s); break;
+  case K::Policy: ++impure_; execPolicy(s); break;
   case K::Assert: {
     bool c;
     if (!toBool(eval(s->e1), s->e1, c))

@@ -47,6 +47,10 @@ struct ElabOptions {
   // is then empty. For `fabc check` (pre-commit lints every .fab file).
   bool allowLibrary = false;
   BindingValues *values = nullptr; // record let/param values (the language server)
+  // Copy a template instance's body from an earlier instance with the same arguments
+  // instead of evaluating it again (elab/Stamp.cpp). Off: every body is evaluated; the IR
+  // is the same either way (tests compare the two).
+  bool stamp = true;
   // Set by another thread to stop early (the language server, when a newer edit makes
   // this compile stale): checked every 4,096 steps, elaboration then returns false.
   const std::atomic<bool> *cancel = nullptr;

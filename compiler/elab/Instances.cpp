@@ -24,9 +24,11 @@ uint32_t Elab::declare(uint32_t parent, uint32_t name, int64_t index, bool isArr
     e.loc = r;
     e.lo = index;
     e.hi = index + 1;
+    logDecl(parent, name, 0, false);
   }
   uint32_t node = newNode(parent, name, isArray ? index : -1);
   if (isArray) {
+    logDecl(parent, name, index, true);
     elems_[ElemKey{parent, name, index}] = node;
     e.lo = std::min(e.lo, index);
     e.hi = std::max(e.hi, index + 1);
@@ -374,8 +376,9 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
     }
   }
   frames_.push_back({s, t, node, index});
-  for (const ast::Stmt *b : t->body)
-    exec(b);
+  uint32_t inst = beginInstance(t, s, node, mark);
+  elaborateBody(t, node, inst); // evaluated, or stamped from an earlier instance (Stamp.cpp)
+  F.instances.instances[inst].devEnd = uint32_t(F.numDevices());
   frames_.pop_back();
   --depth_;
   std::vector<bool> &used = paramUsed_[t];

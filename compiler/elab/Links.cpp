@@ -24,6 +24,7 @@ void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm:
     error(DiagCode::E0035, p.segs[0].range, "no instance named '{}' in scope", p.segs[0].name);
     return;
   }
+  noteScope(sc); // a recorded template body that reaches outside its instance is not stamped
   resolveFrom(sc, p, 0, allowPort, allowStar, out, true);
 }
 

@@ -5,6 +5,7 @@
 // indexed by 32-bit ids; names are interned once and a device's full name
 // ("pod[3].leaf[12]") is composed on demand from its NameNode chain, never stored.
 #include "diag/Source.h"
+#include "ir/Instances.h"
 #include "ir/Units.h"
 
 #include <llvm/ADT/StringMap.h>
@@ -509,6 +510,7 @@ public:
   std::vector<Model> models;
   std::vector<Layout> layouts;
   std::vector<NameNode> nodes;
+  InstanceTree instances; // the template instances among the nodes (ir/Instances.h)
 
   // Devices (parallel arrays).
   std::vector<uint32_t> devModel, devLayout, devNode, devPortBase, devRack;

@@ -1,9 +1,14 @@
 // The one parser's concrete syntax tree (compiler/ast/Cst.h): lossless (the file back byte
 // for byte from its tokens and their trivia) and walkable in source order.
+#include "ast/AST.h"
 #include "ast/Cst.h"
+#include "ast/Parser.h"
+#include "diag/Diag.h"
+#include "diag/Source.h"
 
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <string>
 
 using namespace fabc;
@@ -117,3 +122,38 @@ TEST(Cst, RecoveryEndsOnJunk) {
 }
 
 } // namespace
+
+// The AST sink reads a plain-digits index itself (the explicit files' every index) and
+// leaves other spellings to lit::; both parsers must fold each index the same way
+// (inline literal of 0..2^32-1, else an Expr), whichever path read it.
+TEST(AstLower, IndexLiteralsFoldAlike) {
+  const char *src = "fabric f { link a.p[0] -- a.p[4294967295]; link a.p[4294967296] -- a.p[1_000];\n"
+                    "  link a.p[007] -- a.p[1e3]; link a.p[12345678901] -- a.p[0042]; }\n";
+  struct Want {
+    bool inlined;
+    uint32_t value;
+  } want[] = {{true, 0}, {true, 4294967295u}, {false, 0}, {true, 1000},
+              {true, 7}, {false, 0},          {false, 0}, {true, 42}};
+  for (ParserEngine engine : {ParserEngine::Auto, ParserEngine::AntlrOnly}) {
+    SourceManager sm;
+    DiagEngine diags(sm);
+    ast::Context ctx;
+    uint32_t id = sm.add("t.fab", src);
+    ParseLimits limits;
+    limits.engine = engine;
+    ast::File *f = parseFile(id, sm, diags, ctx, limits);
+    ASSERT_TRUE(f && !diags.hasErrors());
+    size_t i = 0;
+    for (const ast::Stmt *s : f->fabrics[0]->body)
+      for (const ast::Path &p : s->paths) {
+        const ast::Segment &seg = p.segs[1];
+        ASSERT_LT(i, std::size(want));
+        EXPECT_EQ(seg.hasLiteral(), want[i].inlined) << "index " << i;
+        EXPECT_EQ(seg.index == nullptr, want[i].inlined) << "index " << i;
+        if (want[i].inlined)
+          EXPECT_EQ(seg.literal, want[i].value) << "index " << i;
+        ++i;
+      }
+    EXPECT_EQ(i, std::size(want));
+  }
+}

@@ -1,0 +1,186 @@
+// Stamped template instances (compiler/elab/Stamp.cpp): a body copied from an earlier
+// instance with the same arguments gives the IR evaluating it gives, id for id; a body
+// that reaches outside its instance is evaluated every time.
+#include "TestCompile.h"
+#include "diag/Diag.h"
+
+#include <gtest/gtest.h>
+
+using namespace fabc;
+
+namespace {
+
+std::unique_ptr<test::Built> build(const std::string &text, bool stamp) {
+  CompileOptions o;
+  o.stampInstances = stamp;
+  return test::compileText(text, o);
+}
+
+// Every array the elaborator fills, and the names and metrics the passes derive.
+void expectSameIR(const ir::Fabric &a, const ir::Fabric &b) {
+  ASSERT_EQ(a.nodes.size(), b.nodes.size());
+  for (size_t n = 0; n < a.nodes.size(); ++n) {
+    EXPECT_EQ(a.nodes[n].parent, b.nodes[n].parent) << n;
+    EXPECT_EQ(a.nodes[n].name, b.nodes[n].name) << n;
+    EXPECT_EQ(a.nodes[n].index, b.nodes[n].index) << n;
+  }
+  EXPECT_EQ(a.devModel, b.devModel);
+  EXPECT_EQ(a.devLayout, b.devLayout);
+  EXPECT_EQ(a.devNode, b.devNode);
+  EXPECT_EQ(a.devPortBase, b.devPortBase);
+  EXPECT_EQ(a.devRack, b.devRack);
+  EXPECT_EQ(a.devU, b.devU);
+  EXPECT_EQ(a.devTier, b.devTier);
+  EXPECT_EQ(a.devAsn, b.devAsn);
+  EXPECT_EQ(a.devLoopback, b.devLoopback);
+  EXPECT_EQ(a.portDevice, b.portDevice);
+  EXPECT_EQ(a.portLink, b.portLink);
+  EXPECT_EQ(a.linkA, b.linkA);
+  EXPECT_EQ(a.linkB, b.linkB);
+  EXPECT_EQ(a.linkLength, b.linkLength);
+  EXPECT_EQ(a.linkFlags, b.linkFlags);
+  EXPECT_EQ(a.linkMedia, b.linkMedia);
+  EXPECT_EQ(a.linkChoice, b.linkChoice);
+  EXPECT_EQ(a.devChoice, b.devChoice);
+  EXPECT_EQ(a.linkSubnet, b.linkSubnet);
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (size_t g = 0; g < a.groups.size(); ++g) {
+    EXPECT_EQ(a.groups[g].node, b.groups[g].node) << g;
+    EXPECT_EQ(a.groups[g].begin, b.groups[g].begin) << g;
+    EXPECT_EQ(a.groups[g].end, b.groups[g].end) << g;
+    EXPECT_EQ(a.groups[g].members, b.groups[g].members) << g;
+  }
+  for (size_t d = 0; d < a.numDevices(); ++d)
+    EXPECT_EQ(a.deviceName(d), b.deviceName(d));
+  EXPECT_EQ(a.metrics.gpus, b.metrics.gpus);
+  EXPECT_EQ(a.metrics.transceivers, b.metrics.transceivers);
+  ASSERT_EQ(a.instances.instances.size(), b.instances.instances.size());
+  for (size_t i = 0; i < a.instances.instances.size(); ++i) {
+    const ir::TemplateInstance &x = a.instances.instances[i], &y = b.instances.instances[i];
+    EXPECT_EQ(x.node, y.node) << i;
+    EXPECT_EQ(x.parent, y.parent) << i;
+    EXPECT_EQ(x.argSet, y.argSet) << i;
+    EXPECT_EQ(x.devBegin, y.devBegin) << i;
+    EXPECT_EQ(x.devEnd, y.devEnd) << i;
+  }
+}
+
+const char *kModels = R"(
+model SW : switch { power = 500 W; latency = 100 ns; port p[8] { speed = 400 Gb/s; form = "OSFP"; } }
+model SRV : system { gpus = 4; power = 2 kW; port nic[2] { speed = 400 Gb/s; form = "OSFP"; } }
+model SR4 : optic { media = "MMF"; speed = 400 Gb/s; form = "OSFP"; reach = 50 m; ports = 1; power = 8 W; }
+model MMF : cable { media = "MMF"; }
+)";
+
+// A pod: a leaf, n servers on its next free ports, a group; two pods of three nest in a row.
+const char *kPods = R"(
+template pod(n) : pod {
+  leaf : SW;
+  srv[n] : SRV;
+  for i in 0..n { link srv[i].nic[0] -- leaf; }
+  group nvlink dom { srv[*]; }
+}
+template row(n) { p[2] : pod(n); sp : SW; }
+)";
+
+} // namespace
+
+TEST(Stamp, CopiesOffsetIdsPortsAndNames) {
+  std::string src = std::string(kModels) + kPods + R"(
+fabric f {
+  r[3] : row(3);
+  extra : pod(2);
+  for k in 0..3 { link r[k].p[0].leaf -- r[k].sp; link r[k].p[1].leaf.p[7] -- r[k].sp; }
+}
+)";
+  auto on = build(src, true), off = build(src, false);
+  ASSERT_TRUE(on->ok);
+  ASSERT_TRUE(off->ok);
+  expectSameIR(on->F, off->F);
+  const ir::Fabric &F = on->F;
+  // r[0] is evaluated (and p[1] inside it stamped from p[0]); r[1], r[2] are stamped from r[0].
+  EXPECT_EQ(F.numDevices(), 3u * 9 + 3);
+  EXPECT_EQ(F.deviceName(9), "r[1].p[0].leaf");
+  EXPECT_EQ(F.deviceName(13), "r[1].p[1].leaf");
+  EXPECT_EQ(F.devPortBase[13], F.devPortBase[4] + (F.devPortBase[9] - F.devPortBase[0]));
+  // The next-free-port cursor carries over: the copied pod's servers took leaf p[0..2],
+  // so the row's first link takes p[3] of r[2].p[0].leaf.
+  EXPECT_EQ(F.portName(F.linkA[3 * 6 + 2 + 4]), "r[2].p[0].leaf/p[3]");
+  EXPECT_EQ(F.portName(F.linkA[7]), "r[1].p[0].srv[1]/nic[0]");
+  const ir::InstanceTree &T = F.instances;
+  ASSERT_EQ(T.instances.size(), 3u * 3 + 1);
+  EXPECT_EQ(T.instances[0].stampOf, ir::None);  // r[0]
+  EXPECT_EQ(T.instances[2].stampOf, 1u);        // r[0].p[1], from r[0].p[0]
+  EXPECT_EQ(T.instances[3].stampOf, 0u);        // r[1], from r[0]
+  EXPECT_EQ(T.instances[4].parent, 3u);         // r[1].p[0] is a child of r[1]
+  EXPECT_EQ(T.instances[4].stampOf, 1u);
+  EXPECT_EQ(F.nodeName(T.instances[4].node), "r[1].p[0]");
+  EXPECT_EQ(T.instances[9].stampOf, ir::None);  // extra: other arguments
+  EXPECT_NE(T.instances[9].argSet, T.instances[1].argSet);
+  EXPECT_EQ(T.instances[1].argSet, T.instances[2].argSet);
+  EXPECT_EQ(T.argSets[T.instances[9].argSet].text, "n = 2");
+  EXPECT_EQ(T.stamped(), 7u);
+  EXPECT_EQ(T.instanceOfDevice(13), 5u); // r[1].p[1]
+  // The group inside each copy holds the copy's servers.
+  EXPECT_EQ(F.nodeName(F.groups[2].node), "r[0].p[1].dom");
+}
+
+TEST(Stamp, ABodyThatReachesOutsideIsEvaluated) {
+  // The template links to a device of the enclosing scope: every instance is evaluated.
+  std::string src = std::string(kModels) + R"(
+template t() { s : SRV; link s.nic[0] -- spine; }
+fabric f { spine : SW; a[4] : t(); }
+)";
+  auto on = build(src, true), off = build(src, false);
+  ASSERT_TRUE(on->ok);
+  ASSERT_TRUE(off->ok);
+  expectSameIR(on->F, off->F);
+  EXPECT_EQ(on->F.instances.stamped(), 0u);
+  EXPECT_EQ(on->F.portName(on->F.linkB[3]), "spine/p[3]");
+}
+
+TEST(Stamp, PlacementAndDiagnosticsAreNotStamped) {
+  std::string src = std::string(kModels) + R"(
+template t() {
+  s : SRV;
+  place s in dc.h { row = 0; rack = 0; }
+}
+fabric f {
+  building dc { hall h { row_pitch = 3 m; rack_width = 0.6 m; rack_units = 48; } }
+  a[3] : t();
+}
+)";
+  auto on = build(src, true), off = build(src, false);
+  EXPECT_EQ(on->ok, off->ok);
+  expectSameIR(on->F, off->F);
+  EXPECT_EQ(on->F.instances.stamped(), 0u);
+  // A body that reports is evaluated each time: each instance's error is reported.
+  std::string bad = std::string(kModels) + R"(
+template t(k) { s : SRV; link s.nic[0] -- s.nic[1] { length = k; } }
+fabric f { a[3] : t(2 m); }
+)";
+  auto b1 = build(bad, true), b0 = build(bad, false);
+  EXPECT_FALSE(b1->ok);
+  EXPECT_EQ(b1->diags->errors(), b0->diags->errors());
+  EXPECT_EQ(b1->F.instances.stamped(), 0u);
+}
+
+TEST(Stamp, PartChoicesElsewhereKeepTheirArrays) {
+  // A link outside the template chooses parts between the recorded instance and its
+  // copies: the copies still get their (none) entries.
+  std::string src = std::string(kModels) + R"(
+template t() { l : SW; s[2] : SRV; for i in 0..2 { link s[i].nic[0] -- l; } }
+fabric f {
+  x : SW; y : SW;
+  a[2] : t();
+  link x -- y { optic = SR4; }
+  b[2] : t();
+}
+)";
+  auto on = build(src, true), off = build(src, false);
+  ASSERT_TRUE(on->ok);
+  ASSERT_TRUE(off->ok);
+  expectSameIR(on->F, off->F);
+  EXPECT_EQ(on->F.instances.stamped(), 3u);
+  EXPECT_EQ(on->F.linkChoice.size(), on->F.numLinks());
+}
