@@ -544,12 +544,10 @@ void Server::install(Document &d, Result &&r) {
     d.mainFile = r.mainFile;
     d.syntaxErrors = r.syntaxErrors;
     d.lines.clear();
-    if (!d.syntaxErrors) {
-      graveyard_.push_back(std::move(d.lastParsed));
+    if (!d.syntaxErrors)
       d.lastParsed = {};
-    } else if (prevParsed)
-      std::swap(d.lastParsed, prev);
-    graveyard_.push_back(std::move(prev));
+    else if (prevParsed)
+      d.lastParsed = std::move(prev);
   }
   d.full = r.full;
   if (r.full)
@@ -562,7 +560,6 @@ void Server::install(Document &d, Result &&r) {
 }
 
 int Server::tick() {
-  graveyard_.clear();
   collect();
   auto now = Clock::now();
   int wait = -1;

@@ -193,10 +193,6 @@ private:
   std::map<std::string, std::unique_ptr<Document>> docs_; // by URI
   std::map<std::string, std::string> realPaths_;
   std::unique_ptr<Document> transient_; // a file a request named but the client did not open
-  // Compilations install() replaced, freed by the next tick(): after the answer of the
-  // request that replaced them (freeing a million GPUs' IR took ~150 ms of a hover on a
-  // loaded machine).
-  std::vector<Document::Parsed> graveyard_;
 };
 
 // Runs the server on file descriptors (stdin, stdout) until `exit` or end of input;
