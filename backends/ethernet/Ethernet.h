@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the Ethernet switch-config backends (sonic, frr, nvue): which switches get a
 // configuration, the port naming conventions (docs/backends.md), and each port's peer.
+#include "analysis/Groups.h"
 #include "backends/Backend.h"
 #include "checks/HostNames.h"
 
@@ -31,6 +32,9 @@ struct Peer {
   bool routed; // the peer is a routed switch: the link carries an eBGP session
 };
 std::vector<Peer> peersOf(const ir::Fabric &F, uint32_t dev);
+// A port toward an end system (a server, a NIC, storage), not a switch: what storm
+// control guards, with or without host addressing.
+inline bool hostFacing(const ir::Fabric &F, const Peer &p) { return !p.routed && !analysis::isSwitch(F, p.peerDev); }
 // The same into `out` (cleared first), so a backend reuses one vector for every switch.
 void peersOf(const ir::Fabric &F, uint32_t dev, std::vector<Peer> &out);
 

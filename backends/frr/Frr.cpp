@@ -92,6 +92,8 @@ struct SwitchConf {
     out(b, "router bgp {}\n bgp router-id {}\n bgp log-neighbor-changes\n"
            " bgp bestpath as-path multipath-relax\n neighbor FABRIC peer-group\n neighbor FABRIC remote-as external\n",
         F.devAsn[d], view(lo));
+    if (!bgp.password.empty()) // policy bgp password (TCP-MD5), resolved from its reference
+      out(b, " neighbor FABRIC password {}\n", bgp.password);
     if (bfd.enabled)
       append(b, " neighbor FABRIC bfd\n neighbor FABRIC bfd profile FABRIC\n");
     TextBuffer nbr;

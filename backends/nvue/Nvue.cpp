@@ -33,7 +33,7 @@ struct SwitchDoc {
   std::vector<eth::Peer> peers;
   TextBuffer name, desc, addr;
 
-  void write(TextBuffer &out, uint32_t d, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu) {
+  void write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu) {
     eth::peersOf(F, d, peers);
     // The PFC watchdog and adaptive routing came with Cumulus Linux 5.6 (W0331 otherwise).
     bool wd = roce.enabled && roce.pfcWatchdog && plan.minor >= 6;
@@ -54,11 +54,10 @@ struct SwitchDoc {
     y.beginSeqItem();
     y.beginMap("set");
 
-    y.beginMap("system");
-    y.scalar("hostname", hosts(d));
-    y.endMap();
+    writeSystem(y, d);
 
     y.beginMap("interface");
+    writeEth0(y, index);
     y.beginMap("lo");
     y.scalar("type", "loopback");
     y.beginMap(nv.ipv4);
@@ -138,6 +137,19 @@ struct SwitchDoc {
         y.beginMap("adaptive-routing");
         y.scalar(nv.state, nv.on);
         y.endMap();
+        y.endMap();
+      }
+      if (an.storm.enabled && eth::hostFacing(F, p)) {
+        // policy storm_control, in packets per second (NVUE command reference:
+        // nv set interface <id> storm-control broadcast|multicast|unknown-unicast).
+        const StormControlPlan &st = an.storm;
+        y.beginMap("storm-control");
+        if (st.broadcast)
+          y.scalar("broadcast", st.broadcast);
+        if (st.multicast)
+          y.scalar("multicast", st.multicast);
+        if (st.unknownUnicast)
+          y.scalar("unknown-unicast", st.unknownUnicast);
         y.endMap();
       }
       y.scalar("type", "swp");
@@ -294,6 +306,8 @@ struct SwitchDoc {
       y.scalar(nv.state, nv.on);
       y.endMap();
     }
+    if (!an.bgp.password.empty()) // policy bgp password: `nv set vrf default router bgp peer-group FABRIC password`
+      y.scalar("password", an.bgp.password);
     y.scalar("remote-as", "external");
     y.endMap();
     y.endMap();
@@ -320,6 +334,139 @@ struct SwitchDoc {
     }
     y.endMap(); // set
     y.endSeqItem();
+  }
+
+  // system: the host name and policy management's services, in the target's dialect.
+  void writeSystem(YamlWriter &y, uint32_t d) {
+    const ManagementPlan &m = an.management;
+    const char *vrf = m.vrf ? "mgmt" : "default";
+    y.beginMap("system");
+    if (!m.tacacs.empty() && plan.minor >= 4) { // NVUE's TACACS+ keys came with 5.4 (W0201)
+      // Cumulus Linux 5.15 user guide, TACACS: a priority per server (the lower number
+      // is asked first: the order of tacacs_servers), its secret, the VRF for all.
+      y.beginMap("aaa");
+      y.beginMap("tacacs");
+      if (!nv.cl515)
+        y.scalar("enable", nv.on);
+      y.beginMap("server");
+      for (size_t i = 0; i < m.tacacs.size(); ++i) {
+        addr.clear();
+        if (nv.cl515) {
+          appendIpv4(addr, m.tacacs[i]);
+          y.beginMap(view(addr));
+        } else { // keyed by priority, with the address as `host`
+          fmt::format_to(fmt::appender(addr), "'{}'", i + 1);
+          y.beginMapRawKey(view(addr));
+          addr.clear();
+          appendIpv4(addr, m.tacacs[i]);
+          y.scalar("host", view(addr));
+        }
+        if (nv.cl515)
+          y.scalar("priority", i + 1);
+        if (!m.tacacsSecret.empty())
+          y.scalar("secret", m.tacacsSecret);
+        y.endMap();
+      }
+      y.endMap();
+      y.scalar("vrf", vrf);
+      y.endMap();
+      y.endMap();
+    }
+    y.scalar("hostname", hosts(d));
+    if (nv.cl515 && !m.ntp.empty()) { // system ntp server ..., system ntp vrf (5.15)
+      y.beginMap("ntp");
+      y.beginMap("server");
+      for (uint32_t a : m.ntp) {
+        addr.clear();
+        appendIpv4(addr, a);
+        y.beginMap(view(addr));
+        y.scalar("iburst", nv.on);
+        y.endMap();
+      }
+      y.endMap();
+      y.scalar("vrf", vrf);
+      y.endMap();
+    }
+    if (nv.cl515 && !m.syslog.empty()) { // system syslog server <ip> vrf <vrf> (5.15)
+      y.beginMap("syslog");
+      y.beginMap("server");
+      for (uint32_t a : m.syslog) {
+        addr.clear();
+        appendIpv4(addr, a);
+        y.beginMap(view(addr));
+        y.scalar("vrf", vrf);
+        y.endMap();
+      }
+      y.endMap();
+      y.endMap();
+    }
+    y.endMap();
+    if (nv.cl515 || (m.ntp.empty() && m.syslog.empty()))
+      return;
+    // 5.0 to 5.14: service ntp <vrf> server <ip> iburst on; service syslog <vrf> server <ip>.
+    y.beginMap("service");
+    if (!m.ntp.empty()) {
+      y.beginMap("ntp");
+      y.beginMap(vrf);
+      y.beginMap("server");
+      for (uint32_t a : m.ntp) {
+        addr.clear();
+        appendIpv4(addr, a);
+        y.beginMap(view(addr));
+        y.scalar("iburst", nv.on);
+        y.endMap();
+      }
+      y.endMap();
+      y.endMap();
+      y.endMap();
+    }
+    if (!m.syslog.empty()) {
+      y.beginMap("syslog");
+      y.beginMap(vrf);
+      y.beginMap("server");
+      for (uint32_t a : m.syslog) {
+        addr.clear();
+        appendIpv4(addr, a);
+        y.emptyMap(view(addr));
+      }
+      y.endMap();
+      y.endMap();
+      y.endMap();
+    }
+    y.endMap();
+  }
+
+  // eth0, the management port: its address from mgmt_pool, the gateway, and its VRF
+  // (5.15: `interface eth0 ipv4 address`, `ipv4 gateway`, `vrf`; before: under `ip`).
+  // Written whenever policy management gives a pool or the VRF, so that a full
+  // `nv config replace` keeps out-of-band access as the design states it.
+  void writeEth0(YamlWriter &y, uint32_t index) {
+    const ManagementPlan &m = an.management;
+    if (!m.addresses && !m.vrf)
+      return;
+    const char *vrf = m.vrf ? "mgmt" : "default";
+    y.beginMap("eth0");
+    if (m.addresses || !nv.cl515) {
+      y.beginMap(nv.ipv4);
+      if (m.addresses) {
+        addr.clear();
+        appendIpv4(addr, m.address(index));
+        fmt::format_to(fmt::appender(addr), "/{}", m.len);
+        y.member("address", view(addr));
+        if (m.gateway) {
+          addr.clear();
+          appendIpv4(addr, m.gateway);
+          y.member("gateway", view(addr));
+        }
+      }
+      if (!nv.cl515)
+        y.scalar("vrf", vrf);
+      y.endMap();
+    }
+    y.scalar("type", "eth");
+    if (nv.cl515)
+      y.scalar("vrf", vrf);
+    y.endMap();
   }
 
   // router policy: the prefix-lists of F.routePolicy and the route-maps FABRIC_IN and
@@ -403,13 +550,14 @@ bool runNvue(BackendContext &ctx) {
   eth::HostNames hosts(ctx.an);
   SwitchDoc doc(F, hosts, ctx.an, ctx.an.nvue);
   TextBuffer buf;
-  for (uint32_t d : sw) {
+  for (uint32_t i = 0; i < sw.size(); ++i) {
+    uint32_t d = sw[i];
     const std::string &host = hosts(d);
     buf.clear();
     fmt::format_to(fmt::appender(buf),
                    "# NVUE startup configuration of {} ('{}') in fabric '{}'\n# generated by fabc {}: do not edit\n", host,
                    F.deviceName(d), F.name, ctx.info.version);
-    doc.write(buf, d, unnumbered, roce, mtu);
+    doc.write(buf, d, i, unnumbered, roce, mtu);
     append(buf, "\n");
     OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml");
     if (!o)

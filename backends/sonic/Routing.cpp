@@ -58,6 +58,8 @@ void SwitchDb::bgpTables(JsonWriter &j, uint32_t d, std::string_view los, bool u
   j.key("BGP_PEER_GROUP").beginObject();
   j.keyf("default|{}", kGroup).beginObject();
   j.key("admin_status").string("up");
+  if (!an.bgp.password.empty()) // policy bgp password: sonic-bgp-common.yang's auth_password (TCP-MD5)
+    j.key("auth_password").string(an.bgp.password);
   if (an.bfd.enabled)
     j.key("bfd").string("true"); // FRR's BFD timers (the sonic check allows no others)
   if (unnumbered)

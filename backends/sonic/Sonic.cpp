@@ -297,6 +297,32 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
 
+  if (an.storm.enabled) {
+    // policy storm_control on the host-facing ports, in kbit/s (sonic-storm-control.yang:
+    // storm_type broadcast, unknown-unicast, unknown-multicast; kbps 0..100000000): the
+    // policy's packets per second as frames of its frame_size.
+    const StormControlPlan &st = an.storm;
+    const std::pair<const char *, uint32_t> kinds[] = {
+        {"broadcast", st.broadcast}, {"unknown-multicast", st.multicast}, {"unknown-unicast", st.unknownUnicast}};
+    bool any = false;
+    eachPeer(order.piped, [&](const PortRow &, const eth::Peer &p) { any |= eth::hostFacing(F, p); });
+    if (any) {
+      j.key("PORT_STORM_CONTROL").beginObject();
+      eachPeer(order.piped, [&](const PortRow &r, const eth::Peer &p) {
+        if (!eth::hostFacing(F, p))
+          return;
+        for (const auto &[kind, pps] : kinds) {
+          if (!pps)
+            continue;
+          j.keyf("{}|{}", r.sv(), kind).beginObject();
+          j.key("kbps").quotedInteger(st.kbps(pps)); // at most 100000000 (checks/Sonic.cpp)
+          j.endObject();
+        }
+      });
+      j.endObject();
+    }
+  }
+
   prefixTables(j, F);
 
   if (roce.enabled && anyPeer) {

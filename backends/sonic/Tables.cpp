@@ -200,6 +200,8 @@ void tacplus(JsonWriter &j, const ManagementPlan &m) {
   j.key("TACPLUS_SERVER").beginObject();
   // Priority by declaration order: the first server listed is asked first.
   ipKeys(j, m.tacacs, [](JsonWriter &j, const ManagementPlan &m, uint32_t i) {
+    if (!m.tacacsSecret.empty()) // tacacs_secret, resolved from its reference (sonic-system-tacacs.yang)
+      j.key("passkey").string(m.tacacsSecret);
     j.key("priority").quotedInteger(m.tacacs.size() - i);
     j.key("tcp_port").string("49");
     if (m.vrf)

@@ -44,6 +44,7 @@ public:
   ManagementPlan management;
   BfdPlan bfd;
   BgpPlan bgp;
+  StormControlPlan storm;
   InfinibandPlan infiniband;
   SlurmPlan slurm;
   LldpCablingPlan lldpCabling;

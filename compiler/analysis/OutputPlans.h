@@ -51,6 +51,9 @@ struct ManagementPlan {
   std::vector<uint32_t> ntp, syslog, tacacs; // IPv4 server addresses, as declared
   bool vrf = false;                          // the management port in VRF mgmt
   bool addresses = false;                    // mgmt_pool given
+  // tacacs_secret, resolved from its reference ("env:NAME", "file:/path") when the
+  // outputs are built (checks/Secrets.cpp); empty: none given.
+  std::string tacacsSecret;
   uint32_t base = 0, gateway = 0;
   unsigned len = 0;
   // The i-th switch of EthernetPlan::switches: the pool's i-th host address, the
@@ -74,6 +77,17 @@ struct BgpPlan {
   uint32_t maxPrefix = 0;          // 0: no limit
   bool warningOnly = false;        // past the limit: log (true) or close the session
   uint64_t fabricPrefixes = 0;     // what the fabric originates: loopbacks and host subnets
+  std::string password;            // the sessions' TCP-MD5 key, resolved from its reference; empty: none
+};
+
+// sonic, nvue: policy storm_control, the limits on every host-facing switch port.
+struct StormControlPlan {
+  bool checked = false, ok = true, enabled = false;
+  // Packets per second (NVUE's unit); 0: no limit of that kind.
+  uint32_t broadcast = 0, multicast = 0, unknownUnicast = 0;
+  uint32_t frameBytes = 64; // frame_size: what SONiC's bit rates are computed with
+  // SONiC's PORT_STORM_CONTROL rate: kbit/s of `pps` frames of frameBytes, rounded up.
+  uint64_t kbps(uint32_t pps) const { return (uint64_t(pps) * frameBytes * 8 + 999) / 1000; }
 };
 
 // The InfiniBand fabric (ir/InfiniBand.h draws its boundary).

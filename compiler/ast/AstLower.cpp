@@ -100,7 +100,7 @@ public:
     }
     case Block: { // '{' stmt* '}' (the '}' missing at the end of a broken file), Error nodes among them
       uint32_t stmts = n - 2;
-      if (errors_) {
+      if (errors_ || k[n - 1].isNode() || k[n - 1].tok != hand::RBrace) { // (`{` alone at the end: n is 1)
         stmts = 0;
         for (uint32_t i = 1; i < n; ++i)
           stmts += k[i].isNode() && isStmt(k[i].rule);

@@ -149,13 +149,38 @@ static void checkRoceFeatures(const ir::Fabric &F, const Analyses &an, DiagEngin
   }
 }
 
+// What NVUE carries of policy management: TACACS+ came to NVUE with Cumulus Linux 5.4, and
+// takes at most eight servers (5.15 user guide, TACACS).
+static bool checkManagementNvue(const ir::Fabric &F, const Analyses &an, DiagEngine &diags) {
+  const ManagementPlan &m = an.management;
+  const ir::PolicyBlock *pb = F.policyBlock("management");
+  const ir::Setting *s = pb ? pb->get(F.strings, "tacacs_servers") : nullptr;
+  if (!s || m.tacacs.empty())
+    return true;
+  if (m.tacacs.size() > 8) {
+    Diagnostic *d = diags.report(DiagCode::E0205, s->loc, "tacacs_servers lists {} servers, and Cumulus Linux takes at most 8",
+                                 m.tacacs.size());
+    DiagEngine::note(d, {}, "list at most eight, in the order the switches ask them");
+    return false;
+  }
+  if (an.nvue.minor < 4) {
+    Diagnostic *d = diags.report(DiagCode::W0201, s->loc, "Cumulus Linux {} has no NVUE TACACS+ keys: startup.yaml leaves "
+                                 "tacacs_servers out", an.nvue.version);
+    DiagEngine::note(d, {}, "NVUE configures TACACS+ from Cumulus Linux 5.4; target 5.4 or later, or write /etc/tacplus_servers");
+  }
+  return true;
+}
+
 bool checkNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   checkEthernet(F, an, diags, "nvue");
   an.nvue.checked = true;
   bool ok = checkRelease(F, an.nvue, diags);
   ok &= checkManagement(F, an, diags);
+  if (ok)
+    ok &= checkManagementNvue(F, an, diags);
   ok &= checkBfd(F, an, diags);
   ok &= checkBgp(F, an, diags);
+  ok &= checkStormControl(F, an, diags);
   checkRoceFeatures(F, an, diags);
   return checkRoceProfile(F, diags) && ok;
 }

@@ -31,6 +31,11 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkBfd(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // policy bgp: max_prefix (a number or "auto") and max_prefix_warning_only (FAB-E0209).
 bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+// A secret named by reference in setting `s` ("env:NAME", "file:/path"), read into
+// `out` (FAB-E0210, E0211). The diagnostics never show the secret.
+bool resolveSecret(const ir::Fabric &F, const ir::Setting &s, std::string &out, DiagEngine &diags);
+// policy storm_control: pps limits per host-facing port (FAB-E0212).
+bool checkStormControl(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 bool checkHosts(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
 // The NIC interface names the hosts output writes fit Linux's IFNAMSIZ (FAB-E0145).
 bool checkInterfaceNames(const ir::Fabric &F, DiagEngine &diags);

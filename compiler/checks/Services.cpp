@@ -81,15 +81,18 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   const ir::PolicyBlock *pb = F.policyBlock("management");
   if (!pb)
     return true;
-  const ir::Setting *pool = nullptr, *gw = nullptr;
+  const ir::Setting *pool = nullptr, *gw = nullptr, *tacacs = nullptr, *secret = nullptr;
   for (const ir::Setting &s : pb->props) {
     std::string_view k = F.strings.str(s.name);
     if (k == "ntp_servers")
       p.ok &= servers(F, s, p.ntp, diags);
     else if (k == "syslog_servers")
       p.ok &= servers(F, s, p.syslog, diags);
-    else if (k == "tacacs_servers")
+    else if (k == "tacacs_servers") {
       p.ok &= servers(F, s, p.tacacs, diags);
+      tacacs = &s;
+    } else if (k == "tacacs_secret")
+      secret = &s;
     else if (k == "mgmt_vrf") {
       if (s.type != ir::Setting::Bool) {
         badSetting(diags, s, "mgmt_vrf is a boolean", "mgmt_vrf = true puts the management port in VRF mgmt");
@@ -100,6 +103,13 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
       pool = &s;
     else if (k == "mgmt_gateway")
       gw = &s;
+  }
+  if (secret)
+    p.ok &= resolveSecret(F, *secret, p.tacacsSecret, diags);
+  else if (tacacs && !p.tacacs.empty()) {
+    Diagnostic *d = diags.report(DiagCode::W0202, tacacs->loc, "TACACS+ servers without a shared secret: the outputs list "
+                                 "them without a key, and TACACS+ stays unusable until one is set on each switch");
+    DiagEngine::note(d, {}, "name the key by reference: tacacs_secret = \"env:NAME\" or \"file:/path\"");
   }
   if (gw && !pool) {
     badSetting(diags, *gw, "mgmt_gateway without mgmt_pool", "give mgmt_pool, the subnet the switches' management ports take addresses from");
@@ -231,6 +241,8 @@ bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                              b.fabricPrefixes == 1 ? "" : "es"));
         b.ok = false;
       }
+    } else if (k == "password") {
+      b.ok &= resolveSecret(F, s, b.password, diags);
     } else if (k == "max_prefix_warning_only") {
       if (s.type != ir::Setting::Bool) {
         Diagnostic *d = diags.report(DiagCode::E0209, s.loc, "max_prefix_warning_only must be true or false");
@@ -246,6 +258,45 @@ bool checkBgp(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   if (automatic)
     b.maxPrefix = uint32_t(std::min<uint64_t>(std::max<uint64_t>(2 * b.fabricPrefixes, 1), 4294967295u));
   return b.ok;
+}
+
+bool checkStormControl(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  StormControlPlan &p = an.storm;
+  if (p.checked)
+    return p.ok;
+  p.checked = true;
+  const ir::PolicyBlock *pb = F.policyBlock("storm_control");
+  if (!pb)
+    return true;
+  for (const ir::Setting &s : pb->props) {
+    std::string_view k = F.strings.str(s.name);
+    uint32_t *rate = k == "broadcast" ? &p.broadcast : k == "multicast" ? &p.multicast
+                   : k == "unknown_unicast" ? &p.unknownUnicast : nullptr;
+    if (rate) {
+      // NVUE's range (nv set interface <id> storm-control broadcast 1-4294967295).
+      if (s.type != ir::Setting::Number || !s.dim.none() || s.number < 1 || s.number > 4294967295.0 ||
+          s.number != std::floor(s.number)) {
+        Diagnostic *d = diags.report(DiagCode::E0212, s.loc, "storm control {} must be a whole number of packets per second "
+                                     "from 1 to 4294967295", k);
+        DiagEngine::note(d, {}, "for example broadcast = 400 (packets per second, NVUE's unit); leave a kind out for no limit");
+        p.ok = false;
+        continue;
+      }
+      *rate = uint32_t(s.number);
+    } else if (k == "frame_size") {
+      if (s.type != ir::Setting::Number || !(s.dim == dims::Data) || s.number < 64 * 8 - 1e-6 || s.number > 9216 * 8 + 1e-6 ||
+          std::fabs(s.number / 8 - std::round(s.number / 8)) > 1e-6) {
+        Diagnostic *d = diags.report(DiagCode::E0212, s.loc, "storm control frame_size must be a whole number of bytes from 64 B to 9216 B");
+        DiagEngine::note(d, {}, "SONiC limits storms in bits per second: a limit of N packets per second becomes N frames "
+                                "of frame_size (default 64 B, the smallest Ethernet frame)");
+        p.ok = false;
+        continue;
+      }
+      p.frameBytes = uint32_t(std::lround(s.number / 8));
+    }
+  }
+  p.enabled = p.ok && (p.broadcast || p.multicast || p.unknownUnicast);
+  return p.ok;
 }
 
 bool checkFrr(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {

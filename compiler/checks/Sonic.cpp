@@ -257,6 +257,20 @@ bool checkSonic(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     ok = false;
   ok &= checkSonicRelease(F, an, diags);
   ok &= checkBgp(F, an, diags);
+  if (checkStormControl(F, an, diags)) {
+    // sonic-storm-control.yang's kbps stops at 100000000 (100 Gb/s).
+    const StormControlPlan &st = an.storm;
+    uint32_t top = std::max({st.broadcast, st.multicast, st.unknownUnicast});
+    if (st.enabled && st.kbps(top) > 100000000) {
+      const ir::PolicyBlock *pb = F.policyBlock("storm_control");
+      Diagnostic *d = diags.report(DiagCode::E0212, pb->loc, "storm control of {} packets per second of {} B is {} kbit/s, "
+                                   "above the 100000000 SONiC's PORT_STORM_CONTROL takes", top, st.frameBytes, st.kbps(top));
+      DiagEngine::note(d, {}, "a storm limit is far below line rate: lower it, or the frame_size it is computed with");
+      ok = false;
+    }
+  } else {
+    ok = false;
+  }
   passes::RoceSettings roce = passes::roceSettings(F);
   if (roce.enabled && roce.adaptiveRouting) {
     Diagnostic *d = diags.report(DiagCode::W0330, roce.arLoc, "SONiC has no table for adaptive routing: the SONiC switches "

@@ -16,6 +16,12 @@ for var in ("HOME", "TMPDIR", "LANG"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment.pop("FABC_PATH", None)
+# The TACACS+ and BGP keys sonic/Inputs/sn5600-platform.fab names by reference (tacacs_secret =
+# "env:FABC_TEST_TACACS_KEY"): a secret is never in a design, so the build reads it here.
+config.environment["FABC_TEST_TACACS_KEY"] = "lit-tacacs-key"
+config.environment["FABC_TEST_BGP_KEY"] = "lit-bgp-key"
+# examples/spectrum-x names its TACACS+ key the same way.
+config.environment["SPECTRUM_X_TACACS_KEY"] = "lit-spectrum-x-key"
 
 config.substitutions.append(("%fabc", os.path.join(config.fabc_bin_dir, "fabc")))
 config.substitutions.append(("%src_root", config.fabc_src_root))

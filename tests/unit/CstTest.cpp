@@ -157,3 +157,20 @@ TEST(AstLower, IndexLiteralsFoldAlike) {
     EXPECT_EQ(i, std::size(want));
   }
 }
+
+// A block the file ends in, without its '}', keeps its statements (for the editor) and is
+// a syntax error; with no statement in it (`{` the last token) the AST sink counted -1
+// statements and aborted (found by the mutation parse-diff run).
+TEST(AstLower, ABlockCutAtTheEndOfTheFile) {
+  for (const char *src : {"fabric f { for k in 0..4 {\n", "fabric f { for k in 0..4 { let a = 1;\n", "fabric f {"}) {
+    SourceManager sm;
+    DiagEngine diags(sm);
+    diags.setFormat(DiagFormat::Json); // collected, not printed
+    ast::Context ctx;
+    uint32_t id = sm.add("t.fab", src);
+    ast::File *f = parseFile(id, sm, diags, ctx, ParseLimits{});
+    ASSERT_TRUE(f) << src;
+    EXPECT_TRUE(diags.hasErrors()) << src;
+    ASSERT_EQ(f->fabrics.size(), 1u) << src;
+  }
+}

@@ -65,9 +65,10 @@ def check(host, doc):
     if ifs.get("lo", {}).get("type") != "loopback" or len(lo) != 1:
         errors.append(f"{host}: lo is not a loopback with one address")
         return None
+    mgmt = check_management(host, d, s, ifs)
     addrs = {}
     for name, i in ifs.items():
-        if name == "lo":
+        if name in ("lo", "eth0"):
             continue
         sv = re.fullmatch(r"vlan([0-9]+)", name)
         if sv:  # a host subnet's gateway (host_scheme "leaf"/"rail"): an SVI with one address
@@ -118,7 +119,71 @@ def check(host, doc):
                 errors.append(f"{host}: numbered neighbor {key} is not the /31 peer of an interface")
         neighbors[local] = (key, n.get("description", ""), n.get("type"))
     return {"asn": router.get("autonomous-system"), "neighbors": neighbors, "addrs": addrs,
-            "qos": s.get("qos"), "leaf": None, "version": h["version"]}
+            "qos": s.get("qos"), "leaf": None, "version": h["version"], "mgmt": mgmt}
+
+
+def ipv4(v):
+    try:
+        return isinstance(v, str) and ipaddress.IPv4Address(v) is not None
+    except ValueError:
+        return False
+
+
+def check_management(host, d, s, ifs):
+    """policy management in the dialect: eth0 (type eth; address, gateway, VRF under `ip`
+    before 5.15, the VRF beside `ipv4` from 5.15); NTP and syslog under `service <vrf>`
+    before 5.15, `system ntp` (one vrf) and `system syslog server <ip> vrf` from 5.15;
+    TACACS+ servers keyed by priority with `host` before 5.15 (and `enable`), keyed by
+    address with `priority` from 5.15. Returns a one-line summary."""
+    out = []
+    e = ifs.get("eth0")
+    if e is not None:
+        ip = e.get(d.ip, {})
+        vrf = e.get("vrf") if d.new else ip.get("vrf")
+        stray = ("vrf" in ip) if d.new else ("vrf" in e)
+        if e.get("type") != "eth" or vrf not in ("mgmt", "default") or stray or len(ip.get("address", {})) > 1 \
+                or len(ip.get("gateway", {})) > 1 or not all(ipv4(g) for g in ip.get("gateway", {})):
+            errors.append(f"{host}: eth0 {e}")
+        addr = list(ip.get("address", {}))
+        out.append(f"eth0 {addr[0] if addr else 'dhcp'} vrf {vrf}")
+    system, service = s.get("system", {}), s.get("service", {})
+    new_keys = [k for k in ("ntp", "syslog") if k in system]
+    old_keys = [k for k in ("ntp", "syslog") if k in service]
+    if (d.new and old_keys) or (not d.new and new_keys):
+        errors.append(f"{host}: NTP/syslog in the other dialect's place ({old_keys or new_keys})")
+    if d.new:
+        ntp = system.get("ntp", {})
+        ntp_servers = ntp.get("server", {})
+        if ntp and (ntp.get("vrf") not in ("mgmt", "default") or
+                    not all(ipv4(a) and v == {"iburst": "enabled"} for a, v in ntp_servers.items())):
+            errors.append(f"{host}: system ntp {ntp}")
+        syslog = system.get("syslog", {}).get("server", {})
+        if not all(ipv4(a) and set(v) == {"vrf"} for a, v in syslog.items()):
+            errors.append(f"{host}: system syslog {syslog}")
+    else:
+        ntp_servers = {a: v for vrf in service.get("ntp", {}).values() for a, v in vrf.get("server", {}).items()}
+        syslog = {a: v for vrf in service.get("syslog", {}).values() for a, v in vrf.get("server", {}).items()}
+        if not all(ipv4(a) and on(v.get("iburst")) for a, v in ntp_servers.items()) or not all(ipv4(a) for a in syslog):
+            errors.append(f"{host}: service ntp/syslog {service}")
+    if ntp_servers:
+        out.append(f"ntp {len(ntp_servers)}")
+    if syslog:
+        out.append(f"syslog {len(syslog)}")
+    tacacs = system.get("aaa", {}).get("tacacs")
+    if tacacs is not None:
+        servers = tacacs.get("server", {})
+        if d.new:
+            prios = [v.get("priority") for v in servers.values()]
+            good = all(ipv4(a) for a in servers) and "enable" not in tacacs
+        else:
+            prios = [int(k) for k in servers]
+            good = all(ipv4(v.get("host")) and "priority" not in v for v in servers.values()) and on(tacacs.get("enable"))
+        if not good or sorted(prios) != list(range(1, len(servers) + 1)) or tacacs.get("vrf") not in ("mgmt", "default") \
+                or not 1 <= len(servers) <= 8:
+            errors.append(f"{host}: system aaa tacacs {tacacs}")
+        secrets = {v.get("secret") for v in servers.values()}
+        out.append(f"tacacs {len(servers)} vrf {tacacs.get('vrf')} secret {'set' if secrets != {None} else 'none'}")
+    return ", ".join(out)
 
 
 def main():
@@ -130,6 +195,8 @@ def main():
         if r:
             sw[host] = r
             print(f"{host}: asn {r['asn']}, {len(r['neighbors'])} BGP neighbors, qos {r['qos']}")
+            if r["mgmt"]:
+                print(f"{host}: management {r['mgmt']}")
     for host, r in sw.items():
         for local, (key, desc, kind) in r["neighbors"].items():
             parts = desc.split()
