@@ -172,6 +172,29 @@ json::Value Server::range(Document &d, SourceRange r) {
                       {"end", position(d, r.begin.file, uint32_t(std::min<uint64_t>(end, UINT32_MAX)))}};
 }
 
+void Server::writeRange(json::OStream &j, Document &d, SourceRange r) {
+  auto pos = [&](uint32_t file, uint32_t offset) {
+    Position p;
+    if (d.comp && file < d.comp->sources().size())
+      p = linesOf(d, file).position(d.comp->sources().text(file), offset, enc_);
+    j.object([&] {
+      j.attribute("character", int64_t(p.character));
+      j.attribute("line", int64_t(p.line));
+    });
+  };
+  bool valid = r.begin.valid() && d.comp && r.begin.file < d.comp->sources().size();
+  uint32_t file = valid ? r.begin.file : 0, b = valid ? r.begin.offset : 0;
+  uint32_t e = valid ? uint32_t(std::min<uint64_t>(uint64_t(r.begin.offset) + r.length, UINT32_MAX)) : 0;
+  j.object([&] {
+    j.attributeBegin("end");
+    pos(file, e);
+    j.attributeEnd();
+    j.attributeBegin("start");
+    pos(file, b);
+    j.attributeEnd();
+  });
+}
+
 std::string Server::uriOf(Document &d, uint32_t file) {
   if (file == d.mainFile)
     return d.uri;
@@ -209,7 +232,9 @@ uint32_t Server::offsetOf(Document &d, const json::Object *params) {
 
 void Server::publish(Document &d, const std::atomic<bool> *cancel, const std::function<void()> &beforeSend) {
   json::Array out;
-  out.reserve(d.comp->diags().all().size()); // a growing json::Array copies its elements (Features.cpp, outlineJson)
+  // Reserved: llvm::json::Value's move is not noexcept (LLVM 14), so a growing array
+  // deep-copies every element it holds at each reallocation.
+  out.reserve(d.comp->diags().all().size());
   d.published.clear();
   const SourceManager &sm = d.comp->sources();
   const LoadedProgram &prog = d.comp->program();

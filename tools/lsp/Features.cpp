@@ -6,6 +6,8 @@
 #include "backends/ir/Ir.h"
 #include "lsp/Queries.h"
 
+#include <llvm/Support/raw_ostream.h>
+
 #include <algorithm>
 #include <cctype>
 #include <dirent.h>
@@ -256,7 +258,7 @@ json::Value references(Server &s, const json::Object *params) {
     withDecl = ctx->getBoolean("includeDeclaration").getValueOr(true);
   json::Array out;
   std::vector<Found> found = occurrences(s, d, sym);
-  out.reserve(found.size()); // a growing json::Array copies its elements (outlineJson)
+  out.reserve(found.size()); // a growing json::Array deep-copies its elements (Server::publish)
   for (Found &f : found)
     if (withDecl || !f.declaration)
       out.push_back(json::Object{{"uri", f.uri}, {"range", std::move(f.range)}});
@@ -277,7 +279,7 @@ json::Value completion(Server &s, const json::Object *params) {
                          : queryOf(d);
   uint32_t file = stale ? d.lastParsed.mainFile : d.mainFile;
   std::vector<Completion> candidates = completeAt(q, file, text, off, s.searchPathOf(d));
-  items.reserve(candidates.size()); // a growing json::Array copies its elements (outlineJson)
+  items.reserve(candidates.size()); // a growing json::Array deep-copies its elements (Server::publish)
   for (Completion &c : candidates) {
     json::Object item{{"label", safeText(c.label)}, {"kind", int(c.kind)}, {"detail", c.detail}};
     if (c.replaceFrom != UINT32_MAX && c.replaceFrom <= off)
@@ -288,23 +290,28 @@ json::Value completion(Server &s, const json::Object *params) {
   return json::Object{{"isIncomplete", false}, {"items", std::move(items)}};
 }
 
-json::Value outlineJson(Server &s, Document &d, const std::vector<OutlineItem> &items) {
-  json::Array out;
-  // Reserved: llvm::json::Value's move is not noexcept (LLVM 14), so a growing array
-  // deep-copies what it holds; a 100k-link file's outline took seconds that way.
-  out.reserve(items.size());
-  for (const OutlineItem &i : items) {
-    json::Value r = s.range(d, i.range);
-    json::Object o{{"name", safeText(i.name.empty() ? "?" : i.name)},
-                   {"detail", safeText(i.detail)},
-                   {"kind", lspSymbolKind(i.kind)},
-                   {"range", r},
-                   {"selectionRange", r}};
-    if (!i.children.empty())
-      o["children"] = outlineJson(s, d, i.children);
-    out.push_back(std::move(o));
-  }
-  return out;
+// Written as a stream (Server::rawResult): an explicit file's outline has an item per
+// instance, and llvm::json's DOM costs kilobytes an object.
+void writeOutline(json::OStream &j, Server &s, Document &d, const std::vector<OutlineItem> &items) {
+  j.array([&] {
+    for (const OutlineItem &i : items)
+      j.object([&] {
+        if (!i.children.empty()) {
+          j.attributeBegin("children");
+          writeOutline(j, s, d, i.children);
+          j.attributeEnd();
+        }
+        j.attribute("detail", safeText(i.detail));
+        j.attribute("kind", lspSymbolKind(i.kind));
+        j.attribute("name", safeText(i.name.empty() ? "?" : i.name));
+        j.attributeBegin("range");
+        s.writeRange(j, d, i.range);
+        j.attributeEnd();
+        j.attributeBegin("selectionRange");
+        s.writeRange(j, d, i.range);
+        j.attributeEnd();
+      });
+  });
 }
 
 json::Value formatting(Server &s, const json::Object *params) {
@@ -565,7 +572,10 @@ bool Features::handle(Server &s, const std::string &method, const json::Object *
   else if (method == "textDocument/completion") result = completion(s, params);
   else if (method == "textDocument/documentSymbol") {
     Document &d = s.document(params);
-    result = outlineJson(s, d, outline(*d.index, d.mainFile));
+    llvm::raw_string_ostream os(s.rawResult);
+    json::OStream j(os);
+    writeOutline(j, s, d, outline(*d.index, d.mainFile));
+    os.flush();
   } else if (method == "textDocument/formatting") result = formatting(s, params);
   else if (method == "textDocument/rename") result = rename(s, params);
   else if (method == "textDocument/prepareRename") result = prepareRename(s, params);

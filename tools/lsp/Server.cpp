@@ -43,6 +43,16 @@ void Server::reply(const json::Value &id, json::Value result) {
   send(json::Object{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}});
 }
 
+void Server::replyRaw(const json::Value &id, const std::string &resultJson) {
+  // The members in the order llvm::json prints them (sorted), as reply() writes them.
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  os << "{\"id\":" << id << ",\"jsonrpc\":\"2.0\",\"result\":" << resultJson << "}";
+  os.flush();
+  std::lock_guard<std::mutex> lk(sendMu_);
+  send_(frame(body));
+}
+
 void Server::replyError(const json::Value &id, int code, const std::string &message) {
   send(json::Object{{"jsonrpc", "2.0"},
                     {"id", id},
@@ -120,8 +130,15 @@ void Server::request(const std::string &method, const json::Value &id, const jso
   }
   try {
     json::Value result = nullptr;
-    if (Features::handle(*this, method, params, result))
+    rawResult.clear();
+    if (Features::handle(*this, method, params, result)) {
+      if (!rawResult.empty()) {
+        std::string raw = std::move(rawResult);
+        rawResult.clear();
+        return replyRaw(id, raw);
+      }
       return reply(id, std::move(result));
+    }
   } catch (const RequestError &e) {
     return replyError(id, e.code, e.message);
   } catch (const std::bad_alloc &) {

@@ -122,6 +122,7 @@ private:
   // didChange's contentChanges applied to d's text (Documents.cpp); false if malformed.
   bool applyContentChanges(Document &d, const llvm::json::Array &changes);
   void reply(const llvm::json::Value &id, llvm::json::Value result);
+  void replyRaw(const llvm::json::Value &id, const std::string &resultJson);
   void replyError(const llvm::json::Value &id, int code, const std::string &message);
   void notify(const std::string &method, llvm::json::Value params);
   void log(int type, const std::string &message);
@@ -146,6 +147,12 @@ public:
   // Byte offset <-> protocol position in file `file` of d's compilation.
   llvm::json::Value position(Document &d, uint32_t file, uint32_t offset);
   llvm::json::Value range(Document &d, SourceRange r);
+  // The same range written to a stream (a large result written without a DOM: rawResult).
+  void writeRange(llvm::json::OStream &j, Document &d, SourceRange r);
+  // A request handler may write its result's JSON text here instead of returning a
+  // value: llvm::json's DOM costs kilobytes an object (an outline of 50,000 instances
+  // was a gigabyte of hash tables), a stream nothing.
+  std::string rawResult;
   llvm::json::Value location(Document &d, SourceRange r);
   uint32_t offsetOf(Document &d, const llvm::json::Object *params); // "position", or RequestError
   std::string uriOf(Document &d, uint32_t file);

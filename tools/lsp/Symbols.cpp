@@ -54,7 +54,7 @@ json::Value semanticTokens(Server &s, const json::Object *params) {
       catalogFiles.insert(f->fileId);
   json::Array data;
   // Five numbers a token, at most one token an occurrence: reserved, as a growing
-  // json::Array copies its elements (Features.cpp, outlineJson).
+  // json::Array deep-copies its elements (Server::publish).
   data.reserve(5 * ix.occurrences().size());
   uint32_t prevLine = 0, prevChar = 0;
   for (const Occurrence &o : ix.occurrences()) {
