@@ -20,6 +20,12 @@ void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const 
 struct SiteEnvelope;
 void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s);
 
+// What CPO saves as a range (analysis::CpoSavings::least/most) as a member "range" of
+// cpo_savings: each figure as [least, most], what the range covers, and the estimates it
+// rests on that state no bounds. energy.json and summary.json share it.
+struct CpoSavings;
+void writeCpoRange(JsonWriter &j, const CpoSavings &c);
+
 // Backend entry points (registered in Registry.cpp).
 bool runCabling(BackendContext &ctx);
 bool runBom(BackendContext &ctx);

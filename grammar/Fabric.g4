@@ -34,7 +34,8 @@ modelItem    : portDecl | prop ;
 portDecl     : 'port' name=ID '[' expr ']' propBlock ;
 
 prop         : key=ID '=' expr annotation? ';' ;
-annotation   : kind=('source' | 'estimate') STRING ;
+// `estimate 20 W..30 W "..."`: a catalog figure's low and high bounds (docs/language.md).
+annotation   : kind=('source' | 'estimate') (low=expr '..' high=expr)? STRING ;
 propBlock    : '{' prop* '}' ;
 
 templateDecl : 'template' name=ID '(' (param (',' param)*)? ')' (':' kind=ID)? block ;

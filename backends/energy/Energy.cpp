@@ -43,6 +43,39 @@ void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s) {
   j.endObject();
 }
 
+void writeCpoRange(JsonWriter &j, const CpoSavings &c) {
+  CpoSavings::Case lo = c.least(), hi = c.most();
+  j.key("range").beginObject();
+  auto pair = [&](const char *key, double a, double b, int digits) {
+    j.key(key).beginArray(JsonLayout::Inline);
+    j.fixed(a, digits);
+    j.fixed(b, digits);
+    j.endArray();
+  };
+  pair("saved_w", lo.saved, hi.saved, 1);
+  pair("percent_of_optics", lo.percentOfOptics, hi.percentOfOptics, 2);
+  pair("percent_of_interconnect", lo.percentOfInterconnect, hi.percentOfInterconnect, 2);
+  pair("pluggable_w_per_800g", lo.plugPer800G, hi.plugPer800G, 2);
+  pair("cpo_w_per_800g", lo.cpoPer800G, hi.cpoPer800G, 2);
+  pair("power_ratio", lo.ratio, hi.ratio, 2);
+  pair("transceivers_removed", double(c.transceiversRemoved), double(c.transceiversRemoved), 0);
+  j.key("lasers_removed");
+  if (c.lasersKnown) {
+    j.beginArray(JsonLayout::Inline);
+    j.fixed(lo.lasersRemoved, 0);
+    j.fixed(hi.lasersRemoved, 0);
+    j.endArray();
+  } else {
+    j.null();
+  }
+  j.key("covers").string(kCpoRangeCovers);
+  j.key("unbounded_estimates").beginArray(JsonLayout::Inline);
+  for (const std::string &u : c.unbounded)
+    j.string(u);
+  j.endArray();
+  j.endObject();
+}
+
 bool runEnergy(BackendContext &ctx) {
   const ir::Fabric &F = ctx.F;
   const EnergyModel &E = ctx.an.energy();
@@ -154,6 +187,7 @@ bool runEnergy(BackendContext &ctx) {
   j.key("power_ratio").fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2);
   j.key("interconnect_definition").string(kInterconnectDefinition);
   j.key("estimate").boolean(c.estimate);
+  writeCpoRange(j, c);
   j.endObject();
   writeSiteEnvelope(j, E.site);
   j.key("estimated_figures").beginArray();
@@ -164,6 +198,10 @@ bool runEnergy(BackendContext &ctx) {
     j.key("model").string(F.strings.str(m.name));
     j.key("property").string(e.second);
     j.key("value").general(f.value);
+    if (f.bounded) { // in the figure's unit, as `value`
+      j.key("low").general(f.low);
+      j.key("high").general(f.high);
+    }
     j.key("note").string(f.known ? F.strings.str(f.source) : "no figure in the catalog: counted as 0");
     j.endObject();
   }

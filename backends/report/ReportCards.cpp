@@ -90,6 +90,33 @@ void Page::energy() {
         dataAttrs("energy:cpo_savings.power_ratio", fixed(c.cpo > 0 ? c.plug / c.cpo : 0.0, 2)), c.cpo > 0 ? c.plug / c.cpo : 0.0,
         count(c.transceiversRemoved), c.lasersKnown ? count(c.lasersRemoved) : std::string("an unknown number of"),
         kInterconnectDefinition);
+    // The range, from the catalog's bounds (energy.json's cpo_savings.range).
+    CpoSavings::Case lo = c.least(), hi = c.most();
+    auto span = [&](const char *key, double a, double b, int digits, const std::string &shownA, const std::string &shownB) {
+      return fmt::format("<b{}>{}</b> to <b{}>{}</b>",
+                         dataAttrs(fmt::format("energy:cpo_savings.range.{}[0]", key), fixed(a, digits)), esc(shownA),
+                         dataAttrs(fmt::format("energy:cpo_savings.range.{}[1]", key), fixed(b, digits)), esc(shownB));
+    };
+    std::string unbounded;
+    for (const std::string &u : c.unbounded)
+      unbounded += (unbounded.empty() ? "" : ", ") + u;
+    buf += fmt::format(
+        "<p id=\"cpo-range\">With the catalog's bounds on these figures, CPO saves {} ({} % of the optics power, {} % of "
+        "the interconnect power), a power ratio of {}{}. <span class=\"muted\">The least saving takes the pluggable "
+        "parts at their low bound and the CPO engines at their high bound, the most the other way round; every other "
+        "figure at its value.{}</span></p>",
+        span("saved_w", lo.saved, hi.saved, 1, power(lo.saved), power(hi.saved)),
+        span("percent_of_optics", lo.percentOfOptics, hi.percentOfOptics, 2, fixed(lo.percentOfOptics, 1),
+             fixed(hi.percentOfOptics, 1)),
+        span("percent_of_interconnect", lo.percentOfInterconnect, hi.percentOfInterconnect, 2,
+             fixed(lo.percentOfInterconnect, 1), fixed(hi.percentOfInterconnect, 1)),
+        span("power_ratio", lo.ratio, hi.ratio, 2, fixed(lo.ratio, 2), fixed(hi.ratio, 2)),
+        c.lasersKnown ? ", and " + span("lasers_removed", lo.lasersRemoved, hi.lasersRemoved, 0,
+                                        count(uint64_t(lo.lasersRemoved)), count(uint64_t(hi.lasersRemoved))) +
+                            " lasers removed"
+                      : std::string(),
+        unbounded.empty() ? std::string()
+                          : " Estimates without bounds, taken as exact: " + esc(unbounded) + ".");
   }
 
   // The site's facility power envelope and what fits in it, each way (energy.json's site_envelope).

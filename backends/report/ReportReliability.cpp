@@ -20,9 +20,15 @@ void Page::reliability() {
   bool est = R.usesEstimates();
   buf += "<section id=\"reliability\"><h2>Reliability</h2><div class=\"cards\">";
   buf += card("Failures per year", number(R.all.total(), 2), dataAttrs(key("failures_per_year"), fixed(R.all.total(), 3)),
-              fmt::format("<span id=\"reliability-coverage\"{}>{}</span>",
+              fmt::format("<span id=\"reliability-coverage\"{}>{}</span><br><span id=\"reliability-range\">{} to {} "
+                          "with the rates' catalog bounds{}</span>",
                           textAttrs(key("coverage.headline"), R.coverage().headline("no failure rate")),
-                          esc(R.coverage().headline("no rate"))),
+                          esc(R.coverage().headline("no rate")),
+                          fmt::format("<b{}>{}</b>", dataAttrs(key("failures_per_year_range[0]"), fixed(R.all.lo, 3)),
+                                      esc(number(R.all.lo, 2))),
+                          fmt::format("<b{}>{}</b>", dataAttrs(key("failures_per_year_range[1]"), fixed(R.all.hi, 3)),
+                                      esc(number(R.all.hi, 2))),
+                          R.unbounded.empty() ? "" : fmt::format(" ({} without bounds)", R.unbounded.size())),
               est);
   buf += card("Failures per day", number(R.all.total() / 365, 3),
               dataAttrs(key("failures_per_day"), fixed(R.all.total() / 365, 4)), "the same, per day", est);

@@ -62,6 +62,7 @@ void writePower(JsonWriter &j, const BackendContext &ctx) {
   j.key("lasers_removed");
   c.lasersKnown ? j.integer(c.lasersRemoved) : j.null();
   j.key("estimate").boolean(c.estimate);
+  writeCpoRange(j, c);
   j.endObject();
   writeSiteEnvelope(j, E.site);
   j.endObject();
@@ -73,6 +74,15 @@ void writeReliability(JsonWriter &j, const BackendContext &ctx) {
   const ir::ResilienceStats &S = F.metrics.resilience;
   j.key("reliability").beginObject();
   writeBucket(j, R.all);
+  // The same with every failure rate at its catalog bounds (decision 0421).
+  j.key("failures_per_year_range").beginArray(JsonLayout::Inline);
+  j.fixed(R.all.lo, 3);
+  j.fixed(R.all.hi, 3);
+  j.endArray();
+  j.key("range_unbounded_estimates").beginArray(JsonLayout::Inline);
+  for (const std::string &u : R.unbounded)
+    j.string(u);
+  j.endArray();
   j.key("failures_per_day").fixed(R.all.total() / 365, 4);
   writeCoverage(j, F, R.coverage(), "no failure rate");
   j.key("by_category").beginObject();

@@ -59,6 +59,18 @@ namespace {
 // Notes model `m`'s power figure when it is an estimate or missing. Called per device,
 // cage and link end: `noted` (a flag per model) keeps it to one set insertion per model
 // (the set's string key, built per call, was a third of the energy model's time).
+// The CPO comparison's range rests on each part's power and lasers: an estimate without
+// bounds is taken as exact there, and named.
+void noteUnbounded(const ir::Fabric &F, uint32_t m, std::vector<uint8_t> &noted, std::set<std::string> &out) {
+  if (noted[m])
+    return;
+  noted[m] = 1;
+  const ir::Model &x = F.models[m];
+  for (auto [f, what] : {std::pair(&x.power, "power"), std::pair(&x.lasers, "lasers")})
+    if (f->known && f->estimate && !f->bounded)
+      out.insert(fmt::format("{}'s {}", F.strings.str(x.name), what));
+}
+
 void collectEstimate(const ir::Fabric &F, uint32_t m, std::vector<uint8_t> &noted,
                      std::set<std::pair<uint32_t, std::string>> &out) {
   if (m == None || noted[m])
@@ -257,6 +269,7 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   }
   // What-ifs, per switch cage: pluggable -> CPO, and CPO -> pluggable.
   CpoEngineCache engineFor(F);
+  std::vector<uint8_t> boundsNoted(F.models.size(), 0); // noteUnbounded's: models already looked at
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::Switch)
@@ -281,21 +294,9 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       w.estimate |= e.power.estimate || !e.power.known;
       w.lasersKnown &= e.lasers.known;
       collectEstimate(F, engine, noted, E.estimates);
-      if (!cpo) {
-        w.bandwidth += used * gl.speed;
-        ++w.cages;
-        w.ports += used;
-        const ir::Model &o = F.models[optic];
-        w.before += o.power.value;
-        w.after += enginePower;
-        w.lasersBefore += uint64_t(o.lasers.value);
-        w.lasersAfter += engineLasers;
-        w.lasersKnown &= o.lasers.known;
-        w.estimate |= o.power.estimate || !o.power.known;
-        return;
-      }
-      uint32_t p = pluggableFor(F, gl.speed, gl.portsPerCage, engine);
-      if (p == None) {
+      noteUnbounded(F, engine, boundsNoted, E.cpo.unbounded);
+      uint32_t p = optic;
+      if (cpo && (p = pluggableFor(F, gl.speed, gl.portsPerCage, engine)) == None) {
         w.missing.insert(formatQuantity(gl.speed, dims::Bandwidth) + " single-mode transceiver");
         return;
       }
@@ -303,13 +304,21 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
       w.bandwidth += used * gl.speed;
       ++w.cages;
       w.ports += used;
-      w.before += enginePower;
-      w.after += o.power.value;
-      w.lasersBefore += engineLasers;
-      w.lasersAfter += uint64_t(o.lasers.value);
+      // Pluggable to CPO: the transceiver before, the engines after; CPO to pluggable the
+      // other way round.
+      (cpo ? w.after : w.before) += o.power.value;
+      (cpo ? w.before : w.after) += enginePower;
+      (cpo ? w.afterW : w.beforeW).add(o.power, 1);
+      (cpo ? w.beforeW : w.afterW).add(e.power, used);
+      (cpo ? w.lasersAfter : w.lasersBefore) += uint64_t(o.lasers.value);
+      (cpo ? w.lasersBefore : w.lasersAfter) += engineLasers;
+      (cpo ? w.lasersAfterN : w.lasersBeforeN).add(o.lasers, 1);
+      (cpo ? w.lasersBeforeN : w.lasersAfterN).add(e.lasers, used);
       w.lasersKnown &= o.lasers.known;
       w.estimate |= o.power.estimate || !o.power.known;
-      collectEstimate(F, p, noted, E.estimates);
+      if (cpo)
+        collectEstimate(F, p, noted, E.estimates);
+      noteUnbounded(F, p, boundsNoted, E.cpo.unbounded);
     });
   }
   for (size_t l = 0; l < F.numLinks(); ++l) {
@@ -337,6 +346,10 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   const WhatIf &a = E.toCpo, &b = E.toPluggable;
   c.plug = a.before + b.after;
   c.cpo = a.after + b.before;
+  c.plugW = {a.beforeW.lo + b.afterW.lo, a.beforeW.hi + b.afterW.hi};
+  c.cpoW = {a.afterW.lo + b.beforeW.lo, a.afterW.hi + b.beforeW.hi};
+  c.plugLasers = {a.lasersBeforeN.lo + b.lasersAfterN.lo, a.lasersBeforeN.hi + b.lasersAfterN.hi};
+  c.cpoLasers = {a.lasersAfterN.lo + b.lasersBeforeN.lo, a.lasersAfterN.hi + b.lasersBeforeN.hi};
   c.bandwidth = a.bandwidth + b.bandwidth;
   c.ports = a.ports + b.ports;
   c.transceiversRemoved = a.cages + b.cages;

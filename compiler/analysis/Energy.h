@@ -34,10 +34,22 @@ struct PowerBucket {
   }
 };
 
+// A figure summed over parts at the parts' catalog bounds (ir::Figure::lo/hi). All units
+// of a model move together (the uncertainty is the model's figure, not each unit's), so
+// the bounds of a sum are the sums of the bounds.
+struct Bounds {
+  double lo = 0, hi = 0;
+  void add(const ir::Figure &f, double n) {
+    lo += f.lo() * n;
+    hi += f.hi() * n;
+  }
+};
+
 struct WhatIf {
   bool applies = false;
   uint64_t cages = 0, ports = 0, lasersBefore = 0, lasersAfter = 0;
   double before = 0, after = 0; // W of switch-side optics
+  Bounds beforeW, afterW, lasersBeforeN, lasersAfterN; // the same at the figures' bounds
   double bandwidth = 0;          // b/s of the ports converted
   bool lasersKnown = true, estimate = false;
   std::set<std::string> missing; // speeds without a catalog part
@@ -63,6 +75,26 @@ struct CpoSavings {
   bool lasersKnown = false;
   // W per 800 Gb/s of switch port, each way (0 without optical ports).
   double per800G(double w) const { return bandwidth > 0 ? w * 800e9 / bandwidth : 0.0; }
+
+  // The range (issue 26, decision 0421): the switch ports' transceivers and CPO engines at
+  // their catalog bounds, pluggable low with CPO high for the least saving and the other
+  // way round for the most; every other figure at its value, so the range is that of the
+  // comparison, not of the whole budget. transceiversRemoved is a count of cages: exact.
+  Bounds plugW, cpoW, plugLasers, cpoLasers;
+  // "MODEL's power" for each estimate the comparison rests on that states no bounds: the
+  // range takes it as exact, and says so.
+  std::set<std::string> unbounded;
+  struct Case {
+    double saved, percentOfOptics, percentOfInterconnect, plugPer800G, cpoPer800G, ratio, lasersRemoved;
+  };
+  Case at(double plugW_, double cpoW_, double plugL, double cpoL) const {
+    double pluggable = pluggableOptics - plug + plugW_, cpoBuild = cpoOptics - cpo + cpoW_;
+    double inter = pluggableInterconnect - plug + plugW_, s = pluggable - cpoBuild;
+    return {s, pluggable > 0 ? 100 * s / pluggable : 0.0, inter > 0 ? 100 * s / inter : 0.0, per800G(plugW_),
+            per800G(cpoW_), cpoW_ > 0 ? plugW_ / cpoW_ : 0.0, plugL > cpoL ? plugL - cpoL : 0.0};
+  }
+  Case least() const { return at(plugW.lo, cpoW.hi, plugLasers.lo, cpoLasers.hi); }
+  Case most() const { return at(plugW.hi, cpoW.lo, plugLasers.hi, cpoLasers.lo); }
 };
 
 // What "interconnect power" means in every output (docs/backends.md): the same words.
@@ -111,6 +143,12 @@ struct SiteEnvelope {
   // How many more units fit built all CPO than all pluggable (negative: fewer).
   int64_t moreUnitsWithCpo() const { return int64_t(cpo.units) - int64_t(pluggable.units); }
 };
+
+// What CpoSavings' range covers, in every output that gives it: the same words.
+inline constexpr const char *kCpoRangeCovers =
+    "the switch ports' transceivers and CPO engines at their catalog bounds (power and lasers): the least saving "
+    "takes pluggable parts at their low bound and CPO engines at their high bound, the most the other way round; "
+    "every other figure at its value; estimates without bounds as exact (unbounded_estimates)";
 
 struct EnergyModel {
   static constexpr unsigned Untiered = 5;

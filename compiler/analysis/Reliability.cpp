@@ -27,8 +27,7 @@ namespace {
 // costs (a touch; `links` links down while it is out).
 struct Charge {
   FailCategory cat;
-  double afr;   // per unit-year
-  bool known;
+  const ir::Figure *rate; // per unit-year; unknown: counted as 0
   double units;
   double links; // links down per failure
   uint32_t model;
@@ -39,13 +38,17 @@ class Counter {
 public:
   Counter(const ir::Fabric &F, ReliabilityModel &R) : F_(F), R_(R) {}
   void charge(uint32_t dev, const Charge &c) {
-    double f = c.known ? c.afr * c.units : 0;
+    double f = c.rate->known ? c.rate->value * c.units : 0;
     unsigned t = ir::tierIndex(F_.devTier[dev]);
     add(R_.all, c, f);
+    if (c.rate->known) {
+      R_.all.lo += c.rate->lo() * c.units;
+      R_.all.hi += c.rate->hi() * c.units;
+    }
     add(R_.tiers[t < ReliabilityModel::Untiered ? t : ReliabilityModel::Untiered], c, f);
     uint32_t b = F_.buildingOf(dev);
     add(b == None ? R_.unplaced : R_.buildings[b], c, f);
-    if (!c.known) {
+    if (!c.rate->known) {
       if (unrated_.empty())
         unrated_.assign(F_.models.size() * 3, {});
       auto &u = unrated_[c.model * 3 + (c.which == Afr ? 0 : c.which == NicAfr ? 1 : 2)];
@@ -70,8 +73,11 @@ public:
     if (noted_[model] & which)
       return f;
     noted_[model] |= which;
+    const char *name = which == Afr ? "afr" : which == NicAfr ? "nic_afr" : "laser_afr";
     if (f.estimate || !f.known)
-      R_.estimates.insert({model, which == Afr ? "afr" : which == NicAfr ? "nic_afr" : "laser_afr"});
+      R_.estimates.insert({model, name});
+    if (f.known && f.estimate && !f.bounded)
+      R_.unbounded.insert(fmt::format("{}'s {}", F_.strings.str(F_.models[model].name), name));
     return f;
   }
 
@@ -80,7 +86,7 @@ private:
     size_t i = size_t(c.cat);
     b.failures[i] += f;
     b.parts[i] += uint64_t(c.units + 0.5);
-    if (!c.known)
+    if (!c.rate->known)
       b.unrated[i] += uint64_t(c.units + 0.5);
     b.touches += f;
     b.linksDown += f * c.links;
@@ -113,15 +119,15 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
     uint32_t mi = F.devModel[d];
     if (m.kind == ir::ModelKind::Switch || m.kind == ir::ModelKind::NvSwitch) {
       const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
-      C.charge(d, {FailCategory::Switches, f.value, f.known, 1, double(linked[d]), mi, Counter::Afr});
+      C.charge(d, {FailCategory::Switches, &f, 1, double(linked[d]), mi, Counter::Afr});
     } else if (m.kind == ir::ModelKind::Nic) {
       const ir::Figure &f = C.rate(mi, m.afr, Counter::Afr);
-      C.charge(d, {FailCategory::Nics, f.value, f.known, 1, double(linked[d]), mi, Counter::Afr});
+      C.charge(d, {FailCategory::Nics, &f, 1, double(linked[d]), mi, Counter::Afr});
     } else if (m.kind == ir::ModelKind::System && m.gpus && F.devRole[d] == ir::Role::Compute && !m.ports.empty()) {
       const ir::Figure &f = C.rate(mi, m.nicAfr, Counter::NicAfr);
       // One NIC per GPU: ports_per_gpu ports go down with it.
       uint32_t per = std::max<uint32_t>(1, m.portsPerGpu);
-      C.charge(d, {FailCategory::Nics, f.value, f.known, double(m.ports[0].count / per), double(per), mi, Counter::NicAfr});
+      C.charge(d, {FailCategory::Nics, &f, double(m.ports[0].count / per), double(per), mi, Counter::NicAfr});
     }
   }
   CpoEngineCache engineFor(F);
@@ -134,9 +140,9 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
           continue;
         const ir::Model &em = F.models[e];
         const ir::Figure &f = C.rate(e, em.afr, Counter::Afr);
-        C.charge(dev, {FailCategory::CpoEngines, f.value, f.known, 1, 1, e, Counter::Afr});
+        C.charge(dev, {FailCategory::CpoEngines, &f, 1, 1, e, Counter::Afr});
         const ir::Figure &lf = C.rate(e, em.laserAfr, Counter::LaserAfr);
-        C.charge(dev, {FailCategory::Lasers, lf.value, lf.known, em.lasers.value, portsPerLaser(em), e, Counter::LaserAfr});
+        C.charge(dev, {FailCategory::Lasers, &lf, em.lasers.value, portsPerLaser(em), e, Counter::LaserAfr});
         continue;
       }
       uint8_t n = side ? F.linkXcvrB[l] : F.linkXcvrA[l];
@@ -145,7 +151,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
         continue;
       const ir::Model &om = F.models[o];
       const ir::Figure &f = C.rate(o, om.afr, Counter::Afr);
-      C.charge(dev, {FailCategory::Transceivers, f.value, f.known, double(n), double(om.portsPerUnit), o, Counter::Afr});
+      C.charge(dev, {FailCategory::Transceivers, &f, double(n), double(om.portsPerUnit), o, Counter::Afr});
     }
     uint32_t c = F.linkCable[l];
     if (c != None && F.linkCableUnits[l]) {
@@ -153,7 +159,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
       uint32_t upper = F.devTier[b] > F.devTier[a] && F.devTier[b] != ir::Tier::Unknown ? b : a;
       const ir::Model &cm = F.models[c];
       const ir::Figure &f = C.rate(c, cm.afr, Counter::Afr);
-      C.charge(upper, {FailCategory::Cables, f.value, f.known, double(F.linkCableUnits[l]),
+      C.charge(upper, {FailCategory::Cables, &f, double(F.linkCableUnits[l]),
                        double(std::max(cm.portsPerUnit, cm.legs)), c, Counter::Afr});
     }
   }

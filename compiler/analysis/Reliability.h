@@ -25,6 +25,8 @@ struct FailureBucket {
   uint64_t unrated[size_t(FailCategory::Count)] = {}; // units whose part states no failure rate
   double touches = 0;   // field replacements per year
   double linksDown = 0; // links taken down per year (while the part is out)
+  // total() with every failure rate at its catalog bounds (ir::Figure::lo/hi, decision 0421).
+  double lo = 0, hi = 0;
   double total() const {
     double s = 0;
     for (double f : failures)
@@ -66,6 +68,8 @@ struct ReliabilityModel {
   // (model, property) of every failure rate behind the figures that is an estimate
   // ("afr", "nic_afr", "laser_afr"), or missing.
   std::set<std::pair<uint32_t, std::string>> estimates;
+  // "MODEL's afr" for each estimated rate without bounds: all.lo/hi take it as exact.
+  std::set<std::string> unbounded;
   bool usesEstimates() const { return !estimates.empty(); }
 };
 

@@ -65,6 +65,7 @@ struct Prop {
   SourceRange keyRange;
   enum Annot : uint8_t { None, Source, Estimate } annot = None;
   Expr *value = nullptr;
+  Expr *low = nullptr, *high = nullptr; // `estimate LOW..HIGH "..."`: a figure's bounds
   std::string_view annotText;
   mutable uint32_t sym = UINT32_MAX;
 };

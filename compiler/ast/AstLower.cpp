@@ -61,6 +61,8 @@ public:
       if (n == 5) {
         p.annot = ast::Prop::Annot(k[3].sub);
         p.annotText = annotText_;
+        p.low = annotLow_;
+        p.high = annotHigh_;
       }
       p.value = expr();
       props_.push_back(p);
@@ -68,7 +70,10 @@ public:
     }
     case Annotation:
       s.sub = k[0].tok == hand::KwSource ? ast::Prop::Source : ast::Prop::Estimate;
-      annotText_ = unquote(k[1]);
+      annotText_ = unquote(k[n - 1]);
+      // `estimate LOW..HIGH "..."`: the bounds are the top two expressions.
+      annotHigh_ = n == 5 ? expr() : nullptr;
+      annotLow_ = n == 5 ? expr() : nullptr;
       break;
     case PropBlock: propLists_.push_back(popList(props_, n - 2 - errors(k, n))); break;
     case TemplateDecl: tmpl(k, n); break;
@@ -532,6 +537,7 @@ private:
   } arr_{};
   ast::List<ast::Arg> args_;
   std::string_view annotText_;
+  ast::Expr *annotLow_ = nullptr, *annotHigh_ = nullptr;
   uint32_t errors_ = 0; // Error nodes so far
 };
 

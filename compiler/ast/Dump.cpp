@@ -42,6 +42,10 @@ public:
     for (const ast::Prop &p : ps) {
       line(d, fmt::format("prop {} {} annot={} {}", q(p.key), r(p.keyRange), int(p.annot), q(p.annotText)));
       expr(d + 1, p.value, "value");
+      if (p.low) {
+        expr(d + 1, p.low, "low");
+        expr(d + 1, p.high, "high");
+      }
     }
   }
   void path(int d, const ast::Path &p) {

@@ -330,6 +330,11 @@ private:
     if (at(KwSource) || at(KwEstimate)) {
       uint32_t a = mark();
       next();
+      if (!at(String)) { // the figure's bounds: LOW '..' HIGH
+        expr();
+        expect(DotDot);
+        expr();
+      }
       expect(String);
       close(Annotation, a);
     }

@@ -164,9 +164,14 @@ private:
   bool propStr(const ast::Prop &p, uint32_t &out);
   bool propBool(const ast::Prop &p, bool &out);
   // A property set twice in one block is an error (FAB-E0038), never "the last one wins".
-  void duplicateProps(const ast::List<ast::Prop> &props, const char *block) {
+  // Bounds (`estimate LOW..HIGH`) belong to catalog figures: a block without figures
+  // (figures = false) refuses them here; a model refuses them on its other properties
+  // (convertModel, FAB-E0391).
+  void duplicateProps(const ast::List<ast::Prop> &props, const char *block, bool figures = false) {
     std::map<std::string_view, const ast::Prop *> first;
     for (const ast::Prop &p : props) {
+      if (p.low && !figures)
+        boundsWithoutFigure(p, block);
       auto ins = first.emplace(p.key, &p);
       if (ins.second)
         continue;
@@ -178,6 +183,12 @@ private:
   // loop iteration): instances, links, places, buildings and halls, spans, policies.
   void duplicateStmtProps(const ast::Block &b);
   bool propQty(const ast::Prop &p, const Dim &want, double &out);
+  // An expression that must be a quantity of `want`, for property `key` (its messages).
+  bool exprQty(const ast::Expr *e, std::string_view key, const Dim &want, double &out);
+  // `estimate LOW..HIGH "..."`: the figure's bounds, around its value (FAB-E0390).
+  bool figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out);
+  void boundsWithoutFigure(const ast::Prop &p, const char *block); // FAB-E0391
+  const ast::Prop *boundsRead_ = nullptr; // the last property whose bounds figure() read
   // The same, then the property's range from Ranges.def (FAB-E0034 outside it).
   bool propQty(const char *where, const ast::Prop &p, const Dim &want, double &out);
   bool figure(const char *where, const ast::Prop &p, const Dim &want, ir::Figure &out);

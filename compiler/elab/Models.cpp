@@ -9,6 +9,8 @@
 namespace fabc::elab {
 
 bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
+  if (p.low)
+    boundsRead_ = &p;
   double v;
   if (!propQty(p, want, v))
     return false;
@@ -16,7 +18,35 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   out.known = true;
   out.estimate = p.annot == ast::Prop::Estimate;
   out.source = p.annot == ast::Prop::None ? 0 : F.strings.intern(p.annotText);
-  return true;
+  out.bounded = false;
+  return !p.low || figureBounds(p, want, out);
+}
+
+bool Elab::figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out) {
+  double lo, hi;
+  if (!exprQty(p.low, p.key, want, lo) || !exprQty(p.high, p.key, want, hi))
+    return false;
+  if (lo >= 0 && lo <= out.value && out.value <= hi) {
+    out.low = lo;
+    out.high = hi;
+    out.bounded = true;
+    return true;
+  }
+  SourceRange at = p.low->range;
+  at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
+  Diagnostic *d = error(DiagCode::E0390, at, "the bounds {} .. {} of '{}' do not hold its value, {}", formatQuantity(lo, want),
+                        formatQuantity(hi, want), p.key, formatQuantity(out.value, want));
+  DiagEngine::note(d, {}, "write LOW..HIGH with 0 <= LOW <= value <= HIGH: the lowest and the highest the figure could "
+                          "be, for example power = 25 W estimate 20 W .. 30 W \"...\"");
+  return false;
+}
+
+void Elab::boundsWithoutFigure(const ast::Prop &p, const char *block) {
+  SourceRange at = p.low->range;
+  at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
+  Diagnostic *d = error(DiagCode::E0391, at, "'{}' in {} is not a catalog figure: it has no bounds", p.key, block);
+  DiagEngine::note(d, {}, "bounds (estimate LOW..HIGH) belong to a model's power, price, latency, reach, lasers and "
+                          "failure rates (afr, mtbf and their nic_ and laser_ forms); remove LOW..HIGH");
 }
 
 // A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
@@ -26,8 +56,17 @@ bool Elab::failureRate(const ast::Prop &p, ir::Figure &out) {
   ir::Figure f;
   if (!figure("model", p, mtbf ? dims::Time : dims::None, f))
     return false;
-  if (mtbf)
+  if (mtbf) {
+    if (f.bounded && f.low <= 0) {
+      error(DiagCode::E0390, p.low->range, "the low bound of '{}' must be above 0: an MTBF of 0 fails at once", p.key);
+      return false;
+    }
     f.value = 8760.0 * 3600 / f.value;
+    // A longer MTBF is a lower rate: the bounds swap.
+    double low = f.bounded ? 8760.0 * 3600 / f.high : 0, high = f.bounded ? 8760.0 * 3600 / f.low : 0;
+    f.low = low;
+    f.high = high;
+  }
   out = f;
   return true;
 }
@@ -106,17 +145,19 @@ bool Elab::figure(const char *where, const ast::Prop &p, const Dim &want, ir::Fi
   return true;
 }
 
-bool Elab::propQty(const ast::Prop &p, const Dim &want, double &out) {
-  Value v = eval(p.value);
+bool Elab::propQty(const ast::Prop &p, const Dim &want, double &out) { return exprQty(p.value, p.key, want, out); }
+
+bool Elab::exprQty(const ast::Expr *e, std::string_view key, const Dim &want, double &out) {
+  Value v = eval(e);
   if (!v.ok())
     return false;
   if (!v.numeric()) {
-    error(DiagCode::E0026, p.value->range, "'{}' must be {}, not {}", p.key,
+    error(DiagCode::E0026, e->range, "'{}' must be {}, not {}", key,
           want.none() ? "a number" : "a " + dimName(want), elab::typeName(v));
     return false;
   }
   if (v.dimension() != want) {
-    Diagnostic *d = error(DiagCode::E0025, p.value->range, "'{}' must be {}, but this is {}", p.key,
+    Diagnostic *d = error(DiagCode::E0025, e->range, "'{}' must be {}, but this is {}", key,
                           want.none() ? std::string("a plain number") : dimName(want), dimName(v.dimension()));
     if (!want.none() && v.dimension().none())
       DiagEngine::note(d, {}, "add a unit, for example " + formatQuantity(v.asDouble() * (want == dims::Bandwidth ? 1e9 : 1), want));
@@ -276,9 +317,12 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   using K = ir::ModelKind;
   bool device = out.kind == K::System || out.kind == K::Switch || out.kind == K::Nic || out.kind == K::NvSwitch;
   bool media = out.kind == K::Optic || out.kind == K::Cable;
-  duplicateProps(m.props, ("model '" + std::string(m.name) + "'").c_str());
+  std::string what = "model '" + std::string(m.name) + "'";
+  duplicateProps(m.props, what.c_str(), true);
   for (const ast::Prop &p : m.props) {
     std::string_view k = p.key;
+    boundsRead_ = nullptr;
+    bool unknown = false;
     // Where the property is set: a derived model's override replaces its base's place.
     uint32_t key = F.strings.intern(k);
     auto at = std::find_if(out.propLocs.begin(), out.propLocs.end(), [&](const auto &kv) { return kv.first == key; });
@@ -382,9 +426,13 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
       double unused;
       propQty(p, k == "memory" ? dims::Data : dims::Bandwidth, unused);
     }
-    else
+    else {
       unknownProp(p, (std::string("a model of kind ") + ir::modelKindName(out.kind)).c_str(),
                   device ? keys::kDeviceModel : media ? keys::kMediaModel : keys::kGpuModel);
+      unknown = true;
+    }
+    if (p.low && boundsRead_ != &p && !unknown)
+      boundsWithoutFigure(p, what.c_str());
   }
   if (out.connectors && out.portsPerUnit % out.connectors) {
     Diagnostic *d = error(DiagCode::E0034, m.range, "{} connectors do not divide the {} ports of '{}'", out.connectors,

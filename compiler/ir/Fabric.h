@@ -49,7 +49,13 @@ struct Figure {
   double value = 0;
   bool known = false;
   bool estimate = false; // 'estimate "..."' in the catalog: outputs must say so
+  bool bounded = false;  // 'estimate LOW..HIGH "..."': the catalog states how far off it may be
   uint32_t source = 0;   // interned source or estimate text
+  double low = 0, high = 0; // the bounds when `bounded` (low <= value <= high)
+  // The bounds, the value itself where none are stated: a figure without bounds is taken
+  // as exact, and the outputs that use these say which such estimates they rest on.
+  double lo() const { return bounded ? low : value; }
+  double hi() const { return bounded ? high : value; }
 };
 
 enum class ModelKind : uint8_t { Gpu, System, Nic, Switch, NvSwitch, Optic, Cable };
