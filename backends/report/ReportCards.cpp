@@ -106,10 +106,10 @@ void Page::energy() {
         "parts at their low bound and the CPO engines at their high bound, the most the other way round; every other "
         "figure at its value.{}</span></p>",
         span("saved_w", lo.saved, hi.saved, 1, power(lo.saved), power(hi.saved)),
-        span("percent_of_optics", lo.percentOfOptics, hi.percentOfOptics, 2, fixed(lo.percentOfOptics, 1),
-             fixed(hi.percentOfOptics, 1)),
+        span("percent_of_optics", lo.percentOfOptics, hi.percentOfOptics, 2, fixed(lo.percentOfOptics, 2),
+             fixed(hi.percentOfOptics, 2)),
         span("percent_of_interconnect", lo.percentOfInterconnect, hi.percentOfInterconnect, 2,
-             fixed(lo.percentOfInterconnect, 1), fixed(hi.percentOfInterconnect, 1)),
+             fixed(lo.percentOfInterconnect, 2), fixed(hi.percentOfInterconnect, 2)),
         span("power_ratio", lo.ratio, hi.ratio, 2, fixed(lo.ratio, 2), fixed(hi.ratio, 2)),
         c.lasersKnown ? ", and " + span("lasers_removed", lo.lasersRemoved, hi.lasersRemoved, 0,
                                         count(uint64_t(lo.lasersRemoved)), count(uint64_t(hi.lasersRemoved))) +
