@@ -343,15 +343,20 @@ struct SwitchDoc {
     y.beginMap("system");
     if (!m.tacacs.empty() && plan.minor >= 4) { // NVUE's TACACS+ keys came with 5.4 (W0201)
       // Cumulus Linux 5.15 user guide, TACACS: a priority per server (the lower number
-      // is asked first: the order of tacacs_servers), its secret, the VRF for all.
+      // is asked first: the order of tacacs_servers), its secret, the VRF for all. The
+      // servers are keyed by address from 5.12, by priority with `host` and `enable`
+      // before (NVUE command reference, TACACS: "Cumulus Linux 5.12 and later does not
+      // provide this command" on `server <priority-id> host` and `tacacs enable`; the
+      // 5.12 user guide's `server <ip> priority`): a TACACS+ change, not the 5.15 dialect.
+      bool byAddress = plan.minor >= 12;
       y.beginMap("aaa");
       y.beginMap("tacacs");
-      if (!nv.cl515)
+      if (!byAddress)
         y.scalar("enable", nv.on);
       y.beginMap("server");
       for (size_t i = 0; i < m.tacacs.size(); ++i) {
         addr.clear();
-        if (nv.cl515) {
+        if (byAddress) {
           appendIpv4(addr, m.tacacs[i]);
           y.beginMap(view(addr));
         } else { // keyed by priority, with the address as `host`
@@ -361,7 +366,7 @@ struct SwitchDoc {
           appendIpv4(addr, m.tacacs[i]);
           y.scalar("host", view(addr));
         }
-        if (nv.cl515)
+        if (byAddress)
           y.scalar("priority", i + 1);
         if (!m.tacacsSecret.empty())
           y.scalar("secret", m.tacacsSecret);
@@ -538,6 +543,10 @@ bool runNvue(BackendContext &ctx) {
   eth::HostNames hosts(ctx.an);
   SwitchDoc doc(F, hosts, ctx.an, ctx.an.nvue);
   TextBuffer buf;
+  // The TACACS+ servers' secret (writeSystem, 5.4 and later) and the peer group's password.
+  const ManagementPlan &m = ctx.an.management;
+  OutputDir::Access access =
+      eth::configAccess(ctx, !m.tacacs.empty() && ctx.an.nvue.minor >= 4 && !m.tacacsSecret.empty());
   for (uint32_t i = 0; i < sw.size(); ++i) {
     uint32_t d = sw[i];
     const std::string &host = hosts(d);
@@ -547,7 +556,7 @@ bool runNvue(BackendContext &ctx) {
                    F.deviceName(d), F.name, ctx.info.version);
     doc.write(buf, d, i, unnumbered, roce, mtu);
     append(buf, "\n");
-    OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml");
+    OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml", access);
     if (!o)
       return failOpen(ctx);
     o->write(buf);

@@ -12,6 +12,7 @@
 #include <llvm/Support/Allocator.h>
 #include <llvm/Support/StringSaver.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -158,6 +159,10 @@ struct Model {
   // pool of the SKU's buffer template (a data size, in bits like every size; 0: unknown).
   uint32_t sonicPlatform = 0, sonicHwsku = 0;
   double sonicEgressLosslessPool = 0;
+  // switch, NIC, system: the largest MTU (the IP MTU, Linux's: the frame less its Ethernet
+  // header and FCS) its Ethernet ports take, as a data size (bits); unknown: not checked
+  // (passes/Roce.h checkEthernet, FAB-E0213).
+  Figure maxMtu;
   std::vector<PortGroup> ports;
   SourceRange loc;
 };
@@ -587,6 +592,19 @@ public:
     uint64_t node, portGuid;
   };
   std::vector<HcaGuidPin> hcaPins;
+  // Host NIC MACs an LLDP discovery reported (fabc build --guids-from, verify/PinMacs.h),
+  // sorted by port: the hosts output matches each such NIC by its MAC (netplan `match` and
+  // `set-name`). 0 from nicMac: none known.
+  struct NicMacPin {
+    uint32_t port;
+    uint64_t mac;
+  };
+  std::vector<NicMacPin> nicMacs;
+  uint64_t nicMac(uint32_t port) const {
+    auto it = std::lower_bound(nicMacs.begin(), nicMacs.end(), port,
+                               [](const NicMacPin &p, uint32_t x) { return p.port < x; });
+    return it != nicMacs.end() && it->port == port ? it->mac : 0;
+  }
   bool guidsFromDiscovery = false;
   // Host-facing addressing (passes/HostAddressing.h). With a scheme, linkHostAddr has one
   // entry per link: the NIC end's address of a NIC-to-leaf link, 0 for every other link;
