@@ -45,8 +45,8 @@ void Elab::boundsWithoutFigure(const ast::Prop &p, const char *block) {
   SourceRange at = p.low->range;
   at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
   Diagnostic *d = error(DiagCode::E0391, at, "'{}' in {} is not a catalog figure: it has no bounds", p.key, block);
-  DiagEngine::note(d, {}, "bounds (estimate LOW..HIGH) belong to a model's power, price, latency, reach, lasers, max_mtu and "
-                          "failure rates (afr, mtbf and their nic_ and laser_ forms); remove LOW..HIGH");
+  DiagEngine::note(d, {}, "bounds (estimate LOW..HIGH) belong to a model's power, price, latency, reach, lasers, "
+                          "max_mtu and failure rates (afr, mtbf and their nic_ and laser_ forms); remove LOW..HIGH");
 }
 
 // A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
