@@ -331,17 +331,17 @@ int OutputDir::stagedDir(std::string_view relDir, bool make, std::string *failed
   return fd;
 }
 
-int OutputDir::openStaged(const std::string &rel, int flags, std::string *failed) {
+int OutputDir::openStaged(const std::string &rel, int flags, std::string *failed, mode_t mode) {
   auto [dir, base] = splitRel(rel);
   int dfd = stagedDir(dir, flags & O_CREAT, failed);
   if (dfd < 0)
     return -1;
   if (failed)
     *failed = dir_ + "/" + rel;
-  return ::openat(dfd, std::string(base).c_str(), flags | O_NOFOLLOW | O_CLOEXEC, 0666);
+  return ::openat(dfd, std::string(base).c_str(), flags | O_NOFOLLOW | O_CLOEXEC, mode);
 }
 
-OutFile *OutputDir::open(std::string_view rel) {
+OutFile *OutputDir::open(std::string_view rel, Access access) {
   std::string r(rel);
   if (!validRel(r) || r == ManifestName) {
     error_ = "output path '" + r + "' leaves the output directory";
@@ -354,7 +354,7 @@ OutFile *OutputDir::open(std::string_view rel) {
   }
   // O_EXCL: never over another file of this build.
   std::string failed = final;
-  int fd = openStaged(r, O_WRONLY | O_CREAT | O_EXCL, &failed);
+  int fd = openStaged(r, O_WRONLY | O_CREAT | O_EXCL, &failed, access == Access::OwnerOnly ? 0600 : 0666);
   FILE *f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
   if (!f) {
     int err = errno;

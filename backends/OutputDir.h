@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <sys/types.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <functional>
@@ -86,9 +88,14 @@ public:
   ~OutputDir() { abort(); }
   OutputDir(const OutputDir &) = delete;
   OutputDir &operator=(const OutputDir &) = delete;
+  // Who may read a file: what the umask lets (0666 & ~umask), or its owner only (0600), for
+  // a file that carries a resolved secret (docs/decisions/0401). The mode is given when
+  // the staged file is created and renames keep it: such a file is never readable by
+  // others, not even for a moment.
+  enum class Access : uint8_t { Shared, OwnerOnly };
   // Opens DIR/rel for writing (in the staging directory). `rel` must stay inside DIR: no
   // absolute path, no '..'. nullptr (with a message in error()) on failure.
-  OutFile *open(std::string_view rel);
+  OutFile *open(std::string_view rel, Access access = Access::Shared);
   // Puts every file into DIR and writes the manifest; false if any write failed (DIR is
   // untouched then and the staging directory removed).
   bool commit();
@@ -109,7 +116,7 @@ private:
   bool begin();                                   // resolves DIR, removes leftovers, makes the staging dir
   // A staged directory's descriptor (cached), or -1 with errno and the failed path.
   int stagedDir(std::string_view relDir, bool make, std::string *failed = nullptr);
-  int openStaged(const std::string &rel, int flags, std::string *failed = nullptr);
+  int openStaged(const std::string &rel, int flags, std::string *failed = nullptr, mode_t mode = 0666);
   void noteOpen(OutFile *f); // parks the oldest open file past MaxOpenFiles
   bool fail(const std::string &what, int err);
   bool commitLocked(const std::vector<std::string> &rels);

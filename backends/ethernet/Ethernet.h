@@ -17,6 +17,13 @@ bool isEthernetSwitch(const ir::Fabric &F, uint32_t dev);
 // switch models that do not say their protocol, W0120).
 inline const std::vector<uint32_t> &ethernetSwitches(const BackendContext &ctx) { return ctx.an.ethernet.switches; }
 
+// Who may read a switch's configuration file (docs/decisions/0401): its owner only when the
+// file carries a resolved secret, the BGP sessions' password or (`tacacsKey`: the backend
+// writes the TACACS+ servers with their key) the TACACS+ key.
+inline OutputDir::Access configAccess(const BackendContext &ctx, bool tacacsKey) {
+  return !ctx.an.bgp.password.empty() || tacacsKey ? OutputDir::Access::OwnerOnly : OutputDir::Access::Shared;
+}
+
 // Where a logical port sits on its switch, and the names SONiC (Ethernet<first lane>)
 // and Cumulus Linux / FRR (swp<cage+1>, swp<cage+1>s<sub> when split) give it: the rule
 // lives in compiler/checks/HostNames.h, since fabc verify reads those names back.

@@ -220,7 +220,7 @@ bool runFrr(BackendContext &ctx) {
   for (uint32_t d : sw) {
     buf.clear();
     conf.write(buf, d, unnumbered, ctx.info.version);
-    OutFile *o = ctx.out.open("frr/" + hosts(d) + "/frr.conf");
+    OutFile *o = ctx.out.open("frr/" + hosts(d) + "/frr.conf", eth::configAccess(ctx, false));
     if (!o)
       return failOpen(ctx);
     o->write(buf);

@@ -550,6 +550,10 @@ bool runNvue(BackendContext &ctx) {
   eth::HostNames hosts(ctx.an);
   SwitchDoc doc(F, hosts, ctx.an, ctx.an.nvue);
   TextBuffer buf;
+  // The TACACS+ servers' secret (writeSystem, 5.4 and later) and the peer group's password.
+  const ManagementPlan &m = ctx.an.management;
+  OutputDir::Access access =
+      eth::configAccess(ctx, !m.tacacs.empty() && ctx.an.nvue.minor >= 4 && !m.tacacsSecret.empty());
   for (uint32_t i = 0; i < sw.size(); ++i) {
     uint32_t d = sw[i];
     const std::string &host = hosts(d);
@@ -559,7 +563,7 @@ bool runNvue(BackendContext &ctx) {
                    F.deviceName(d), F.name, ctx.info.version);
     doc.write(buf, d, i, unnumbered, roce, mtu);
     append(buf, "\n");
-    OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml");
+    OutFile *o = ctx.out.open("nvue/" + host + "/startup.yaml", access);
     if (!o)
       return failOpen(ctx);
     o->write(buf);

@@ -432,11 +432,14 @@ bool runSonic(BackendContext &ctx) {
   std::vector<eth::SonicPortOrder> orders;
   sonicdb::SwitchDb db(F, ctx.an, hosts, orders);
   TextBuffer buf;
+  // TACPLUS_SERVER's passkey (Tables.cpp) and BGP_PEER_GROUP's auth_password are secrets.
+  const ManagementPlan &m = ctx.an.management;
+  OutputDir::Access access = eth::configAccess(ctx, !m.tacacs.empty() && !m.tacacsSecret.empty());
   for (uint32_t i = 0; i < sw.size(); ++i) {
     uint32_t d = sw[i];
     buf.clear();
     db.write(buf, d, i, unnumbered, mtu, roce);
-    OutFile *o = ctx.out.open("sonic/" + hosts(d) + "/config_db.json");
+    OutFile *o = ctx.out.open("sonic/" + hosts(d) + "/config_db.json", access);
     if (!o)
       return failOpen(ctx);
     o->write(buf);

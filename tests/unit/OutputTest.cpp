@@ -388,3 +388,29 @@ TEST(OutputDir, AnEmptyUnmarkedStagingLeftoverIsRemoved) {
   ::close(h);
   ::close(fd);
 }
+
+TEST(OutputDir, OwnerOnlyFilesAreNeverReadableByOthers) {
+  // A file that carries a secret is 0600 from its creation in the staging directory, not
+  // only once it is in DIR; the others get 0666 less the umask.
+  std::string dir = tempDir() + "/out";
+  mode_t saved = ::umask(022);
+  {
+    OutputDir out(dir);
+    OutFile *secret = out.open("sw/frr.conf", OutputDir::Access::OwnerOnly);
+    OutFile *plain = out.open("sw/wiring.csv");
+    ASSERT_NE(secret, nullptr);
+    ASSERT_NE(plain, nullptr);
+    secret->write("neighbor FABRIC password k\n");
+    plain->write("a,b\n");
+    struct stat st;
+    ASSERT_EQ(::stat((out.stagingPath() + "/sw/frr.conf").c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0600u);
+    ASSERT_TRUE(out.commit());
+  }
+  ::umask(saved);
+  struct stat st;
+  ASSERT_EQ(::stat((dir + "/sw/frr.conf").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  ASSERT_EQ(::stat((dir + "/sw/wiring.csv").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0644u);
+}
