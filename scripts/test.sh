@@ -21,13 +21,22 @@ status=0
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${CCACHE_LAUNCHER[@]}" >/dev/null
 fi
+# CI machines may have little disk: say what is free at each stage, and drop a stage's
+# lit outputs (~2 GB; the log keeps what a failure printed) before the next one builds.
+disk() { echo "== disk: $(df -h --output=avail . | tail -1 | tr -d ' ') free"; }
+drop_outputs() {
+  if [ -n "${FABC_CI_SANITIZE:-}${FABC_CI_FUZZ_SECONDS:-}" ]; then rm -rf "$1/tests/lit-out"; fi
+}
+disk
 ninja -C "$BUILD_DIR" -j "$JOBS"
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 "$@" || status=1
+drop_outputs "$BUILD_DIR"
 
 if [ -n "${FABC_CI_SANITIZE:-}" ] && [ "${FABC_CI_SANITIZE}" != 0 ]; then
   start=$(date +%s)
   ASAN_DIR=${ASAN_BUILD_DIR:-build-asan}
   echo "== ASan + UBSan build and tests ($ASAN_DIR)"
+  disk
   if [ ! -f "$ASAN_DIR/build.ninja" ]; then
     cmake -S . -B "$ASAN_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABC_SANITIZE=ON "${CCACHE_LAUNCHER[@]}" >/dev/null
   fi
@@ -41,12 +50,14 @@ if [ -n "${FABC_CI_SANITIZE:-}" ] && [ "${FABC_CI_SANITIZE}" != 0 ]; then
   else
     status=1
   fi
+  drop_outputs "$ASAN_DIR"
   echo "== ASan + UBSan: $(( $(date +%s) - start )) s"
 fi
 
 if [ -n "${FABC_CI_FUZZ_SECONDS:-}" ] && [ "${FABC_CI_FUZZ_SECONDS}" != 0 ]; then
   start=$(date +%s)
   echo "== fuzzing for ${FABC_CI_FUZZ_SECONDS} s"
+  disk
   FUZZ_JOBS=$JOBS bash scripts/fuzz.sh "$FABC_CI_FUZZ_SECONDS" || status=1
   echo "== fuzzing: $(( $(date +%s) - start )) s (build included)"
 fi

@@ -10,7 +10,7 @@
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 #include "passes/Roce.h"
-
+#include <tuple>
 
 namespace fabc {
 namespace {
@@ -375,29 +375,13 @@ struct SwitchDoc {
     y.scalar("hostname", hosts(d));
     if (nv.cl515 && !m.ntp.empty()) { // system ntp server ..., system ntp vrf (5.15)
       y.beginMap("ntp");
-      y.beginMap("server");
-      for (uint32_t a : m.ntp) {
-        addr.clear();
-        appendIpv4(addr, a);
-        y.beginMap(view(addr));
-        y.scalar("iburst", nv.on);
-        y.endMap();
-      }
-      y.endMap();
+      writeServers(y, m.ntp, Server::Iburst, vrf);
       y.scalar("vrf", vrf);
       y.endMap();
     }
     if (nv.cl515 && !m.syslog.empty()) { // system syslog server <ip> vrf <vrf> (5.15)
       y.beginMap("syslog");
-      y.beginMap("server");
-      for (uint32_t a : m.syslog) {
-        addr.clear();
-        appendIpv4(addr, a);
-        y.beginMap(view(addr));
-        y.scalar("vrf", vrf);
-        y.endMap();
-      }
-      y.endMap();
+      writeServers(y, m.syslog, Server::Vrf, vrf);
       y.endMap();
     }
     y.endMap();
@@ -405,32 +389,36 @@ struct SwitchDoc {
       return;
     // 5.0 to 5.14: service ntp <vrf> server <ip> iburst on; service syslog <vrf> server <ip>.
     y.beginMap("service");
-    if (!m.ntp.empty()) {
-      y.beginMap("ntp");
+    for (const auto &[name, servers, attr] : {std::tuple("ntp", &m.ntp, Server::Iburst),
+                                              std::tuple("syslog", &m.syslog, Server::Bare)}) {
+      if (servers->empty())
+        continue;
+      y.beginMap(name);
       y.beginMap(vrf);
-      y.beginMap("server");
-      for (uint32_t a : m.ntp) {
-        addr.clear();
-        appendIpv4(addr, a);
-        y.beginMap(view(addr));
-        y.scalar("iburst", nv.on);
-        y.endMap();
-      }
-      y.endMap();
+      writeServers(y, *servers, attr, vrf);
       y.endMap();
       y.endMap();
     }
-    if (!m.syslog.empty()) {
-      y.beginMap("syslog");
-      y.beginMap(vrf);
-      y.beginMap("server");
-      for (uint32_t a : m.syslog) {
-        addr.clear();
-        appendIpv4(addr, a);
+    y.endMap();
+  }
+
+  // `server: {<ip>: ...}`, as both dialects write NTP and syslog servers: with `iburst
+  // on`, with the VRF (5.15's syslog), or bare (older syslog).
+  enum class Server { Iburst, Vrf, Bare };
+  void writeServers(YamlWriter &y, const std::vector<uint32_t> &servers, Server attr, const char *vrf) {
+    y.beginMap("server");
+    for (uint32_t a : servers) {
+      addr.clear();
+      appendIpv4(addr, a);
+      if (attr == Server::Bare) {
         y.emptyMap(view(addr));
+        continue;
       }
-      y.endMap();
-      y.endMap();
+      y.beginMap(view(addr));
+      if (attr == Server::Iburst)
+        y.scalar("iburst", nv.on);
+      else
+        y.scalar("vrf", vrf);
       y.endMap();
     }
     y.endMap();

@@ -162,6 +162,20 @@ RepeatUnit repeatUnit(const ir::Fabric &F) {
   return u;
 }
 
+uint64_t unitsThatFit(const RepeatUnit &u, double budget, double facility) {
+  if (!u.count || facility <= 0)
+    return 0;
+  double perUnit = facility / double(u.count);
+  return uint64_t(std::floor(budget / perUnit * (1 + 1e-12))); // a hair of tolerance
+}
+
+double itPower(const ir::Fabric &F) {
+  double it = 0;
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    it += double(F.devPower[d]) + double(F.devOpticPower[d]);
+  return it;
+}
+
 double siteBudget(const ir::Fabric &F) {
   double b = 0;
   for (const ir::Policy &p : F.policies)
@@ -176,9 +190,7 @@ SiteEnvelope::Build fit(const SiteEnvelope &E, double facility, bool complete) {
   SiteEnvelope::Build b;
   b.facility = facility;
   b.complete = complete;
-  double perUnit = facility / double(E.unit.count);
-  // A hair of tolerance: a design exactly at its budget fits itself.
-  b.units = uint64_t(std::floor(E.budget / perUnit * (1 + 1e-12)));
+  b.units = unitsThatFit(E.unit, E.budget, facility);
   b.gpus = uint64_t(std::llround(double(b.units) * E.unit.gpus));
   return b;
 }

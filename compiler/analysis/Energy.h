@@ -79,6 +79,15 @@ struct RepeatUnit {
 };
 RepeatUnit repeatUnit(const ir::Fabric &F);
 
+// Whole units of `u` that fit in `budget` W when `facility` W serves all of the design's
+// u.count units: each brings its share of the whole fabric. A design exactly at its budget
+// fits itself.
+uint64_t unitsThatFit(const RepeatUnit &u, double budget, double facility);
+
+// IT power (W): every device, placed or not, with its transceivers and CPO engines; the
+// sum energy.json's it_power_w gives.
+double itPower(const ir::Fabric &F);
+
 // The tightest `policy power { per = "site"; }` (W of facility power), 0 when none.
 double siteBudget(const ir::Fabric &F);
 

@@ -179,9 +179,7 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
 // device and its optics, times the design's PUE), against the site's envelope. The note
 // says how many of the units the design repeats would have to go.
 static void checkSitePower(const ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
-  double it = 0;
-  for (uint32_t d = 0; d < F.numDevices(); ++d)
-    it += double(F.devPower[d]) + double(F.devOpticPower[d]);
+  double it = itPower(F);
   double facility = it * F.options.pue;
   if (facility <= p.max * (1 + 1e-12))
     return;
@@ -193,7 +191,7 @@ static void checkSitePower(const ir::Fabric &F, const ir::Policy &p, DiagEngine 
   RepeatUnit u = repeatUnit(F);
   if (u.count) {
     double perUnit = facility / double(u.count);
-    uint64_t fit = uint64_t(std::floor(p.max / perUnit * (1 + 1e-12)));
+    uint64_t fit = unitsThatFit(u, p.max, facility);
     DiagEngine::note(dg, {}, fmt::format("each {} ({} GPUs) draws about {} with its share of the fabric: {} of the {} "
                                          "fit (about {} GPUs); energy/energy.json's site_envelope says how many fit "
                                          "with CPO and with pluggable optics",

@@ -426,14 +426,19 @@ bool Server::startWorker(std::function<void()> wake) {
   return worker_ != nullptr;
 }
 
+// What a compile reads of a document: a worker's Job and a scratch Document take the same.
+template <class T> static void copySource(const Document &d, T &to) {
+  to.uri = d.uri;
+  to.path = d.path;
+  to.realPath = d.realPath;
+  to.text = d.text;
+  to.oversize = d.oversize;
+  to.version = d.version;
+}
+
 void Server::submit(Document &d) {
   Job job;
-  job.uri = d.uri;
-  job.path = d.path;
-  job.realPath = d.realPath;
-  job.text = d.text;
-  job.oversize = d.oversize;
-  job.version = d.version;
+  copySource(d, job);
   job.serial = d.submitted = ++serial_;
   job.prevFast = d.fastPublished;
   d.dirty = false;
@@ -503,12 +508,7 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
 
 void Server::parseHere(Document &d) {
   Document w;
-  w.uri = d.uri;
-  w.path = d.path;
-  w.realPath = d.realPath;
-  w.text = d.text;
-  w.oversize = d.oversize;
-  w.version = d.version;
+  copySource(d, w);
   build(w, nullptr, nullptr, true);
   Result r;
   r.uri = d.uri;

@@ -10,6 +10,7 @@ usage: fmt_all.py FABC SRC_ROOT WORKDIR
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -92,6 +93,10 @@ for i, rel in enumerate(files):
         if fa != fb:
             diff = sorted(k for k in set(fa) | set(fb) if fa.get(k) != fb.get(k))
             failures.append(f"{rel}: outputs differ after fmt: {diff}")
+        else:
+            # Equal: the two trees (up to ~200 MB) would only fill the disk; kept on a failure.
+            for o in outs:
+                shutil.rmtree(o, ignore_errors=True)
         built += 1
     else:
         codes = lambda r: [d["code"] for d in json.loads(r.stderr or b'{"diagnostics": []}')["diagnostics"]]
