@@ -359,6 +359,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);
     else if (out.kind == K::Switch && k == "sonic_egress_lossless_pool") propQty("model", p, dims::Data, out.sonicEgressLosslessPool);
+    else if (k == "max_mtu" && (out.kind == K::Switch || out.kind == K::Nic || out.kind == K::System)) figure("model", p, dims::Data, out.maxMtu);
     else if ((media && k == "lanes") || (out.kind == K::Optic && k == "host_lanes")) {
       if (propInt(p, 1, 64, iv))
         (k == "lanes" ? out.lanes : out.hostLanes) = uint32_t(iv);

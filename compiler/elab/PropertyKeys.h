@@ -12,7 +12,7 @@ constexpr const char *kInstance = "role breakout_<group> optic cable optic_<grou
 constexpr const char *kLink = "count length media pattern optic cable";
 // Models by kind: boxes (system, switch, NIC, NVSwitch), optics and cables, GPUs.
 constexpr const char *kDeviceModel =
-    "vendor sku description power price rack_units latency mtbf afr; switches and NICs: protocol; switches: "
+    "vendor sku description power price rack_units latency mtbf afr; switches, NICs and systems: max_mtu; switches and NICs: protocol; switches: "
     "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts ports_per_gpu bond nic_mtbf nic_afr";
 constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
                                     "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "

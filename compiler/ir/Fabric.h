@@ -152,6 +152,10 @@ struct Model {
   // pool of the SKU's buffer template (a data size, in bits like every size; 0: unknown).
   uint32_t sonicPlatform = 0, sonicHwsku = 0;
   double sonicEgressLosslessPool = 0;
+  // switch, NIC, system: the largest MTU (the IP MTU, Linux's: the frame less its Ethernet
+  // header and FCS) its Ethernet ports take, as a data size (bits); unknown: not checked
+  // (passes/Roce.h checkEthernet, FAB-E0213).
+  Figure maxMtu;
   std::vector<PortGroup> ports;
   SourceRange loc;
 };

@@ -3,8 +3,10 @@
 #include "passes/Roce.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
+#include "analysis/Groups.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 
@@ -225,6 +227,78 @@ uint32_t hostMtu(const ir::Fabric &F) {
   return r.mtu ? r.mtu : fabricMtu(F);
 }
 
+namespace {
+// FAB-E0213: the MTU a port carries above its model's max_mtu. Ethernet switches carry the
+// fabric MTU on every port and SVI; the end systems linked to them (GPU servers, NICs)
+// the host MTU. One diagnostic per model and kind of MTU, at the setting that gives the
+// MTU (or, for a default, at the first device); linear in devices and links.
+void checkPortMtu(ir::Fabric &F, DiagEngine &diags, uint32_t fabric, const ir::Setting *mtuOpt) {
+  const ir::PolicyBlock *pol = F.policyBlock("roce");
+  const ir::Setting *roceMtu = pol ? pol->get(F.strings, "mtu") : nullptr;
+  uint32_t host = hostMtu(F);
+  auto isEthSwitch = [&](uint32_t d) {
+    const ir::Model &m = F.modelOf(d);
+    return m.kind == ir::ModelKind::Switch && m.protocol == ir::Protocol::Ethernet;
+  };
+  auto limit = [&](uint32_t d) -> uint32_t {
+    const ir::Figure &f = F.modelOf(d).maxMtu;
+    return f.known ? uint32_t(f.value / 8) : 0; // a data size is in bits
+  };
+  // Per model: the first device over its limit and how many are, for switches (0) and
+  // end systems (1).
+  struct Over {
+    uint32_t first = ir::None;
+    uint64_t count = 0;
+  };
+  std::vector<std::array<Over, 2>> over(F.models.size());
+  auto note = [&](uint32_t d, int kind) {
+    Over &o = over[F.devModel[d]][kind];
+    if (o.first == ir::None)
+      o.first = d;
+    ++o.count;
+  };
+  for (uint32_t d = 0; d < F.numDevices(); ++d)
+    if (isEthSwitch(d) && limit(d) && fabric > limit(d))
+      note(d, 0);
+  if (host) {
+    std::vector<uint8_t> seen(F.numDevices(), 0);
+    for (uint32_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      for (auto [end, peer] : {std::pair{a, b}, std::pair{b, a}})
+        if (!seen[end] && isEthSwitch(peer) && !analysis::isSwitch(F, end) && limit(end) && host > limit(end)) {
+          seen[end] = 1;
+          note(end, 1);
+        }
+    }
+  }
+  uint32_t maxKey = F.strings.intern("max_mtu");
+  for (uint32_t mi = 0; mi < over.size(); ++mi)
+    for (int kind = 0; kind < 2; ++kind) {
+      const Over &o = over[mi][kind];
+      if (o.first == ir::None)
+        continue;
+      const ir::Model &m = F.models[mi];
+      uint32_t max = uint32_t(m.maxMtu.value / 8), mtu = kind == 0 ? fabric : host;
+      const ir::Setting *from = kind == 1 && roceMtu ? roceMtu : mtuOpt;
+      std::string what = kind == 0 ? "the fabric MTU of its ports and SVIs" : "the host MTU of its ports";
+      Diagnostic *d = diags.report(DiagCode::E0213, from ? from->loc : devRange(F, o.first),
+                                   "'{}' ({}) takes at most a {}-byte MTU, but {} is {} bytes", F.deviceName(o.first),
+                                   F.strings.str(m.name), max, what, mtu);
+      DiagEngine::note(d, m.propLoc(maxKey),
+                       m.maxMtu.estimate ? fmt::format("max_mtu of '{}' (an estimate: {})", F.strings.str(m.name),
+                                                       F.strings.str(m.maxMtu.source))
+                                         : fmt::format("max_mtu of '{}'", F.strings.str(m.name)));
+      if (o.count > 1)
+        DiagEngine::note(d, {}, fmt::format("{} devices of model '{}' carry it", o.count, F.strings.str(m.name)));
+      std::string fix =
+          kind == 0 ? fmt::format("lower option mtu to {} or less", max)
+          : roceMtu ? fmt::format("lower the RoCE mtu to {} or less", max)
+                    : fmt::format("set policy roce {{ mtu = {}; }} (the host MTU) or lower option mtu to {} or less", max, max);
+      DiagEngine::note(d, {}, fix + ", or use a model that takes the MTU");
+    }
+}
+} // namespace
+
 void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
   uint32_t mtu = fabricMtu(F);
   const ir::Setting *mtuOpt = F.option("mtu");
@@ -251,6 +325,9 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
                                  F.deviceName(eth), F.deviceName(ib));
     DiagEngine::note(d, F.modelOf(ib).loc, "this model says protocol = \"infiniband\"");
   }
+
+  if (mtuOk)
+    checkPortMtu(F, diags, mtu, mtuOpt);
 
   RoceSettings r = read(F, &diags);
   if (!r.enabled)

@@ -42,6 +42,9 @@ if sanitized:
     config.environment["UBSAN_OPTIONS"] = os.environ.get("UBSAN_OPTIONS",
                                                          "abort_on_error=1:halt_on_error=1:print_stacktrace=1")
 config.substitutions.append(("%memlimit_mib", "0" if sanitized else "2048"))
+# The whole-repository differential tests take every 4th input under sanitizers
+# (tests/lit/Inputs/sample.py): all of them cost ASan most of CI's time.
+config.environment["FABC_TEST_SAMPLE"] = os.environ.get("FABC_TEST_SAMPLE", "4" if sanitized else "1")
 
 # Real third-party programs that consume fabc's outputs: tests REQUIRE them, and lit
 # reports such tests UNSUPPORTED (with the feature's name) where a program is absent.

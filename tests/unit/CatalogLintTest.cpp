@@ -1,5 +1,5 @@
 // The catalog lint: every model of stdlib/ has a SKU (or `sku = none source "why"`), and
-// every figure it gives (power, latency, reach, price, lasers, order_lengths) carries its
+// every figure it gives (power, latency, reach, price, lasers, order_lengths, max_mtu) carries its
 // provenance, `source "..."` or `estimate "..."` (docs/language.md, Catalog conventions).
 #include "TestCompile.h"
 
@@ -60,6 +60,7 @@ TEST(CatalogLint, EveryPartHasASkuAndEveryFigureItsProvenance) {
     figure("afr/mtbf", m.afr);
     figure("nic_afr/nic_mtbf", m.nicAfr);
     figure("laser_afr/laser_mtbf", m.laserAfr);
+    figure("max_mtu", m.maxMtu);
     // Reliability coverage (issue 18): every network part states its failure rate, a
     // CPO engine its external lasers' too, and a GPU system its NICs'.
     using K = ir::ModelKind;
