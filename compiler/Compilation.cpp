@@ -4,6 +4,7 @@
 
 #include "discovery/Observed.h"
 #include "verify/PinGuids.h"
+#include "verify/PinMacs.h"
 #include "checks/OutputChecks.h"
 
 #include "ast/Parser.h"
@@ -157,8 +158,10 @@ bool Compilation::run(const CompileInput &input) {
     limits.maxPorts = std::max<uint64_t>(2 * uint64_t(F_.numPorts()), 1u << 20);
     for (const std::string &file : opts_.guidsFrom)
       ok &= discovery::readDiscovery(file, "", limits, obs, sm, diags);
-    if (ok)
+    if (ok) {
       verify::pinGuids(F_, obs, sm, diags);
+      verify::pinMacs(F_, obs, sm, diags); // LLDP: the host NICs' MACs, for netplan's match
+    }
     ok = ok && !diags.hasErrors();
   }
   if (ok)

@@ -343,15 +343,20 @@ struct SwitchDoc {
     y.beginMap("system");
     if (!m.tacacs.empty() && plan.minor >= 4) { // NVUE's TACACS+ keys came with 5.4 (W0201)
       // Cumulus Linux 5.15 user guide, TACACS: a priority per server (the lower number
-      // is asked first: the order of tacacs_servers), its secret, the VRF for all.
+      // is asked first: the order of tacacs_servers), its secret, the VRF for all. The
+      // servers are keyed by address from 5.12, by priority with `host` and `enable`
+      // before (NVUE command reference, TACACS: "Cumulus Linux 5.12 and later does not
+      // provide this command" on `server <priority-id> host` and `tacacs enable`; the
+      // 5.12 user guide's `server <ip> priority`): a TACACS+ change, not the 5.15 dialect.
+      bool byAddress = plan.minor >= 12;
       y.beginMap("aaa");
       y.beginMap("tacacs");
-      if (!nv.cl515)
+      if (!byAddress)
         y.scalar("enable", nv.on);
       y.beginMap("server");
       for (size_t i = 0; i < m.tacacs.size(); ++i) {
         addr.clear();
-        if (nv.cl515) {
+        if (byAddress) {
           appendIpv4(addr, m.tacacs[i]);
           y.beginMap(view(addr));
         } else { // keyed by priority, with the address as `host`
@@ -361,7 +366,7 @@ struct SwitchDoc {
           appendIpv4(addr, m.tacacs[i]);
           y.scalar("host", view(addr));
         }
-        if (nv.cl515)
+        if (byAddress)
           y.scalar("priority", i + 1);
         if (!m.tacacsSecret.empty())
           y.scalar("secret", m.tacacsSecret);

@@ -12,6 +12,7 @@
 #include "diag/DiagCodes.h"
 #include "discovery/LineReader.h"
 #include "discovery/Observed.h"
+#include "ir/Address.h"
 
 #include "diag/Diag.h"
 #include "support/JsonRead.h"
@@ -96,6 +97,7 @@ struct Neighbour {
   std::string local, chassis, port;
   std::string descr;   // the chassis description ("Cumulus Linux ... running on Nvidia SN5600")
   bool bridge = false; // the chassis says it bridges or routes: a switch
+  uint64_t mac = 0;    // the port ID when it is a MAC (lldpd's portidsubtype macaddress), 0: none
 };
 
 // The fields of a chassis: {"NAME": {...}} (json) or the object itself (json0).
@@ -154,8 +156,12 @@ void neighbour(const std::string &local, const json::Object *n, std::vector<Neig
     return;
   const json::Object *c = obj(n->get("chassis"));
   const json::Object *fields = chassisFields(c);
-  out.push_back({local, chassisName(c), portName(obj(n->get("port"))), fields ? str(fields->get("descr")) : "",
-                 bridges(fields)});
+  const json::Object *port = obj(n->get("port"));
+  out.push_back({local, chassisName(c), portName(port), fields ? str(fields->get("descr")) : "", bridges(fields)});
+  const json::Object *id = port ? obj(port->get("id")) : nullptr;
+  uint64_t mac;
+  if (id && str(id->get("type")) == "mac" && ir::parseMac(str(id->get("value")), mac))
+    out.back().mac = mac;
 }
 
 // The interfaces of an "lldp" object: {"IF": {...}}, [{"IF": {...}}, ...] (json), or
@@ -250,6 +256,8 @@ void addNeighbours(Reader &r, const std::string &host, const std::vector<Neighbo
     l.b = {peer, 0, obs.strings.intern(r.clean(n.port, at, text))};
     l.at = at;
     r.addLink(l, text);
+    if (n.mac)
+      obs.setMac(l.b, n.mac);
   }
 }
 
@@ -402,6 +410,9 @@ bool parseSonicLldpTable(std::FILE *in, const std::string &localName, Reader &r)
     l.b = {peer, 0, obs.strings.intern(r.clean(cols[2].first, at, line))};
     l.at = at;
     r.addLink(l, line);
+    uint64_t mac; // RemotePortID: a host's MAC when its lldpd announces MAC port IDs
+    if (ir::parseMac(cols[2].first, mac))
+      obs.setMac(l.b, mac);
   }
   if (!header) {
     r.diags.report(DiagCode::E0180, {}, "'{}' holds no 'show lldp table' header (LocalPort RemoteDevice ...)",

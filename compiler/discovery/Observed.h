@@ -96,6 +96,22 @@ public:
   // The link at an end, ir::None if none.
   uint32_t linkAt(const End &e) const;
 
+  // LLDP: the MAC address a neighbour's port ID states (lldpd with `portidsubtype
+  // macaddress`: the interface's own MAC), by link end; ConflictingMac when two reports of
+  // one end differ. fabc build --guids-from pins them on the design's NIC ports
+  // (verify/PinMacs.h).
+  static constexpr uint64_t ConflictingMac = ~uint64_t(0);
+  void setMac(const End &e, uint64_t mac) {
+    auto [it, fresh] = macs_.try_emplace(key(e), mac);
+    if (!fresh && it->second != mac)
+      it->second = ConflictingMac;
+  }
+  uint64_t macAt(const End &e) const {
+    auto it = macs_.find(key(e));
+    return it == macs_.end() ? 0 : it->second;
+  }
+  bool hasMacs() const { return !macs_.empty(); }
+
   // Diagnostics on a streamed line: registers the line's text with `sm` (only while the
   // engine still prints) and returns a range over [col, col + len) of it.
   SourceRange at(SourceManager &sm, const DiagEngine &diags, Where w, std::string_view lineText, uint32_t col = 0,
@@ -122,6 +138,7 @@ private:
   llvm::StringMap<uint32_t> byName_;
   KeyMap<uint32_t> byGuid_;
   KeyMap<uint32_t> byEnd_;
+  KeyMap<uint64_t> macs_;
 };
 
 // Limits that keep a hostile or huge discovery bounded.

@@ -12,6 +12,7 @@
 #include <llvm/Support/Allocator.h>
 #include <llvm/Support/StringSaver.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -612,6 +613,19 @@ public:
     uint64_t node, portGuid;
   };
   std::vector<HcaGuidPin> hcaPins;
+  // Host NIC MACs an LLDP discovery reported (fabc build --guids-from, verify/PinMacs.h),
+  // sorted by port: the hosts output matches each such NIC by its MAC (netplan `match` and
+  // `set-name`). 0 from nicMac: none known.
+  struct NicMacPin {
+    uint32_t port;
+    uint64_t mac;
+  };
+  std::vector<NicMacPin> nicMacs;
+  uint64_t nicMac(uint32_t port) const {
+    auto it = std::lower_bound(nicMacs.begin(), nicMacs.end(), port,
+                               [](const NicMacPin &p, uint32_t x) { return p.port < x; });
+    return it != nicMacs.end() && it->port == port ? it->mac : 0;
+  }
   bool guidsFromDiscovery = false;
   // Host-facing addressing (passes/HostAddressing.h). With a scheme, linkHostAddr has one
   // entry per link: the NIC end's address of a NIC-to-leaf link, 0 for every other link;

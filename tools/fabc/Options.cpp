@@ -300,8 +300,8 @@ const std::vector<OptionSpec> &optionTable() {
       {"--work-order", nullptr, Arg::Value, CmdVerify, "--work-order=FILE",
        "verify: write the fixes as a CSV work order (rack, U, port, action)", false, SET(workOrder), "file"},
       {"--guids-from", nullptr, Arg::Value, CmdBuild | CmdCheck, "--guids-from FILE",
-       "build, check: pin the GUIDs an ibnetdiscover output reports onto the design's devices, matched by "
-       "name (repeatable)",
+       "build, check: pin what a discovery reports onto the design, matched by name: the GUIDs of an "
+       "ibnetdiscover output, the host NIC MACs of a switch's LLDP (repeatable)",
        false,
        [](Options &o, const std::string &, const std::string &v) {
          o.guidsFrom.push_back(v);

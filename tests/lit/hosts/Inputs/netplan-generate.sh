@@ -3,8 +3,9 @@
 # real `netplan generate` on a scratch root, as /etc/netplan/60-fabc-gpu.yaml, and prints,
 # per host, the systemd-networkd settings it produced for each NIC (MTUBytes,
 # RequiredForOnline, Address, and per route Destination, Scope, PreferredSource, Gateway,
-# Table, Metric; From of the routing rule). netplan rejects an invalid file with a message
-# and a non-zero status.
+# Table, Metric; From of the routing rule; MACAddress of a NIC matched by its MAC, and the
+# .link file that renames it). netplan rejects an invalid file with a message and a
+# non-zero status.
 #   usage: netplan-generate.sh OUTDIR
 set -euo pipefail
 OUT=${1:?usage: netplan-generate.sh OUTDIR}
@@ -19,7 +20,12 @@ for f in "$OUT"/hosts/netplan/*.yaml; do
   netplan generate --root-dir "$root"
   for net in "$root"/run/systemd/network/*.network; do
     nic=$(sed -n 's/^Name=//p' "$net")
-    echo "$host $nic $(grep -E '^(MTUBytes|Address|Destination|Scope|PreferredSource|Gateway|Table|From|Metric|RequiredForOnline)=' "$net" | tr '\n' ' ')"
+    echo "$host $nic $(grep -E '^(MACAddress|PermanentMACAddress|MTUBytes|Address|Destination|Scope|PreferredSource|Gateway|Table|From|Metric|RequiredForOnline)=' "$net" | tr '\n' ' ')"
+  done
+  # A NIC matched by its MAC and renamed (set-name): the .link file that renames it.
+  for link in "$root"/run/systemd/network/*.link; do
+    [ -e "$link" ] && grep -qE '^(Permanent)?MACAddress=' "$link" || continue
+    echo "$host link $(grep -E '^((Permanent)?MACAddress|Name)=' "$link" | tr '\n' ' ')"
   done
   n=$((n + 1))
 done

@@ -35,6 +35,8 @@ class Dialect:
         m = re.fullmatch(r"Cumulus Linux ([0-9]+)\.([0-9]+)\.([0-9]+)", str(version))
         self.ok = bool(m)
         self.new = bool(m) and (int(m.group(1)), int(m.group(2))) >= (5, 15)
+        # TACACS+ servers are keyed by address from 5.12 (NVUE command reference, TACACS).
+        self.tacacs_by_address = bool(m) and (int(m.group(1)), int(m.group(2))) >= (5, 12)
         self.ip = "ipv4" if self.new else "ip"
         self.old_ip = "ip" if self.new else "ipv4"
 
@@ -133,8 +135,8 @@ def check_management(host, d, s, ifs):
     """policy management in the dialect: eth0 (type eth; address, gateway, VRF under `ip`
     before 5.15, the VRF beside `ipv4` from 5.15); NTP and syslog under `service <vrf>`
     before 5.15, `system ntp` (one vrf) and `system syslog server <ip> vrf` from 5.15;
-    TACACS+ servers keyed by priority with `host` before 5.15 (and `enable`), keyed by
-    address with `priority` from 5.15. Returns a one-line summary."""
+    TACACS+ servers keyed by priority with `host` before 5.12 (and `enable`), keyed by
+    address with `priority` from 5.12. Returns a one-line summary."""
     out = []
     e = ifs.get("eth0")
     if e is not None:
@@ -172,7 +174,7 @@ def check_management(host, d, s, ifs):
     tacacs = system.get("aaa", {}).get("tacacs")
     if tacacs is not None:
         servers = tacacs.get("server", {})
-        if d.new:
+        if d.tacacs_by_address:
             prios = [v.get("priority") for v in servers.values()]
             good = all(ipv4(a) for a in servers) and "enable" not in tacacs
         else:

@@ -6,7 +6,9 @@
 # switch configurations: the switch end by its Cumulus name, a server end by the
 # design's port label, "nic0"), one lldpd per namespace (own control socket, the host's
 # name, ifname port ids, 1 s announcements). SWAP=HOST:IF1:IF2 swaps the cables in two
-# ports of a host before they are plugged. When every host sees its neighbours, it
+# ports of a host before they are plugged. SERVER_PORTID=macaddress makes the servers
+# (hosts without a frr.conf) announce their MAC as port ID, as `lldpcli configure lldp
+# portidsubtype macaddress` does on a real host. When every host sees its neighbours, it
 # writes DEST/HOST.json (lldpctl -f json; json0 for servers) and removes everything it
 # created, also on failure.
 #
@@ -83,10 +85,11 @@ done < "$WORK/cables"
 # is configured before it first announces (-O: lldpcli runs the file at start). Set with
 # lldpcli afterwards, a loaded machine announced, and kept, the machine's name.
 start_lldpd() {
-  local h=$1 ifaces
+  local h=$1 ifaces subtype=ifname
   ifaces=$(awk -v h="$h" '$1 == h {print $2} $3 == h {print $4}' "$WORK/cables" | paste -sd, -)
-  printf 'configure system hostname %s\nconfigure lldp portidsubtype ifname\nconfigure lldp tx-interval 1\n' \
-    "$h" > "$WORK/$h.conf"
+  if [ -n "${SERVER_PORTID:-}" ] && [ ! -e "$OUT/frr/$h/frr.conf" ]; then subtype=$SERVER_PORTID; fi
+  printf 'configure system hostname %s\nconfigure lldp portidsubtype %s\nconfigure lldp tx-interval 1\n' \
+    "$h" "$subtype" > "$WORK/$h.conf"
   ip netns exec "$TAG-$h" unshare -u sh -c 'hostname "$1" && exec lldpd -u "$2" -p "$3" -I "$4" -M 4 -O "$5"' \
     sh "$h" "$WORK/$h.sock" "$WORK/$h.pid" "$ifaces" "$WORK/$h.conf" 2>>"$WORK/$h.log" ||
     fail "lldpd did not start in $h: $(cat "$WORK/$h.log")"
