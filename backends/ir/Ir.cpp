@@ -285,6 +285,8 @@ private:
       J.object([&] {
         str(J, "name", b.name);
         numAttr(J, "hall_distance_m", b.hallDistance);
+        if (b.site != ir::None)
+          str(J, "site", F.sites[b.site].name);
       });
     });
     array("halls", F.halls.size(), [&](J_ &J, size_t i) {
@@ -310,9 +312,13 @@ private:
     array("spans", F.spans.size(), [&](J_ &J, size_t i) {
       const ir::Span &s = F.spans[i];
       J.object([&] {
-        str(J, "a", F.buildings[s.a].name);
-        str(J, "b", F.buildings[s.b].name);
+        str(J, "a", s.sites ? F.sites[s.a].name : F.buildings[s.a].name);
+        str(J, "b", s.sites ? F.sites[s.b].name : F.buildings[s.b].name);
         numAttr(J, "length_m", s.length);
+        if (s.sites)
+          J.attribute("between_sites", true);
+        if (s.routeFactor != 1)
+          numAttr(J, "route_factor", s.routeFactor);
       });
     });
   }

@@ -356,7 +356,7 @@ void Page::latency() {
   buf += fmt::format("<p id=\"latency-coverage\"{}>The paths cover {} of GPU endpoint pairs: those with a network path.</p>",
                      dataAttrs("summary:worst_latency_covers_pairs", fixed(covers, 4)), share(covers));
   for (const ir::Policy &p : F.policies)
-    if (p.kind == ir::PolicyKind::Latency)
+    if (p.kind == ir::PolicyKind::Latency && !p.roundTrips)
       buf += fmt::format("<p>Latency SLO: {} \xE2\x80\x94 {}</p>", esc(duration(p.max)),
                          M.worstLatency <= p.max ? "<span class=\"ok\">met</span>" : "<span class=\"bad\">exceeded</span>");
   if (latencyEstimate)
@@ -374,6 +374,7 @@ void Page::latency() {
   if (!bars.empty())
     stackedBars(buf, "latency-chart", "Where the time goes",
                 {{"switches and NICs", "#0891b2"}, {"fibre (4.9 ns/m)", "#eab308"}}, bars, Unit::Time);
+  latencyMatrix();
   buf += "</section>\n";
 }
 

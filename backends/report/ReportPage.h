@@ -54,6 +54,7 @@ struct Page {
   void header();
   void summary();
   void latency();
+  void latencyMatrix(); // ReportLatency.cpp
   void energy();
   void reliability(); // ReportReliability.cpp
   void bomSection();

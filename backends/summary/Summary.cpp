@@ -1,6 +1,7 @@
 // summary.json: what the validation passes measured, for CI dashboards and reviews:
 // counts, oversubscription per tier, bisection, worst-case latency, NVLink domains.
 #include "backends/Common.h"
+#include "analysis/Measure.h"
 
 namespace fabc {
 
@@ -65,6 +66,37 @@ void writePower(JsonWriter &j, const BackendContext &ctx) {
   writeCpoRange(j, c);
   j.endObject();
   writeSiteEnvelope(j, E.site);
+  j.endObject();
+}
+
+// `latency_matrix` (issue 26, decision 0411): the round trip between every two buildings
+// holding GPUs, and every two sites, with its parts (they add up to it).
+void writeLatencyMatrix(JsonWriter &j, const ir::Fabric &F) {
+  const ir::Metrics &M = F.metrics;
+  j.key("latency_matrix").beginObject();
+  j.key("covers").string(analysis::kLatencyMatrixCovers);
+  auto pairs = [&](const char *key, const std::vector<ir::PlacePath> &v, bool sites) {
+    j.key(key).beginArray();
+    for (const ir::PlacePath &pp : v) {
+      const ir::PathStats &p = pp.path;
+      auto name = [&](uint32_t i) { return F.strings.str(sites ? F.sites[i].name : F.buildings[i].name); };
+      double fibre = p.fibre * ir::FibreDelayPerMetre;
+      j.beginObject(JsonLayout::Inline);
+      j.key("a").string(name(pp.a));
+      j.key("b").string(name(pp.b));
+      j.key("round_trip_us").fixed(2 * p.latency * 1e6, 3);
+      j.key("fibre_us").fixed(2 * fibre * 1e6, 3);
+      j.key("switches_us").fixed(2 * (p.latency - fibre - p.nic) * 1e6, 3);
+      j.key("nics_us").fixed(2 * p.nic * 1e6, 3);
+      j.key("fibre_m").fixed(p.fibre, 1);
+      j.key("switch_hops").integer(p.hops);
+      j.key("turns_at").string(F.deviceName(p.via));
+      j.endObject();
+    }
+    j.endArray();
+  };
+  pairs("buildings", M.buildingPaths, false);
+  pairs("sites", M.sitePaths, true);
   j.endObject();
 }
 
@@ -336,6 +368,7 @@ bool runSummary(BackendContext &ctx) {
   // The GPU endpoint pairs the latency paths speak for: those with a network path (in a
   // rail-only design, same-island pairs; the others forward through an NVLink domain).
   j.key("worst_latency_covers_pairs").fixed(M.resilience.reach.pairs > 0 ? M.resilience.reach.networkPairs / M.resilience.reach.pairs : 1, 4);
+  writeLatencyMatrix(j, F);
   j.key("transceivers").integer(M.transceivers);
   j.key("cpo_ports").integer(M.cpoPorts);
   j.key("uses_estimates").boolean(M.usesEstimates);

@@ -55,6 +55,13 @@ std::map<std::string, std::string> settingsOf(const ir::Fabric &F) {
              std::string(F.strings.str(p.per));
     else if (p.scope)
       key += " " + std::string(F.strings.str(p.scope));
+    if (p.roundTrips) { // between two places (decision 0411): one key per pair and form
+      key += " between " + std::string(F.strings.str(p.placeA)) + " and " + std::string(F.strings.str(p.placeB));
+      if (p.workflow)
+        r[key + " round_trips"] = std::to_string(p.roundTrips);
+      r[key + (p.workflow ? " workflow" : " round_trip")] = formatQuantity(p.max, dims::Time);
+      continue;
+    }
     Dim d = p.kind == ir::PolicyKind::Power ? dims::Power : p.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
     r[key + " max"] = d.none() ? fmt::format("{:g}", p.max) : formatQuantity(p.max, d);
     if (p.railOnly)

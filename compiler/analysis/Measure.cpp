@@ -229,6 +229,7 @@ void measure(ir::Fabric &F) {
   measureNvLink(F);
   measureTiers(F);
   measureLatency(F);
+  measureLatencyMatrix(F);
   measureResilience(F);
   measureReachability(F);
   measureGroups(F);

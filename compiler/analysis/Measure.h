@@ -17,6 +17,15 @@ void measureTiers(ir::Fabric &F);
 // Worst GPU-to-GPU latency paths: overall, within a pod, across buildings (needs the
 // top tier from measureTiers).
 void measureLatency(ir::Fabric &F);
+// The round-trip latency matrix: the worst one-way GPU-to-GPU path between every two
+// buildings holding GPUs (and every two sites), Metrics::buildingPaths and sitePaths.
+void measureLatencyMatrix(ir::Fabric &F);
+// What a figure of the latency matrix covers, as summary.json and the report say it.
+inline constexpr const char *kLatencyMatrixCovers =
+    "round trip between GPUs placed in the two places: twice the worst one-way GPU-to-GPU path between them over the "
+    "switches (where it turns, the path climbs the worst way from each side); fibre at 4.9 us/km over the cable routes "
+    "(spans included), each switch at its port-to-port latency, the NIC latency at both ends; not counted: queueing, "
+    "serialization, retransmission, DCI amplifiers or transponders";
 // All of them, in order.
 void measure(ir::Fabric &F);
 } // namespace fabc::analysis

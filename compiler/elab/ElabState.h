@@ -311,11 +311,13 @@ private:
   void execPlace(const ast::Stmt *s);
   void execBuilding(const ast::Stmt *s);
   void execSpan(const ast::Stmt *s);
-  void suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name); // did-you-mean
+  void suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name, bool sites = false); // did-you-mean
+  uint32_t siteOf(const ast::Prop &p); // a building's `site`: into F.sites, None on error
   void execPolicy(const ast::Stmt *s);
   void execOption(const ast::Stmt *s);
   static bool isExtraOption(std::string_view name);
   bool setting(const ast::Prop &p, ir::Setting &out);
+  bool latencyBetween(const ast::Stmt *s, ir::Policy &pol); // `policy latency` with between: true if so
   void extraPolicy(const ast::Stmt *s, const char *props);
   void execParam(const ast::Stmt *s);
 
@@ -427,6 +429,7 @@ private:
   llvm::DenseMap<uint32_t, uint32_t> defaultLayout_;
   std::map<std::vector<uint32_t>, uint32_t> layoutCache_;
   llvm::DenseMap<uint32_t, uint32_t> buildingIndex_;
+  llvm::DenseMap<uint32_t, uint32_t> siteIndex_; // site name -> Fabric::sites
   llvm::DenseMap<EntryKey, uint32_t> hallIndex_;
   llvm::DenseMap<RackKey, uint32_t> rackIndex_;
   std::vector<bool> rackFullReported_;

@@ -12,6 +12,12 @@ void Elab::execBuilding(const ast::Stmt *s) {
     DiagEngine::note(d, F.buildings[buildingIndex_[name]].loc, "previous definition is here");
     return;
   }
+  auto site = siteIndex_.find(name);
+  if (site != siteIndex_.end()) {
+    Diagnostic *d = error(DiagCode::E0384, s->nameRange, "building '{}' takes the name of a site", s->name);
+    DiagEngine::note(d, F.sites[site->second].loc, "the site is named here");
+    return;
+  }
   uint32_t bi = uint32_t(F.buildings.size());
   buildingIndex_[name] = bi;
   ir::Building b;
@@ -20,6 +26,8 @@ void Elab::execBuilding(const ast::Stmt *s) {
   for (const ast::Prop &p : s->props) {
     if (p.key == "hall_distance")
       propQty("building", p, dims::Length, b.hallDistance);
+    else if (p.key == "site")
+      b.site = siteOf(p);
     else
       unknownProp(p, "a building", keys::kBuilding);
   }
@@ -47,30 +55,72 @@ void Elab::execBuilding(const ast::Stmt *s) {
   }
 }
 
-void Elab::suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name) {
+void Elab::suggestBuilding(Diagnostic *d, SourceRange at, std::string_view name, bool sites) {
   std::vector<std::string_view> names;
   for (const auto &b : buildingIndex_)
     names.push_back(F.strings.str(b.first));
+  if (sites)
+    for (const auto &st : siteIndex_)
+      names.push_back(F.strings.str(st.first));
   diags_.suggest(d, at, name, names);
 }
 
+// `site = "NAME"` on a building: the site, created by the first building that names it.
+uint32_t Elab::siteOf(const ast::Prop &p) {
+  uint32_t v;
+  if (!propStr(p, v))
+    return None;
+  if (auto b = buildingIndex_.find(v); b != buildingIndex_.end()) {
+    Diagnostic *d = error(DiagCode::E0384, p.value->range, "site '{}' takes the name of a building", F.strings.str(v));
+    DiagEngine::note(d, F.buildings[b->second].loc, "the building is declared here");
+    return None;
+  }
+  auto [it, fresh] = siteIndex_.try_emplace(v, uint32_t(F.sites.size()));
+  if (fresh)
+    F.sites.push_back({v, p.value->range});
+  return it->second;
+}
+
 void Elab::execSpan(const ast::Stmt *s) {
-  auto a = buildingIndex_.find(sym(s->name, s->sym)), b = buildingIndex_.find(sym(s->name2(), s->sym2()));
-  if (a == buildingIndex_.end() || b == buildingIndex_.end()) {
-    SourceRange at = a == buildingIndex_.end() ? s->nameRange : s->name2Range();
-    std::string_view name = a == buildingIndex_.end() ? s->name : s->name2();
-    Diagnostic *d = error(DiagCode::E0050, at, "unknown building '{}'", name);
-    suggestBuilding(d, at, name);
+  // Two buildings, or two sites: a span never joins one of each.
+  uint32_t na = sym(s->name, s->sym), nb = sym(s->name2(), s->sym2());
+  auto a = buildingIndex_.find(na), b = buildingIndex_.find(nb);
+  auto sa = siteIndex_.find(na), sb = siteIndex_.find(nb);
+  bool knownA = a != buildingIndex_.end() || sa != siteIndex_.end();
+  bool knownB = b != buildingIndex_.end() || sb != siteIndex_.end();
+  if (!knownA || !knownB) {
+    SourceRange at = !knownA ? s->nameRange : s->name2Range();
+    std::string_view name = !knownA ? s->name : s->name2();
+    Diagnostic *d = F.sites.empty() ? error(DiagCode::E0050, at, "unknown building '{}'", name)
+                                     : error(DiagCode::E0050, at, "unknown building or site '{}'", name);
+    suggestBuilding(d, at, name, /*sites=*/true);
     return;
   }
   ir::Span sp;
-  sp.a = a->second;
-  sp.b = b->second;
+  sp.sites = sa != siteIndex_.end() && sb != siteIndex_.end();
+  if (!sp.sites && (a == buildingIndex_.end() || b == buildingIndex_.end())) {
+    bool siteFirst = a == buildingIndex_.end();
+    Diagnostic *d = error(DiagCode::E0385, siteFirst ? s->nameRange : s->name2Range(),
+                          "span joins site '{}' and building '{}'", siteFirst ? s->name : s->name2(),
+                          siteFirst ? s->name2() : s->name);
+    DiagEngine::note(d, {}, "a span joins two buildings, or two sites (the route between any building of one and "
+                            "any building of the other)");
+    return;
+  }
+  if (sp.sites && sa->second == sb->second) {
+    Diagnostic *d = error(DiagCode::E0385, s->name2Range(), "span joins site '{}' to itself", s->name);
+    DiagEngine::note(d, {}, "the buildings of one site are joined by building spans: span B1 -- B2 { length = 500 m; }");
+    return;
+  }
+  sp.a = sp.sites ? sa->second : a->second;
+  sp.b = sp.sites ? sb->second : b->second;
   sp.loc = s->range;
   bool haveLength = false;
   for (const ast::Prop &p : s->props) {
     if (p.key == "length")
       haveLength = propQty("span", p, dims::Length, sp.length);
+    else if (p.key == "route_factor")
+      propQty("span", p, dims::None, sp.routeFactor);
     else
       unknownProp(p, "a span", keys::kSpan);
   }

@@ -19,10 +19,10 @@ constexpr const char *kMediaModel = "vendor sku description power price media sp
                                     "host_lane_rate connectors; cables: legs";
 constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
 constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes protocols";
-constexpr const char *kBuilding = "hall_distance";
+constexpr const char *kBuilding = "hall_distance site";
 constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
 constexpr const char *kPlace = "row rack u";
-constexpr const char *kSpan = "length";
+constexpr const char *kSpan = "length route_factor";
 constexpr const char *kPartsPolicy = "tier optic cable";
 // Properties whose number is a count of percent (`transceiver_percent = 2` is 2%), unlike
 // the shares every other property takes (`min_bisection = 0.9`, `afr = 0.5%`): a percent
@@ -38,7 +38,8 @@ constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_l
 inline const char *policyKeys(std::string_view kind) {
   if (kind == "power") return "per max";
   if (kind == "oversubscription") return "per tier max";
-  if (kind == "latency" || kind == "nvlink") return "max";
+  if (kind == "latency") return "max between round_trip round_trips workflow";
+  if (kind == "nvlink") return "max";
   if (kind == "rail_optimized") return "rail_only";
   if (kind == "parts") return kPartsPolicy;
 #define OPTION(N, HELP)

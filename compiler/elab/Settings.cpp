@@ -115,6 +115,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
     return;
   }
   bool haveMax = pol.kind == ir::PolicyKind::NvLink || pol.kind == ir::PolicyKind::RailOptimized;
+  if (pol.kind == ir::PolicyKind::Latency && latencyBetween(s, pol))
+    return;
   for (const ast::Prop &p : s->props) {
     if (p.key == "max" && pol.kind != ir::PolicyKind::RailOptimized) {
       Dim want = pol.kind == ir::PolicyKind::Power ? dims::Power : pol.kind == ir::PolicyKind::Latency ? dims::Time : dims::None;
@@ -155,6 +157,70 @@ void Elab::execPolicy(const ast::Stmt *s) {
     return;
   }
   F.policies.push_back(pol);
+}
+
+// `policy latency` with `between`, `round_trip`, `round_trips` or `workflow`: a round trip
+// (or N sequential ones) between two places, checked by passes/Validate.cpp against
+// analysis::measureLatencyMatrix. True when the policy is of that form (handled here,
+// pushed or reported); false for the plain `max` form.
+bool Elab::latencyBetween(const ast::Stmt *s, ir::Policy &pol) {
+  const ast::Prop *between = nullptr, *max = nullptr, *rt = nullptr, *n = nullptr, *wf = nullptr;
+  for (const ast::Prop &p : s->props) {
+    if (p.key == "between") between = &p;
+    else if (p.key == "max") max = &p;
+    else if (p.key == "round_trip") rt = &p;
+    else if (p.key == "round_trips") n = &p;
+    else if (p.key == "workflow") wf = &p;
+  }
+  if (!between && !rt && !n && !wf)
+    return false;
+  for (const ast::Prop &p : s->props)
+    if (&p != between && &p != max && &p != rt && &p != n && &p != wf)
+      unknownProp(p, "the latency policy", keys::policyKeys("latency"));
+  auto form = [&](SourceRange at, const char *what) {
+    Diagnostic *d = error(DiagCode::E0383, at, "{}", what);
+    DiagEngine::note(d, {}, "write one policy per form: max = 2 us; or between = [\"A\", \"B\"]; round_trip = 1 ms; "
+                            "or between = [\"A\", \"B\"]; round_trips = 12; workflow = 10 ms;");
+    return true;
+  };
+  if (!between)
+    return form((rt ? rt : n ? n : wf)->keyRange, "a round-trip latency policy needs between = [\"A\", \"B\"]: the two "
+                                                  "buildings or sites");
+  if (max)
+    return form(max->keyRange, "max bounds the worst one-way path of the whole fabric; a policy with between bounds "
+                               "round trips (round_trip, or round_trips and workflow)");
+  if (rt && (n || wf))
+    return form((n ? n : wf)->keyRange, "round_trip bounds one round trip, round_trips and workflow a workflow of "
+                                        "several: one of the two forms per policy");
+  if (!rt && !(n && wf))
+    return form(n ? n->keyRange : wf ? wf->keyRange : s->nameRange,
+                n ? "round_trips needs workflow: the budget of the whole workflow"
+                  : wf ? "workflow needs round_trips: how many round trips the workflow makes one after another"
+                       : "a latency policy with between needs round_trip, or round_trips and workflow");
+  ir::Setting st;
+  if (!setting(*between, st))
+    return true;
+  if (st.type != ir::Setting::StringList || st.strs.size() != 2) {
+    Diagnostic *d = error(DiagCode::E0026, between->value->range, "between takes a list of two names");
+    DiagEngine::note(d, {}, "two buildings or sites, as strings: between = [\"hq\", \"dr\"];");
+    return true;
+  }
+  pol.placeA = st.strs[0];
+  pol.placeB = st.strs[1];
+  pol.betweenLoc = between->value->range;
+  bool ok;
+  if (rt) {
+    pol.roundTrips = 1;
+    ok = propQty("policy latency", *rt, dims::Time, pol.max);
+  } else {
+    double count = 0;
+    pol.workflow = true;
+    ok = propQty("policy latency", *n, dims::None, count) && propQty("policy latency", *wf, dims::Time, pol.max);
+    pol.roundTrips = uint32_t(count);
+  }
+  if (ok)
+    F.policies.push_back(pol);
+  return true;
 }
 
 // A policy property with a row in Ranges.def takes a plain number in its range.

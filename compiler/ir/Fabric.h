@@ -258,7 +258,13 @@ struct Group {
 struct Building {
   uint32_t name = 0;
   double hallDistance = 50; // m, default route between two halls of the building
+  uint32_t site = None;     // into Fabric::sites: `site = "NAME"` on the building
   SourceRange loc;
+};
+// A site: the buildings that name it (decision 0411). It has no block of its own.
+struct Site {
+  uint32_t name = 0;
+  SourceRange loc; // the first building's `site` value
 };
 struct Hall {
   uint32_t name = 0, building = 0;
@@ -273,9 +279,12 @@ struct Rack {
   SourceRange loc; // first place statement
 };
 struct Span {
-  uint32_t a = 0, b = 0; // buildings
-  double length = 0;     // m
+  uint32_t a = 0, b = 0; // buildings, or sites when `sites`
+  double length = 0;     // m, as written
+  double routeFactor = 1; // fibre route / length (a straight-line length times the detour)
+  bool sites = false;    // between two sites: the route between any building of one and any of the other
   SourceRange loc;
+  double route() const { return length * routeFactor; }
 };
 
 enum class PolicyKind : uint8_t { Power, Oversubscription, Latency, NvLink, RailOptimized };
@@ -290,6 +299,12 @@ struct Policy {
   bool tierGiven = false; // oversubscription: `tier` written (scoped: rate that tier's switches inside)
   double max = 0;         // SI value (W, ratio, s, GPUs)
   bool railOnly = false;  // rail_optimized: `rail_only = true`, rails are meant to be isolated
+  // latency with `between`: a round trip between two places (building or site names,
+  // resolved by the check), `max` the budget of `roundTrips` sequential round trips.
+  uint32_t placeA = None, placeB = None;
+  uint32_t roundTrips = 0; // 0: the worst one-way path of the whole fabric (`max`)
+  bool workflow = false;   // written as `round_trips` + `workflow` (else `round_trip`)
+  SourceRange betweenLoc;
   SourceRange loc;
 };
 
@@ -387,6 +402,14 @@ struct PathStats {
   uint32_t hops = 0;   // switches crossed
   double fibre = 0;    // m of cable
   uint32_t via = None; // the switch where the path turns
+  double nic = 0;      // s of it in the NICs at both ends (latency matrix only)
+};
+// The worst one-way GPU-to-GPU path between two places (buildings, or sites), a <= b
+// (a == b: two GPUs of the same place), analysis::measureLatencyMatrix. A round trip is
+// twice it.
+struct PlacePath {
+  uint32_t a = 0, b = 0;
+  PathStats path;
 };
 // What the fabric keeps when switches of one tier fail (analysis::measureResilience):
 // the bisection after losing the worst `lose` of them at once (the two kinds of term of
@@ -503,6 +526,9 @@ struct Metrics {
   GroupKind podKind = GroupKind::Other;
   uint32_t pods = 0;
   PathStats podPath, crossBuildingPath;
+  // Between every two buildings holding GPUs with a network path (and every two sites),
+  // in (a, b) order; empty for a design without placed GPUs.
+  std::vector<PlacePath> buildingPaths, sitePaths;
   double bisection = 0;          // b/s
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
@@ -556,6 +582,7 @@ public:
 
   std::vector<Group> groups;
   std::vector<Building> buildings;
+  std::vector<Site> sites;
   std::vector<Hall> halls;
   std::vector<Rack> racks;
   std::vector<Span> spans;

@@ -84,11 +84,14 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
     c.id("node's parent", i, F.nodes[i].parent, i, true); // parents come first: no cycle
   for (size_t i = 0; i < F.halls.size(); ++i)
     c.id("hall's building", i, F.halls[i].building, F.buildings.size(), false);
+  for (size_t i = 0; i < F.buildings.size(); ++i)
+    c.id("building's site", i, F.buildings[i].site, F.sites.size(), true);
   for (size_t i = 0; i < F.racks.size(); ++i)
     c.id("rack's hall", i, F.racks[i].hall, F.halls.size(), false);
   for (size_t i = 0; i < F.spans.size(); ++i) {
-    c.id("span's building", i, F.spans[i].a, F.buildings.size(), false);
-    c.id("span's building", i, F.spans[i].b, F.buildings.size(), false);
+    size_t places = F.spans[i].sites ? F.sites.size() : F.buildings.size();
+    c.id("span's building or site", i, F.spans[i].a, places, false);
+    c.id("span's building or site", i, F.spans[i].b, places, false);
   }
   for (size_t g = 0; g < F.groups.size(); ++g) {
     const Group &gr = F.groups[g];

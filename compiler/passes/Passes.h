@@ -30,6 +30,9 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags);
 void checkPowerBudgets(ir::Fabric &F, DiagEngine &diags);
 void checkOversubscription(ir::Fabric &F, DiagEngine &diags);
 void checkLatency(ir::Fabric &F, DiagEngine &diags);
+// passes/ValidateLatency.cpp: `policy latency` between two buildings or sites (round
+// trips, FAB-E0380..E0382, W0380). checkLatency calls it.
+void checkRoundTrips(ir::Fabric &F, DiagEngine &diags);
 void checkRails(ir::Fabric &F, DiagEngine &diags);
 void checkRedundancy(ir::Fabric &F, DiagEngine &diags);
 // Issue 18 (passes/ValidateResilience.cpp): policy resilience against the failure

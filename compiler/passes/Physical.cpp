@@ -38,10 +38,12 @@ double toEntry(const ir::Fabric &F, const ir::Rack &r) {
 } // namespace
 
 void computeLengths(ir::Fabric &F, DiagEngine &diags) {
-  std::map<std::pair<uint32_t, uint32_t>, double> span;
+  // The fibre route between two buildings: their own span, else their sites' span.
+  std::map<std::pair<uint32_t, uint32_t>, double> span, siteSpan;
   for (const ir::Span &s : F.spans) {
-    span[{s.a, s.b}] = s.length;
-    span[{s.b, s.a}] = s.length;
+    auto &to = s.sites ? siteSpan : span;
+    to[{s.a, s.b}] = s.route();
+    to[{s.b, s.a}] = s.route();
   }
   std::map<std::pair<uint32_t, uint32_t>, bool> missingReported;
   size_t assumed = 0;
@@ -70,7 +72,13 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
       len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance + ha.trayDrop + hb.trayDrop;
     } else {
       auto it = span.find({ha.building, hb.building});
-      if (it == span.end()) {
+      const double *route = it == span.end() ? nullptr : &it->second;
+      uint32_t sa = F.buildings[ha.building].site, sb = F.buildings[hb.building].site;
+      if (!route && sa != None && sb != None && sa != sb) {
+        auto st = siteSpan.find({sa, sb});
+        route = st == siteSpan.end() ? nullptr : &st->second;
+      }
+      if (!route) {
         auto key = std::minmax(ha.building, hb.building);
         if (!missingReported[{key.first, key.second}]) {
           missingReported[{key.first, key.second}] = true;
@@ -82,11 +90,14 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
           DiagEngine::note(d, {}, fmt::format("declare it: span {} -- {} {{ length = 1.2 km; }}",
                                               F.strings.str(F.buildings[ha.building].name),
                                               F.strings.str(F.buildings[hb.building].name)));
+          if (sa != None && sb != None && sa != sb)
+            DiagEngine::note(d, {}, fmt::format("or the route between their sites: span {} -- {} {{ length = 40 km; }}",
+                                                F.strings.str(F.sites[sa].name), F.strings.str(F.sites[sb].name)));
         }
         continue;
       }
       len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance / 2 +
-            F.buildings[hb.building].hallDistance / 2 + it->second + ha.trayDrop + hb.trayDrop;
+            F.buildings[hb.building].hallDistance / 2 + *route + ha.trayDrop + hb.trayDrop;
       F.linkFlags[l] |= ir::LinkInterBuilding;
     }
     F.linkLength[l] = float(len + F.options.cableSlack);

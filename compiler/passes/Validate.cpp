@@ -290,7 +290,11 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
 void checkLatency(ir::Fabric &F, DiagEngine &diags) {
   const ir::Metrics &M = F.metrics; // analysis::measureLatency
   uint32_t worst = M.worstVia;
-  const ir::Policy *pol = findPolicy(F, ir::PolicyKind::Latency);
+  const ir::Policy *pol = nullptr; // the first of the plain form (`max`) counts
+  for (const ir::Policy &p : F.policies)
+    if (!pol && p.kind == ir::PolicyKind::Latency && !p.roundTrips)
+      pol = &p;
+  checkRoundTrips(F, diags);
   if (pol && worst != None && M.worstLatency > pol->max) {
     Diagnostic *dg = diags.report(DiagCode::E0049, pol->loc, "worst-case GPU-to-GPU latency is {}, above the SLO of {}",
                                   formatQuantity(M.worstLatency, dims::Time), formatQuantity(pol->max, dims::Time));
