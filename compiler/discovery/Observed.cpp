@@ -5,6 +5,7 @@
 #include "discovery/LineReader.h"
 #include "diag/Diag.h"
 
+#include <cctype>
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -13,6 +14,13 @@
 #include <unistd.h>
 
 namespace fabc::discovery {
+
+std::string hostKey(std::string_view name) {
+  std::string h(name.substr(0, name.find('.')));
+  for (char &c : h)
+    c = char(std::tolower((unsigned char)c));
+  return h;
+}
 
 const char *formatName(Format f) {
   switch (f) {

@@ -29,6 +29,11 @@ namespace discovery {
 enum class Format : uint8_t { Ibnetdiscover, LldpJson, SonicLldpTable };
 const char *formatName(Format f);
 
+// An observed system name as the design's host names are written: an LLDP system name
+// or node description may be fully qualified or upper-case ("Leaf-1.dc.example" is
+// "leaf-1"). verify and --guids-from match names through it.
+std::string hostKey(std::string_view name);
+
 // A line of a discovery file (file index into Observed::files).
 struct Where {
   uint32_t file = UINT32_MAX;

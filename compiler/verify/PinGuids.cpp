@@ -18,13 +18,6 @@ namespace fabc::verify {
 namespace {
 using ir::None;
 namespace ib = ir::ib;
-
-std::string lowerHost(std::string_view name) {
-  std::string h(name.substr(0, name.find('.')));
-  for (char &c : h)
-    c = char(std::tolower((unsigned char)c));
-  return h;
-}
 } // namespace
 
 PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager &sm, DiagEngine &diags) {
@@ -47,7 +40,7 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
   auto host = [&](std::string_view name) {
     auto it = byHost.find(name);
     if (it == byHost.end())
-      it = byHost.find(lowerHost(name));
+      it = byHost.find(discovery::hostKey(name));
     return it == byHost.end() ? None : it->second;
   };
   // The design's own pins, which a discovered GUID must not repeat on another device.

@@ -16,13 +16,6 @@
 namespace fabc::verify {
 namespace {
 using ir::None;
-
-std::string lowerHost(std::string_view name) {
-  std::string h(name.substr(0, name.find('.')));
-  for (char &c : h)
-    c = char(std::tolower((unsigned char)c));
-  return h;
-}
 } // namespace
 
 uint64_t pinMacs(ir::Fabric &F, const discovery::Observed &obs, SourceManager &sm, DiagEngine &diags) {
@@ -36,7 +29,7 @@ uint64_t pinMacs(ir::Fabric &F, const discovery::Observed &obs, SourceManager &s
   auto host = [&](std::string_view name) {
     auto it = byHost.find(name);
     if (it == byHost.end())
-      it = byHost.find(lowerHost(name));
+      it = byHost.find(discovery::hostKey(name));
     return it == byHost.end() ? None : it->second;
   };
   // A switch's ports by every name fabc's outputs give them, built once per switch seen.

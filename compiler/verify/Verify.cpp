@@ -52,10 +52,7 @@ public:
     if (it != byHost_.end())
       return it->second;
     // An LLDP system name may be a fully qualified or upper-case host name.
-    std::string h(name.substr(0, name.find('.')));
-    for (char &c : h)
-      c = char(std::tolower((unsigned char)c));
-    it = byHost_.find(h);
+    it = byHost_.find(discovery::hostKey(name));
     return it == byHost_.end() ? None : it->second;
   }
 
