@@ -179,8 +179,18 @@ std::string bashCompletion() {
     // Words, not file names: without -o filenames' quoting (it would escape them).
     std::string noFiles = indent + "compopt +o filenames 2>/dev/null\n";
     // File names one a line (mapfile), never split at blanks: "my dir" is one candidate.
-    if (!std::strcmp(s.complete, "dir"))
-      return indent + "mapfile -t COMPREPLY < <(compgen -d -- \"$value\")\n";
+    if (!std::strcmp(s.complete, "dir")) {
+      std::string dirs = "mapfile -t COMPREPLY < <(compgen -d -- \"$value\")\n";
+      std::string files;
+      for (const CommandSpec &c : commandTable())
+        if (c.bit & s.fileFor)
+          files += (files.empty() ? "" : "|") + std::string(c.name);
+      if (files.empty())
+        return indent + dirs;
+      return fmt::format("{0}case $cmd in\n{0}{1}) mapfile -t COMPREPLY < <(compgen -f -- \"$value\") ;;\n"
+                         "{0}*) {2}{0}esac\n",
+                         indent, files, dirs.substr(0, dirs.size() - 1) + " ;;\n");
+    }
     if (!std::strcmp(s.complete, "file"))
       return indent + "mapfile -t COMPREPLY < <(compgen -f -- \"$value\")\n";
     if (!std::strcmp(s.complete, "backends")) // a comma-separated list: complete after the last comma
@@ -288,7 +298,7 @@ std::string zshCompletion() {
       if (s.complete && !std::strcmp(s.complete, "file"))
         action = "_files";
       else if (s.complete && !std::strcmp(s.complete, "dir"))
-        action = "_files -/";
+        action = c.bit & s.fileFor ? "_files" : "_files -/";
       else if (s.complete && !std::strcmp(s.complete, "backends"))
         action = "_sequence compadd - " + completionWords(s.complete);
       else if (s.complete)

@@ -229,7 +229,7 @@ const std::vector<OptionSpec> &optionTable() {
          o.outSet = true;
          return Continue;
        },
-       "dir"},
+       "dir", CmdImport},
       {"--emit", nullptr, Arg::Value, CmdBuild | CmdCheck | CmdLsp, "--emit=LIST",
        "backends to run, comma-separated, or 'all' (default: see 'fabc backends')", false, emit, "backends"},
       {"-I", nullptr, Arg::Value, CmdCompileOrSweep, "-I DIR",

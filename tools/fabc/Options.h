@@ -87,6 +87,8 @@ struct OptionSpec {
   // "backends" (a comma-separated list of them), "codes" (warning codes), "passes", or the
   // choices themselves, space-separated ("text json sarif").
   const char *complete;
+  // Commands for which a "dir" value names a file instead (-o is import's output .fab).
+  uint32_t fileFor = 0;
 };
 const std::vector<OptionSpec> &optionTable();
 
