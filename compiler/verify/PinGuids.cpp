@@ -2,13 +2,14 @@
 #include "diag/DiagCodes.h"
 #include "verify/PinGuids.h"
 
+#include "verify/DesignNames.h"
+
 #include "checks/HostNames.h"
 #include "discovery/LineReader.h"
 #include "ir/InfiniBand.h"
 #include "passes/Addressing.h"
 
 #include <llvm/ADT/DenseMap.h>
-#include <llvm/ADT/StringMap.h>
 
 #include <algorithm>
 #include <cctype>
@@ -33,16 +34,7 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
     if (ib::isLink(F, l))
       for (uint32_t p : {F.linkA[l], F.linkB[l]})
         member[F.portDevice[p]] = 1;
-  llvm::StringMap<uint32_t> byHost;
-  for (uint32_t d = 0; d < n; ++d)
-    if (member[d])
-      byHost.try_emplace(passes::hostName(F, d), d);
-  auto host = [&](std::string_view name) {
-    auto it = byHost.find(name);
-    if (it == byHost.end())
-      it = byHost.find(discovery::hostKey(name));
-    return it == byHost.end() ? None : it->second;
-  };
+  DesignNames names(F, &member);
   // The design's own pins, which a discovered GUID must not repeat on another device.
   discovery::KeyMap<uint32_t> pinnedBy;
   for (uint32_t d = 0; d < n; ++d)
@@ -53,7 +45,6 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
   llvm::DenseMap<uint32_t, uint32_t> pinnedNode; // switch device -> the node pinned on it (None: two, reported)
   llvm::DenseMap<uint32_t, uint64_t> designGuid; // switch device -> its guid before the pin
   std::vector<uint32_t> nodeDev(obs.nodes.size(), None); // discovered switch -> the design switch pinned from it
-  std::map<uint32_t, llvm::StringMap<uint32_t>> ports; // device -> port label -> index
   unsigned unknown = 0;
   auto where = [&](const discovery::Node &N) {
     return obs.atLine(sm, diags, N.at);
@@ -86,9 +77,9 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
       continue;
     std::string_view name = obs.strings.str(N.name);
     size_t semi = name.find(';'), colon = name.find(':', semi == std::string_view::npos ? 0 : semi);
-    uint32_t d = host(name);
+    uint32_t d = names.host(name);
     if (d == None && semi != std::string_view::npos && colon != std::string_view::npos)
-      d = host(name.substr(semi + 1, colon - semi - 1));
+      d = names.host(name.substr(semi + 1, colon - semi - 1));
     if (d != None && !ib::isSwitch(F, d))
       d = None;
     if (d == None) {
@@ -157,20 +148,13 @@ PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager 
       continue;
     std::string_view name = obs.strings.str(N.name);
     size_t sp = name.rfind(' ');
-    uint32_t d = sp == std::string_view::npos ? None : host(name.substr(0, sp));
+    uint32_t d = sp == std::string_view::npos ? None : names.host(name.substr(0, sp));
     if (d == None || !ib::isEndSystem(F, d)) {
       notInDesign(N, name);
       continue;
     }
-    uint32_t port = None;
-    auto &m = ports[d];
-    if (m.empty())
-      for (uint32_t p = F.devPortBase[d]; p < F.devPortBase[d] + F.layoutOf(d).ports; ++p)
-        m.try_emplace(names::portLabel(F, p), p - F.devPortBase[d]);
-    auto it = m.find(name.substr(sp + 1));
-    if (it != m.end()) {
-      port = F.devPortBase[d] + it->second;
-    } else {
+    uint32_t port = names.port(d, name.substr(sp + 1));
+    if (port == None) {
       // rdma-ndd's "host mlx5_N": N is the adapter's PCI order, not the design's port
       // order; the cable says which port it is.
       auto [sn, sport] = cabledTo[i];

@@ -2,12 +2,13 @@
 #include "diag/DiagCodes.h"
 #include "verify/PinMacs.h"
 
+#include "verify/DesignNames.h"
+
 #include "analysis/Groups.h"
 #include "checks/HostNames.h"
 #include "ir/Address.h"
 #include "passes/Addressing.h"
 
-#include <llvm/ADT/StringMap.h>
 
 #include <algorithm>
 #include <cctype>
@@ -22,32 +23,7 @@ uint64_t pinMacs(ir::Fabric &F, const discovery::Observed &obs, SourceManager &s
   F.nicMacs.clear();
   if (!obs.hasMacs())
     return 0;
-  const uint32_t n = F.numDevices();
-  llvm::StringMap<uint32_t> byHost;
-  for (uint32_t d = 0; d < n; ++d)
-    byHost.try_emplace(passes::hostName(F, d), d);
-  auto host = [&](std::string_view name) {
-    auto it = byHost.find(name);
-    if (it == byHost.end())
-      it = byHost.find(discovery::hostKey(name));
-    return it == byHost.end() ? None : it->second;
-  };
-  // A switch's ports by every name fabc's outputs give them, built once per switch seen.
-  std::map<uint32_t, llvm::StringMap<uint32_t>> ports;
-  auto port = [&](uint32_t dev, std::string_view name) {
-    auto [it, fresh] = ports.try_emplace(dev);
-    if (fresh) {
-      uint32_t base = F.devPortBase[dev];
-      for (uint32_t p = base; p < base + F.layoutOf(dev).ports; ++p) {
-        it->second.try_emplace(names::portLabel(F, p), p);
-        names::PortInfo pi = names::portInfo(F, p);
-        it->second.try_emplace(names::swpName(pi), p);
-        it->second.try_emplace(names::sonicPortName(pi), p);
-      }
-    }
-    auto found = it->second.find(name);
-    return found == it->second.end() ? None : found->second;
-  };
+  DesignNames names(F);
   unsigned reported = 0;
   auto notPinned = [&](const discovery::Link &l, const std::string &why) {
     if (reported++ >= 20) {
@@ -71,17 +47,17 @@ uint64_t pinMacs(ir::Fabric &F, const discovery::Observed &obs, SourceManager &s
       uint64_t mac = nic.name ? obs.macAt(nic) : 0;
       if (!mac)
         continue;
-      uint32_t sd = host(obs.strings.str(obs.nodes[sw.node].name));
+      uint32_t sd = names.host(obs.strings.str(obs.nodes[sw.node].name));
       if (sd == None || !analysis::isSwitch(F, sd) || !sw.name)
         continue; // not the design's switch: fabc verify's to report
-      uint32_t sp = port(sd, obs.strings.str(sw.name));
+      uint32_t sp = names.port(sd, obs.strings.str(sw.name));
       if (sp == None || F.portLink[sp] == None)
         continue;
       uint32_t hp = F.otherEnd(F.portLink[sp], sp), hd = F.portDevice[hp];
       std::string_view seen = obs.strings.str(obs.nodes[nic.node].name);
       if (analysis::isSwitch(F, hd))
         continue; // a switch-to-switch link: no NIC
-      if (host(seen) != hd) {
+      if (names.host(seen) != hd) {
         notPinned(l, fmt::format("the discovery has '{}' on {} {}, where the design cables '{}'", seen,
                                  passes::hostName(F, sd), obs.strings.str(sw.name), passes::hostName(F, hd)));
         continue;

@@ -3,6 +3,8 @@
 #include "diag/DiagCodes.h"
 #include "verify/Verify.h"
 
+#include "verify/DesignNames.h"
+
 #include "checks/HostNames.h"
 #include "discovery/LineReader.h"
 #include "ir/InfiniBand.h"
@@ -30,9 +32,8 @@ struct Resolved {
 
 class Matcher {
 public:
-  explicit Matcher(const ir::Fabric &F) : F(F) {
+  explicit Matcher(const ir::Fabric &F) : F(F), names_(F) {
     for (uint32_t d = 0; d < F.numDevices(); ++d) {
-      byHost_.try_emplace(passes::hostName(F, d), d);
       if (!F.devGuid.empty() && F.devGuid[d]) {
         if (ib::isSwitch(F, d)) {
           if (F.devGuid[d] < discovery::FirstReservedKey)
@@ -47,37 +48,8 @@ public:
     }
   }
 
-  uint32_t host(std::string_view name) const {
-    auto it = byHost_.find(name);
-    if (it != byHost_.end())
-      return it->second;
-    // An LLDP system name may be a fully qualified or upper-case host name.
-    it = byHost_.find(discovery::hostKey(name));
-    return it == byHost_.end() ? None : it->second;
-  }
-
-  // A port of `dev` by any name fabc's outputs give it: the design's label ("p3",
-  // "cx0"), "p[3]", and on switches the SONiC and Cumulus interface names.
-  uint32_t port(uint32_t dev, std::string_view name) {
-    auto &m = ports_[dev];
-    if (!m) {
-      m = std::make_unique<llvm::StringMap<uint32_t>>();
-      uint32_t base = F.devPortBase[dev];
-      bool sw = F.modelOf(dev).kind == ir::ModelKind::Switch;
-      for (uint32_t p = base; p < base + F.layoutOf(dev).ports; ++p) {
-        m->try_emplace(names::portLabel(F, p), p);
-        std::string full = F.portName(p);
-        m->try_emplace(full.substr(full.rfind('/') + 1), p);
-        if (sw) {
-          names::PortInfo pi = names::portInfo(F, p);
-          m->try_emplace(names::swpName(pi), p);
-          m->try_emplace(names::sonicPortName(pi), p);
-        }
-      }
-    }
-    auto it = m->find(name);
-    return it == m->end() ? None : it->second;
-  }
+  uint32_t host(std::string_view name) const { return names_.host(name); }
+  uint32_t port(uint32_t dev, std::string_view name) { return names_.port(dev, name); }
 
   // An observed node: a switch or LLDP host by name (else GUID); an HCA by its
   // "host port" description (else its GUID).
@@ -114,9 +86,8 @@ public:
 
 private:
   const ir::Fabric &F;
-  llvm::StringMap<uint32_t> byHost_;
+  DesignNames names_;
   discovery::KeyMap<uint32_t> switchGuid_, hcaGuid_; // GUIDs past FirstReservedKey are never discovered
-  std::map<uint32_t, std::unique_ptr<llvm::StringMap<uint32_t>>> ports_;
 };
 
 struct Wrong {
