@@ -7,6 +7,10 @@
 
 namespace fabc_fuzz {
 [[noreturn]] void bug(const char *what, const std::string &detail = {});
+// CPU seconds this thread has used: the budgets that catch superlinear work are CPU time,
+// not wall time, so a loaded machine (CI's, or a build beside the fuzzer) does not trip
+// them (a 2.6 s didChange under ASan took over 5 s of wall time beside a 2-core build).
+double threadSeconds();
 // 0x05: functions and comprehensions that grow values inside the step and depth limits.
 void valueGrowthOne(const uint8_t *data, size_t size);
 // 0x06: renames of a generated design's lets, parameters and functions; every rename the
