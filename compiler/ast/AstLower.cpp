@@ -35,6 +35,14 @@ public:
   // The parser skips modelItem and primaryExpr (SyntaxParser.h's wrap()); a replayed CST
   // (lowerTree) still has them: their cases below pass the child's rule up.
   static constexpr bool kWrappers = false;
+  // A block's statements wait on stmts_: the parser hands the block over with its '{',
+  // last element and '}' only, and the count of statements among what it folded.
+  static constexpr bool kFoldsBlocks = true;
+  static bool blockItem(const Slot &k) { return k.isNode() && isStmt(k.rule); }
+  Slot closeFolded(Rule r, const Slot *k, uint32_t n, uint32_t stmts) {
+    blocks_.push_back(popList(stmts_, stmts));
+    return {NodeBit, k[0].begin, k[n - 1].end, hand::End, r, 0};
+  }
   AstSink(uint32_t file, std::string_view text, ast::Context &ctx) : file_(file), s_(text), ctx_(ctx) {}
 
   Slot close(Rule r, const Slot *k, uint32_t n) {

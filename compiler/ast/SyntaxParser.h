@@ -366,13 +366,39 @@ private:
   void block() {
     uint32_t m = mark();
     expect(hand::LBrace);
-    while (!at(hand::RBrace) && kind() != hand::End)
+    uint32_t items = 0;
+    while (!at(hand::RBrace) && kind() != hand::End) {
       element(Stmts, [&] { stmt(); });
+      if constexpr (Sink::kFoldsBlocks)
+        fold(m + 1, items);
+    }
     if (kind() == hand::End)
       record();
     else
       next();
-    close(Block, m);
+    if constexpr (Sink::kFoldsBlocks) {
+      Slot s = sink_.closeFolded(Block, scratch_.data() + m, mark() - m, items);
+      scratch_.resize(m);
+      scratch_.push_back(s);
+    } else {
+      close(Block, m);
+    }
+  }
+  // A sink with kFoldsBlocks keeps a block's statements on its own stacks, so the parser
+  // need not hold a slot per statement until the '}' (a fabric of a million links was a
+  // million slots, reallocated as they grew): it keeps the '{' and the last element,
+  // whose end is the block's when the '}' is missing, and counts the items the sink
+  // counts (Sink::blockItem). A block a syntax error abandons (its statements go into an
+  // enclosing Error node) leaves the values of the statements folded before its last one
+  // below the top of the sink's stack: every node pops its own children's values from
+  // the top, so they are never read, and the AST is what it was without folding.
+  void fold(uint32_t first, uint32_t &items) {
+    if (mark() == first)
+      return;
+    const Slot top = scratch_.back();
+    items += Sink::blockItem(top);
+    scratch_.resize(first);
+    scratch_.push_back(top);
   }
 
   void path() {

@@ -2,6 +2,7 @@
 // for byte from its tokens and their trivia) and walkable in source order.
 #include "ast/AST.h"
 #include "ast/Cst.h"
+#include "ast/HandLexer.h"
 #include "ast/Parser.h"
 #include "diag/Diag.h"
 #include "diag/Source.h"
@@ -172,5 +173,33 @@ TEST(AstLower, ABlockCutAtTheEndOfTheFile) {
     ASSERT_TRUE(f) << src;
     EXPECT_TRUE(diags.hasErrors()) << src;
     ASSERT_EQ(f->fabrics.size(), 1u) << src;
+  }
+}
+
+// The AST sink folds a block's statements as they close (the parser keeps no slot per
+// statement); a CST replayed through the same sink (lowerTree) hands it every child. Both
+// must give the same AST, on broken files too: a block abandoned by a declaration in
+// column 1 (its statements go into an Error node), errors inside nested blocks, a block
+// cut by the end of the file.
+TEST(AstLower, FoldedBlocksLowerAsTheWholeTree) {
+  const char *srcs[] = {
+      kSource,
+      "fabric f {\n  a : S;\n  b : S;\n  for i in 0..2 { c[i] : S; link a.p -- b.p; }\n  d : S;\n}\n",
+      "fabric f {\n  a : S;\n  b : S;\n  c : S;\nmodel M : switch { }\nfabric g { x : S; y : S; }\n",
+      "fabric f {\n  a : S;\n  for i in 0..2 {\n    b : S;\n    c : S;\nfabric g { x : S; }\n  let z = 1;\n",
+      "fabric f {\n  a : S;\n  link a.p -- ;\n  b : S;\n  if x { c : S; d e f; g : S; } else { h : S; }\n}\n",
+      "let t = 1;\nfabric f { a : S; b : S; for k in 0..4 { let a = 1; let b = 2;\n",
+      "template T(n) { for i in 0..n { s[i] : S; } broken ) ; ok : S; }\nfabric f { t : T(2); }\n",
+  };
+  for (const char *src : srcs) {
+    ast::Context ctx;
+    std::vector<hand::SyntaxError> errors;
+    ast::File *folded = parseHand(0, src, ctx, ParseLimits{}, errors);
+    ASSERT_TRUE(folded) << src;
+    cst::Tree t;
+    cst::parse(src, ParseLimits{}, t);
+    ast::File *whole = ctx.file();
+    lowerTree(0, t, ctx, whole);
+    EXPECT_EQ(dumpAST(*folded), dumpAST(*whole)) << src;
   }
 }
