@@ -43,6 +43,31 @@ public:
     blocks_.push_back(popList(stmts_, stmts));
     return {NodeBit, k[0].begin, k[n - 1].end, hand::End, r, 0};
   }
+  // Paths come straight from the parser (pathDirect): a segment at a time, then the path.
+  static constexpr bool kDirectPaths = true;
+  struct Index {
+    enum Kind : uint8_t { None, Star, Number, Expr } kind = None;
+    uint32_t begin = 0, end = 0; // Number's token
+  };
+  // ID ('[' ('*' | expr) ']')?, [idBegin, end): as the Segment case lowers it.
+  void segment(uint32_t idBegin, uint32_t idEnd, uint32_t end, const Index &index) {
+    ast::Segment seg;
+    seg.name = s_.substr(idBegin, idEnd - idBegin);
+    seg.range = range(idBegin, end);
+    if (index.kind == Index::Star) {
+      seg.star = true;
+    } else if (index.kind != Index::None) {
+      PE p = index.kind == Index::Number ? PE{nullptr, index.begin, index.end} : pe();
+      if (p.e || !literal(seg, p))
+        ast::setIndex(seg, make(p));
+    }
+    segs_.push_back(seg);
+  }
+  void dropSegments(uint32_t segs) { segs_.resize(segs_.size() - segs); }
+  Slot path(uint32_t begin, uint32_t end, uint32_t segs) {
+    paths_.push_back({popList(segs_, segs), range(begin, end)});
+    return {NodeBit, begin, end, hand::End, Path, 0};
+  }
   AstSink(uint32_t file, std::string_view text, ast::Context &ctx) : file_(file), s_(text), ctx_(ctx) {}
 
   Slot close(Rule r, const Slot *k, uint32_t n) {

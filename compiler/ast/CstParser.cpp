@@ -11,6 +11,7 @@ class TreeSink {
 public:
   static constexpr bool kWrappers = true; // the CST is ANTLR's tree, wrappers included
   static constexpr bool kFoldsBlocks = false; // every child is a node of the tree
+  static constexpr bool kDirectPaths = false; // nor a token
   TreeSink(Tree &t, bool record) : t_(t), record_(record) {
     t_.nodes.clear();
     t_.kids.clear();

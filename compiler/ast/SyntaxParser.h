@@ -121,10 +121,14 @@ private:
   }
   void next() {
     push(cur_);
+    skip();
+  }
+  // Consumes the current token without a slot (a sink's direct path: pathDirect()).
+  void skip() {
     prevBegin_ = toks_[cur_].begin;
     prevEnd_ = toks_[cur_].end;
     expected_ = 0;
-    if (!keep_ && cur_ >= 4096) { // nothing refers to a passed token: keep the window small
+    if (!keep_ && cur_ >= 256) { // nothing refers to a passed token: keep the window small
       toks_.erase(toks_.begin(), toks_.begin() + cur_);
       cur_ = 0;
     }
@@ -403,6 +407,8 @@ private:
 
   void path() {
     using namespace hand;
+    if constexpr (Sink::kDirectPaths)
+      return pathDirect();
     uint32_t m = mark();
     do {
       uint32_t s = mark();
@@ -415,6 +421,52 @@ private:
       close(Segment, s);
     } while (accept(Dot));
     close(Path, m);
+  }
+  // path() for a sink with kDirectPaths (the AST's): each segment goes to the sink as it is
+  // read, `p[12]` without a slot for any of its tokens, and the path is one slot. The
+  // tokens tried are the same as path()'s, in the same order, so a syntax error lists
+  // what it did. The explicit files are paths above all: a link is two, of two segments.
+  void pathDirect() {
+    using namespace hand;
+    uint32_t begin = this->begin();
+    uint32_t segs = 0;
+    try {
+      do {
+        if (!at(Id))
+          fail();
+        uint32_t idBegin = this->begin(), idEnd = toks_[cur_].end;
+        skip();
+        typename Sink::Index index{};
+        uint32_t e = mark();
+        if (at(LBrack)) {
+          skip();
+          if (at(Star)) {
+            skip();
+            index.kind = Sink::Index::Star;
+          } else if (kind() == Number && peek() == RBrack) {
+            index = {Sink::Index::Number, this->begin(), toks_[cur_].end};
+            skip();
+          } else {
+            expr(); // its value waits on the sink's stack
+            index.kind = Sink::Index::Expr;
+          }
+          if (!at(RBrack))
+            fail();
+          skip();
+        }
+        scratch_.resize(e); // (the index's slot: on a syntax error, the Error node drops its value)
+        sink_.segment(idBegin, idEnd, prevEnd_, index);
+        ++segs;
+      } while (at(Dot) && (skip(), true));
+    } catch (const Broken &) {
+      // The Error node the element makes spans what the path consumed, and the segments
+      // it read go with it.
+      sink_.dropSegments(segs);
+      if (prevEnd_ > begin)
+        scratch_.push_back({0, begin, prevEnd_, hand::Id, File, 0});
+      throw;
+    }
+    scratch_.push_back(sink_.path(begin, prevEnd_, segs));
   }
 
   // --- statements

@@ -151,8 +151,9 @@ TEST(AstLower, IndexLiteralsFoldAlike) {
         ASSERT_LT(i, std::size(want));
         EXPECT_EQ(seg.hasLiteral(), want[i].inlined) << "index " << i;
         EXPECT_EQ(seg.index == nullptr, want[i].inlined) << "index " << i;
-        if (want[i].inlined)
+        if (want[i].inlined) {
           EXPECT_EQ(seg.literal, want[i].value) << "index " << i;
+        }
         ++i;
       }
     EXPECT_EQ(i, std::size(want));
@@ -180,7 +181,7 @@ TEST(AstLower, ABlockCutAtTheEndOfTheFile) {
 // statement); a CST replayed through the same sink (lowerTree) hands it every child. Both
 // must give the same AST, on broken files too: a block abandoned by a declaration in
 // column 1 (its statements go into an Error node), errors inside nested blocks, a block
-// cut by the end of the file.
+// cut by the end of the file. The same holds paths, which come to it directly.
 TEST(AstLower, FoldedBlocksLowerAsTheWholeTree) {
   const char *srcs[] = {
       kSource,
@@ -190,6 +191,11 @@ TEST(AstLower, FoldedBlocksLowerAsTheWholeTree) {
       "fabric f {\n  a : S;\n  link a.p -- ;\n  b : S;\n  if x { c : S; d e f; g : S; } else { h : S; }\n}\n",
       "let t = 1;\nfabric f { a : S; b : S; for k in 0..4 { let a = 1; let b = 2;\n",
       "template T(n) { for i in 0..n { s[i] : S; } broken ) ; ok : S; }\nfabric f { t : T(2); }\n",
+      // Paths, which the parser hands the AST sink directly (pathDirect), every index form.
+      "fabric f { link a.p[*] -- b[i + 1].q[1_000]; link a[0].b[x].c -- d.p[12]; group g x = [a.p[(3)], b]; }\n",
+      "fabric f { link a.p[ -- b.q; link a. -- b; link a.p[1 -- c; link a.p[1]] -- c; ok : S; }\n",
+      "fabric f { place a.p[2] in r.u[4]; link a.p[1e3] -- b.p[12345678901]; link x -- y { len = 3 m; } }\n",
+      "fabric f { for i in 0..2 { link a.p[", "fabric f { if x { link a.b.c -- d.p[3", "fabric f { link a.p[2] --",
   };
   for (const char *src : srcs) {
     ast::Context ctx;
