@@ -24,8 +24,14 @@ namespace ib = ir::ib;
 PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager &sm, DiagEngine &diags) {
   PinResult res;
   const uint32_t n = F.numDevices();
-  F.guidsFromDiscovery = true;
   F.hcaPins.clear();
+  // Only an InfiniBand discovery (a node with a GUID) says which GUIDs are real. LLDP files
+  // given alone (for the hosts' MACs) leave the compiled GUIDs as they are, with nothing
+  // to report about them (W0188 and W0350 would call every device unpinned).
+  F.guidsFromDiscovery =
+      std::any_of(obs.nodes.begin(), obs.nodes.end(), [](const discovery::Node &N) { return N.guid != 0; });
+  if (!F.guidsFromDiscovery)
+    return res;
   // The InfiniBand devices: switches, and end systems with an InfiniBand link.
   std::vector<uint8_t> member(n, 0);
   for (uint32_t d = 0; d < n; ++d)

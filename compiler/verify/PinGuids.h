@@ -20,8 +20,9 @@ struct PinResult {
 };
 
 // Sets F.devGuid of the matched switches, F.hcaPins of the placed HCA ports and
-// F.guidsFromDiscovery. Reports a discovered node not in the design (FAB-W0187), an HCA
-// of a design host not placed on a port (FAB-W0351), a discovered GUID already a design
+// F.guidsFromDiscovery; a discovery with no InfiniBand node (LLDP files alone) changes
+// none of them. Reports a discovered node not in the design (FAB-W0187), an HCA of a
+// design host not placed on a port (FAB-W0351), a discovered GUID already a design
 // device's guid (FAB-E0190), and the InfiniBand devices left unpinned (FAB-W0188, one
 // summary).
 PinResult pinGuids(ir::Fabric &F, const discovery::Observed &obs, SourceManager &sm, DiagEngine &diags);
