@@ -169,7 +169,7 @@ public:
       argStack_.push_back(a);
       break;
     }
-    case Path: paths_.push_back({popList(segs_, (n + 1) / 2), range(s.begin, s.end)}); break;
+    case Path: path(s.begin, s.end, (n + 1) / 2); break;
     case Segment: segment(k, n); break;
     case PrimaryExpr: s.rule = k[0].rule; break;
     case ParenExpr: {
@@ -285,20 +285,13 @@ private:
     items_.templates.push_back(t);
   }
 
+  // A replayed CST's segment (lowerTree): ID ('[' ('*' | expr) ']')?, its index's value
+  // already on exprs_; lowered as the parser's direct segments are.
   void segment(const Slot *k, uint32_t n) {
-    ast::Segment seg;
-    seg.name = text(k[0]);
-    seg.range = range(k[0].begin, k[n - 1].end);
-    if (n == 4) {
-      if (!k[2].isNode()) {
-        seg.star = true;
-      } else {
-        PE p = pe();
-        if (p.e || !literal(seg, p))
-          ast::setIndex(seg, make(p));
-      }
-    }
-    segs_.push_back(seg);
+    Index index;
+    if (n == 4)
+      index.kind = k[2].isNode() ? Index::Expr : Index::Star;
+    segment(k[0].begin, k[0].end, k[n - 1].end, index);
   }
 
   // `p[12]`: the index kept inline in the segment (the form ast::setIndex would fold it to).
