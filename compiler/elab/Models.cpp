@@ -22,6 +22,13 @@ bool Elab::figure(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   return !p.low || figureBounds(p, want, out);
 }
 
+// `LOW..HIGH` in a property's annotation: where the bounds' diagnostics point.
+static SourceRange boundsRange(const ast::Prop &p) {
+  SourceRange at = p.low->range;
+  at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
+  return at;
+}
+
 bool Elab::figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out) {
   double lo, hi;
   if (!exprQty(p.low, p.key, want, lo) || !exprQty(p.high, p.key, want, hi))
@@ -32,9 +39,7 @@ bool Elab::figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out) {
     out.bounded = true;
     return true;
   }
-  SourceRange at = p.low->range;
-  at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
-  Diagnostic *d = error(DiagCode::E0390, at, "the bounds {} .. {} of '{}' do not hold its value, {}", formatQuantity(lo, want),
+  Diagnostic *d = error(DiagCode::E0390, boundsRange(p), "the bounds {} .. {} of '{}' do not hold its value, {}", formatQuantity(lo, want),
                         formatQuantity(hi, want), p.key, formatQuantity(out.value, want));
   DiagEngine::note(d, {}, "write LOW..HIGH with 0 <= LOW <= value <= HIGH: the lowest and the highest the figure could "
                           "be, for example power = 25 W estimate 20 W .. 30 W \"...\"");
@@ -42,9 +47,7 @@ bool Elab::figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out) {
 }
 
 void Elab::boundsWithoutFigure(const ast::Prop &p, const char *block) {
-  SourceRange at = p.low->range;
-  at.length = p.high->range.begin.offset + p.high->range.length - at.begin.offset;
-  Diagnostic *d = error(DiagCode::E0391, at, "'{}' in {} is not a catalog figure: it has no bounds", p.key, block);
+  Diagnostic *d = error(DiagCode::E0391, boundsRange(p), "'{}' in {} is not a catalog figure: it has no bounds", p.key, block);
   DiagEngine::note(d, {}, "bounds (estimate LOW..HIGH) belong to a model's power, price, latency, reach, lasers, "
                           "max_mtu and failure rates (afr, mtbf and their nic_ and laser_ forms); remove LOW..HIGH");
 }
