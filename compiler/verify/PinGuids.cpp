@@ -4,16 +4,12 @@
 
 #include "verify/DesignNames.h"
 
-#include "checks/HostNames.h"
 #include "discovery/LineReader.h"
 #include "ir/InfiniBand.h"
-#include "passes/Addressing.h"
 
 #include <llvm/ADT/DenseMap.h>
 
 #include <algorithm>
-#include <cctype>
-#include <map>
 
 namespace fabc::verify {
 namespace {

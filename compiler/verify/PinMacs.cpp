@@ -5,14 +5,10 @@
 #include "verify/DesignNames.h"
 
 #include "analysis/Groups.h"
-#include "checks/HostNames.h"
 #include "ir/Address.h"
 #include "passes/Addressing.h"
 
-
 #include <algorithm>
-#include <cctype>
-#include <map>
 
 namespace fabc::verify {
 namespace {
