@@ -179,20 +179,19 @@ std::string bashCompletion() {
     // Words, not file names: without -o filenames' quoting (it would escape them).
     std::string noFiles = indent + "compopt +o filenames 2>/dev/null\n";
     // File names one a line (mapfile), never split at blanks: "my dir" is one candidate.
+    const char *dirs = "mapfile -t COMPREPLY < <(compgen -d -- \"$value\")";
+    const char *files = "mapfile -t COMPREPLY < <(compgen -f -- \"$value\")";
     if (!std::strcmp(s.complete, "dir")) {
-      std::string dirs = "mapfile -t COMPREPLY < <(compgen -d -- \"$value\")\n";
-      std::string files;
+      std::string fileCmds; // the commands for which this option's value is a file
       for (const CommandSpec &c : commandTable())
         if (c.bit & s.fileFor)
-          files += (files.empty() ? "" : "|") + std::string(c.name);
-      if (files.empty())
-        return indent + dirs;
-      return fmt::format("{0}case $cmd in\n{0}{1}) mapfile -t COMPREPLY < <(compgen -f -- \"$value\") ;;\n"
-                         "{0}*) {2}{0}esac\n",
-                         indent, files, dirs.substr(0, dirs.size() - 1) + " ;;\n");
+          fileCmds += (fileCmds.empty() ? "" : "|") + std::string(c.name);
+      if (fileCmds.empty())
+        return fmt::format("{}{}\n", indent, dirs);
+      return fmt::format("{0}case $cmd in\n{0}{1}) {2} ;;\n{0}*) {3} ;;\n{0}esac\n", indent, fileCmds, files, dirs);
     }
     if (!std::strcmp(s.complete, "file"))
-      return indent + "mapfile -t COMPREPLY < <(compgen -f -- \"$value\")\n";
+      return fmt::format("{}{}\n", indent, files);
     if (!std::strcmp(s.complete, "backends")) // a comma-separated list: complete after the last comma
       return noFiles + fmt::format("{0}local done=${{value%,*}}; [[ $done == \"$value\" ]] && done= || done+=,\n"
                                    "{0}COMPREPLY=($(compgen -P \"$done\" -W \"{1}\" -- \"${{value##*,}}\"))\n",
