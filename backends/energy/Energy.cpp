@@ -59,15 +59,10 @@ void writeCpoRange(JsonWriter &j, const CpoSavings &c) {
   pair("cpo_w_per_800g", lo.cpoPer800G, hi.cpoPer800G, 2);
   pair("power_ratio", lo.ratio, hi.ratio, 2);
   pair("transceivers_removed", double(c.transceiversRemoved), double(c.transceiversRemoved), 0);
-  j.key("lasers_removed");
-  if (c.lasersKnown) {
-    j.beginArray(JsonLayout::Inline);
-    j.fixed(lo.lasersRemoved, 0);
-    j.fixed(hi.lasersRemoved, 0);
-    j.endArray();
-  } else {
-    j.null();
-  }
+  if (c.lasersKnown)
+    pair("lasers_removed", lo.lasersRemoved, hi.lasersRemoved, 0);
+  else
+    j.key("lasers_removed").null();
   j.key("covers").string(kCpoRangeCovers);
   j.key("unbounded_estimates").beginArray(JsonLayout::Inline);
   for (const std::string &u : c.unbounded)
