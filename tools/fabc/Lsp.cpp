@@ -2,6 +2,7 @@
 // command line's compile options (-I, -D, -Werror, -Wno-CODE, limits) apply to every
 // document, and the output rules are those `fabc check` runs: the default backends'.
 #include "Commands.h"
+#include "HugePages.h"
 
 #include "backends/Backend.h"
 #include "tools/lsp/Server.h"
@@ -13,6 +14,9 @@ namespace fabc::cli {
 int lspCommand(Options &o) {
   if (!o.inputs.empty())
     return usageError("lsp takes no input files (it speaks the Language Server Protocol on stdin and stdout)");
+  // A server compiles again and again in one heap: huge pages there kept twice the
+  // memory of small ones (decision 0471).
+  setHugePages(false);
   lsp::ServerOptions so;
   so.compile = compileOptions(o, /*allowLibrary=*/true);
   for (const Backend &b : backends())

@@ -1,0 +1,62 @@
+// fabc's replacement of the global operator new: a block of 2 MiB or more (the IR's
+// per-device, per-port and per-link arrays, the elaborator's tables) is taken aligned to
+// 2 MiB, rounded up to whole 2 MiB, and advised to the kernel as transparent huge pages,
+// so that filling it takes one page fault per 2 MiB instead of one per 4 KiB. At a
+// million GPUs the page faults were a quarter of the CPU time. The language server turns
+// it off: there a long-lived heap kept twice the memory. Measurements and alternatives:
+// docs/decisions/0471-huge-pages-for-large-blocks.md.
+//
+// The memory still comes from the C library (posix_memalign, malloc) and goes back
+// through free, so every operator delete stays as it is. Under a sanitizer, which brings
+// its own operator new, the replacement is left out.
+#include "HugePages.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+
+#if defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#define FABC_HUGE_PAGES 1
+#include <sys/mman.h>
+#endif
+
+namespace fabc::cli {
+namespace {
+std::atomic<bool> hugePages{true};
+} // namespace
+
+void setHugePages(bool on) { hugePages.store(on, std::memory_order_relaxed); }
+} // namespace fabc::cli
+
+#ifdef FABC_HUGE_PAGES
+namespace {
+
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
+
+void *allocateHuge(std::size_t n) {
+  n = (n + kHugePage - 1) & ~(kHugePage - 1);
+  void *p = nullptr;
+  if (posix_memalign(&p, kHugePage, n) != 0)
+    return nullptr;
+  (void)madvise(p, n, MADV_HUGEPAGE); // best effort: without THP (EINVAL), small pages
+  return p;
+}
+
+} // namespace
+
+void *operator new(std::size_t n) {
+  if (n == 0)
+    n = 1;
+  for (;;) {
+    bool huge = n >= kHugePage && fabc::cli::hugePages.load(std::memory_order_relaxed);
+    if (void *p = huge ? allocateHuge(n) : std::malloc(n))
+      return p;
+    std::new_handler h = std::get_new_handler();
+    if (!h)
+      throw std::bad_alloc();
+    h();
+  }
+}
+
+void *operator new[](std::size_t n) { return ::operator new(n); }
+#endif
