@@ -11,7 +11,7 @@ inline constexpr const char Bom[] = "1.0";          // bom/bom.json
 inline constexpr const char Energy[] = "1.3";       // energy/energy.json
 inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json
 inline constexpr const char HostsPlan[] = "1.0";    // hosts/plan.json
-inline constexpr const char Diff[] = "1.0";         // fabc diff --format=json
+inline constexpr const char Diff[] = "1.1";         // fabc diff --format=json
 inline constexpr const char Verify[] = "1.0";       // fabc verify --format=json
 inline constexpr const char Export[] = "1.0";       // fabc export --format=json|yaml
 inline constexpr const char Sweep[] = "1.1";        // fabc sweep: sweep.json

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace fabc::analysis {
@@ -254,6 +255,50 @@ void diffSwitches(FabricDiff &D) {
   }
 }
 
+// The groups are few (declared ones: pods, planes, sus), so a map on (kind, name) joins
+// them.
+void diffGroups(FabricDiff &D) {
+  struct Row {
+    std::string_view kind;
+    std::string name;
+    GroupSide side;
+  };
+  auto rows = [](const ir::Fabric &F) {
+    std::vector<Row> r;
+    for (const ir::GroupStats &s : F.metrics.groupStats) {
+      const ir::Group &g = F.groups[s.group];
+      GroupSide x;
+      x.present = true;
+      x.gpus = s.gpus;
+      x.switches = s.switches;
+      x.links = s.links;
+      x.boundaryLinks = s.boundaryLinks;
+      if (g.kind == ir::GroupKind::Plane)
+        x.bisectionGbps = std::round(s.bisection / 1e9); // as summary.json prints it
+      r.push_back({F.strings.str(g.kindName), F.nodeName(g.node), x});
+    }
+    return r;
+  };
+  std::vector<Row> a = rows(D.oldNames.fabric()), b = rows(D.newNames.fabric());
+  std::map<std::pair<std::string_view, std::string_view>, size_t> oldAt;
+  for (size_t i = 0; i < a.size(); ++i)
+    oldAt.emplace(std::make_pair(a[i].kind, std::string_view(a[i].name)), i);
+  std::vector<bool> matched(a.size(), false);
+  for (const Row &n : b) {
+    GroupSide o;
+    auto it = oldAt.find({n.kind, n.name});
+    if (it != oldAt.end()) {
+      matched[it->second] = true;
+      o = a[it->second].side;
+    }
+    if (!(o == n.side))
+      D.groups.push_back({n.kind, n.name, o, n.side});
+  }
+  for (size_t i = 0; i < a.size(); ++i)
+    if (!matched[i])
+      D.groups.push_back({a[i].kind, a[i].name, a[i].side, GroupSide{}});
+}
+
 FabricDiff compareFabrics(const Analyses &anA, const Analyses &anB, const DiffStageFn &stage) {
   auto next = [&](const char *name) {
     if (stage)
@@ -273,6 +318,8 @@ FabricDiff compareFabrics(const Analyses &anA, const Analyses &anB, const DiffSt
   diffBom(D, anA, anB);
   next("diff switches");
   diffSwitches(D);
+  next("diff groups");
+  diffGroups(D);
   next("diff power");
   D.powerOld = anA.energy().it;
   D.powerNew = anB.energy().it;

@@ -10,7 +10,7 @@
 // order (deterministic, like the IR itself).
 //
 // The comparison is a sequence of sections, one per analysis (devices, cables, moved
-// cables, settings, bill of materials, switches, power), each a function of its own that
+// cables, settings, bill of materials, switches, groups, power), each a function of its own that
 // fills its part of FabricDiff; the printer has one function per section too. Adding an
 // analysis to the diff: its fields in FabricDiff, a diffX(FabricDiff &, ...) called from
 // compareFabrics under a stage name of its own ("diff X"), and a printX (text and JSON)
@@ -103,6 +103,25 @@ struct SwitchTouch {
   uint32_t unplugged = 0, plugged = 0, moved = 0, replaced = 0;
 };
 
+// A declared group (summary.json's `groups`: a pod, a plane, an su, ...) whose counts
+// differ between the two designs, matched by its kind and name. An absent side is
+// `present = false` (the group was added or removed).
+struct GroupSide {
+  bool present = false;
+  uint64_t gpus = 0, links = 0, boundaryLinks = 0;
+  uint32_t switches = 0;
+  double bisectionGbps = -1; // planes only; -1: not a plane
+  bool operator==(const GroupSide &o) const {
+    return present == o.present && gpus == o.gpus && links == o.links && boundaryLinks == o.boundaryLinks &&
+           switches == o.switches && bisectionGbps == o.bisectionGbps;
+  }
+};
+struct GroupDelta {
+  std::string_view kind; // the IR's string pool
+  std::string name;
+  GroupSide old, now;
+};
+
 struct FabricDiff {
   FabricDiff(const ir::Fabric &a, const ir::Fabric &b) : oldNames(a), newNames(b) {}
   DiffNames oldNames, newNames;
@@ -125,6 +144,9 @@ struct FabricDiff {
   double powerOld = 0, powerNew = 0; // W, IT power
   bool powerEstimate = false;        // rests on catalog figures marked 'estimate'
   ReliabilityFigures reliabilityOld, reliabilityNew; // each side's (issue 18)
+  // Groups whose counts differ: the new design's in declaration order, then the groups
+  // only the old design has, in its order.
+  std::vector<GroupDelta> groups;
   DiffStats stats;
 };
 
@@ -143,6 +165,7 @@ void diffMoved(FabricDiff &D);    // moved, added and removed cables
 void diffSettings(FabricDiff &D);
 void diffBom(FabricDiff &D, const Analyses &a, const Analyses &b);
 void diffSwitches(FabricDiff &D);
+void diffGroups(FabricDiff &D);
 
 // One side's bill of materials as the diff keys it.
 BomLines bomLines(const Analyses &an);

@@ -1,7 +1,7 @@
 // fabc diff OLD NEW: both compiled with the same options, compared (analysis/Diff), and
 // printed as a recabling plan in working order (unplug, remove, change, install, move,
 // replace, plug), switch by switch counts, setting changes, the bill-of-materials delta
-// and the power delta: a function per section. Text or JSON, streamed through one 64 KiB
+// the groups whose counts changed and the power delta: a function per section. Text or JSON, streamed through one 64 KiB
 // buffer. --time-stages times the two compilations, each section of the comparison and
 // the printing.
 #include "Commands.h"
@@ -428,6 +428,67 @@ void printBom(Writer &w, const FabricDiff &D) {
   }
 }
 
+// Declared groups (pods, planes, ...) whose GPUs, switches, links or bisection changed.
+void printGroups(Writer &w, const FabricDiff &D) {
+  if (w.json()) {
+    JsonWriter &j = w.j();
+    auto side = [&](const char *key, const GroupSide &g) {
+      j.key(key);
+      if (!g.present) {
+        j.null();
+        return;
+      }
+      j.beginObject(JsonLayout::Inline);
+      j.key("gpus").integer(g.gpus);
+      j.key("switches").integer(g.switches);
+      j.key("links").integer(g.links);
+      j.key("boundary_links").integer(g.boundaryLinks);
+      if (g.bisectionGbps >= 0)
+        j.key("bisection_gbps").fixed(g.bisectionGbps, 0);
+      j.endObject();
+    };
+    j.key("groups").beginArray();
+    for (const GroupDelta &g : D.groups) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("kind").string(g.kind);
+      j.key("name").string(g.name);
+      side("old", g.old);
+      side("new", g.now);
+      j.endObject();
+    }
+    j.endArray();
+    return;
+  }
+  if (D.groups.empty())
+    return;
+  w.print("\ngroups (old -> new):\n");
+  for (const GroupDelta &g : D.groups) {
+    w.print("  {} {}: ", g.kind, g.name);
+    const GroupSide &o = g.old, &n = g.now;
+    auto bisection = [](double gbps) { return formatQuantity(gbps * 1e9, dims::Bandwidth); };
+    if (!o.present || !n.present) {
+      const GroupSide &x = o.present ? o : n;
+      w.print("{} ({} GPUs, {} switches, {} links{}{})\n", o.present ? "removed" : "added", x.gpus, x.switches, x.links,
+              x.bisectionGbps >= 0 ? ", bisection " : "", x.bisectionGbps >= 0 ? bisection(x.bisectionGbps) : "");
+      continue;
+    }
+    const char *sep = "";
+    auto field = [&](const char *what, uint64_t a, uint64_t b) {
+      if (a == b)
+        return;
+      w.print("{}{} {} -> {} ({:+d})", sep, what, a, b, int64_t(b) - int64_t(a));
+      sep = ", ";
+    };
+    field("gpus", o.gpus, n.gpus);
+    field("switches", o.switches, n.switches);
+    field("links", o.links, n.links);
+    field("boundary links", o.boundaryLinks, n.boundaryLinks);
+    if (o.bisectionGbps != n.bisectionGbps)
+      w.print("{}bisection {} -> {}", sep, bisection(o.bisectionGbps), bisection(n.bisectionGbps));
+    w.print("\n");
+  }
+}
+
 void printPower(Writer &w, const FabricDiff &D) {
   if (w.json()) {
     JsonWriter &j = w.j();
@@ -457,6 +518,7 @@ void printDiff(const Side &sa, const Side &sb, const FabricDiff &D, bool json, F
   printSwitches(w, D);
   printSettings(w, D);
   printBom(w, D);
+  printGroups(w, D);
   printPower(w, D);
   printReliability(w, D.reliabilityOld, D.reliabilityNew);
   if (json)
