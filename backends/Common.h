@@ -18,7 +18,7 @@ void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const 
 // A site's facility power envelope (analysis::SiteEnvelope) as a member "site_envelope",
 // null when the design states none. energy.json and summary.json share it.
 struct SiteEnvelope;
-void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s);
+void writeSiteEnvelope(JsonWriter &j, const ir::Fabric &F, const SiteEnvelope &s);
 
 // What CPO saves as a range (analysis::CpoSavings::least/most) as a member "range" of
 // cpo_savings: each figure as [least, most], what the range covers, and the estimates it

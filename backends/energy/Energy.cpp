@@ -14,7 +14,7 @@ void categoryMembers(JsonWriter &j, const PowerBucket &b) {
 }
 } // namespace
 
-void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s) {
+void writeSiteEnvelope(JsonWriter &j, const ir::Fabric &F, const SiteEnvelope &s) {
   j.key("site_envelope");
   if (!s.applies) {
     j.null();
@@ -38,6 +38,21 @@ void writeSiteEnvelope(JsonWriter &j, const SiteEnvelope &s) {
   build("all_pluggable", s.pluggable);
   build("all_cpo", s.cpo);
   j.key("more_units_with_cpo").integer(s.moreUnitsWithCpo());
+  if (s.perSite) { // several sites: each against the budget on its own
+    j.key("per_site").beginArray();
+    for (size_t k = 0; k < s.sites.it.size(); ++k) {
+      double facility = s.siteFacility(k);
+      j.beginObject(JsonLayout::Inline);
+      j.key("site").string(F.strings.str(F.sites[k].name));
+      j.key("it_power_w").fixed(s.sites.it[k], 1);
+      j.key("facility_power_w").fixed(facility, 1);
+      j.key("headroom_w").fixed(s.budget - facility, 1);
+      j.endObject();
+    }
+    j.endArray();
+    j.key("unsited_it_power_w").fixed(s.sites.unsited, 1);
+    j.key("unsited_devices").integer(s.sites.unsitedDevices);
+  }
   j.key("scaling").string("linear: each unit brings its share of the whole fabric; the top tier's port limit is not "
                           "applied (fabc sweep builds each size)");
   j.endObject();
@@ -184,7 +199,7 @@ bool runEnergy(BackendContext &ctx) {
   j.key("estimate").boolean(c.estimate);
   writeCpoRange(j, c);
   j.endObject();
-  writeSiteEnvelope(j, E.site);
+  writeSiteEnvelope(j, F, E.site);
   j.key("estimated_figures").beginArray();
   for (const auto &e : E.estimates) {
     const ir::Model &m = F.models[e.first];

@@ -131,17 +131,40 @@ void Page::energy() {
                          b.complete ? "" : "; a part is missing from the catalog");
     };
     int64_t more = S.moreUnitsWithCpo();
+    std::string head = fmt::format("<b{}>{}</b> {}", dataAttrs("energy:site_envelope.headroom_w", fixed(S.headroom(), 1)),
+                                   esc(power(std::abs(S.headroom()))),
+                                   S.headroom() >= 0 ? "of headroom" : "over the budget");
+    std::string draws = fmt::format("The design draws {} ({} IT at PUE {:g})", esc(power(E.facility())),
+                                    esc(power(E.it)), E.pue);
+    draws += S.perSite ? fmt::format(" over {} sites, each held to the budget on its own: the tightest has {}.",
+                                     count(S.sites.it.size()), head)
+                       : ": " + head + ".";
     buf += fmt::format(
-        "<h3 id=\"site-envelope\">Site power envelope</h3><p>The site's budget is <b{}>{}</b> of facility power. The "
-        "design draws {} ({} IT at PUE {:g}): <b{}>{}</b> {}. In that budget fit, as designed, {}; built all pluggable, "
-        "{}; built all CPO, {}: <b{}>{} {}</b> {} with CPO. <span class=\"muted\">Linear: each unit brings its share of "
-        "the whole fabric, and the top tier's port limit is not applied; fabc sweep builds each size.</span></p>",
-        dataAttrs("energy:site_envelope.budget_w", fixed(S.budget, 1)), esc(power(S.budget)), esc(power(E.facility())),
-        esc(power(E.it)), E.pue, dataAttrs("energy:site_envelope.headroom_w", fixed(S.headroom(), 1)),
-        esc(power(std::abs(S.headroom()))), S.headroom() >= 0 ? "of headroom" : "over the budget",
-        fits("as_built", S.asBuilt), fits("all_pluggable", S.pluggable), fits("all_cpo", S.cpo),
-        dataAttrs("energy:site_envelope.more_units_with_cpo", std::to_string(more)), count(uint64_t(std::llabs(more))),
-        esc(unit + (std::llabs(more) == 1 ? "" : "s")), more >= 0 ? "more" : "fewer");
+        "<h3 id=\"site-envelope\">Site power envelope</h3><p>{} budget is <b{}>{}</b> of facility power. {} In that "
+        "budget fit, as designed, {}; built all pluggable, {}; built all CPO, {}: <b{}>{} {}</b> {} with CPO. <span "
+        "class=\"muted\">Linear: each unit brings its share of the whole fabric, and the top tier's port limit is not "
+        "applied; fabc sweep builds each size.</span></p>",
+        S.perSite ? "Each site's" : "The site's", dataAttrs("energy:site_envelope.budget_w", fixed(S.budget, 1)),
+        esc(power(S.budget)), draws, fits("as_built", S.asBuilt), fits("all_pluggable", S.pluggable),
+        fits("all_cpo", S.cpo), dataAttrs("energy:site_envelope.more_units_with_cpo", std::to_string(more)),
+        count(uint64_t(std::llabs(more))), esc(unit + (std::llabs(more) == 1 ? "" : "s")), more >= 0 ? "more" : "fewer");
+    if (S.perSite) { // several sites: each against the budget on its own (FAB-E0047 per site)
+      buf += "<p>Each site against the budget on its own (IT power of the devices placed in its buildings, at the "
+             "same PUE):</p><ul>";
+      for (size_t k = 0; k < S.sites.it.size(); ++k) {
+        double facility = S.siteFacility(k), left = S.budget - facility;
+        buf += fmt::format("<li>{}: {} of facility power ({} IT), <b{}>{}</b> {}</li>",
+                           esc(std::string(ctx.F.strings.str(ctx.F.sites[k].name))), esc(power(facility)),
+                           esc(power(S.sites.it[k])),
+                           dataAttrs(fmt::format("energy:site_envelope.per_site[{}].headroom_w", k), fixed(left, 1)),
+                           esc(power(std::abs(left))), left >= 0 ? "of headroom" : "over the budget");
+      }
+      if (S.sites.unsitedDevices)
+        buf += fmt::format("<li>in no site, counted in no site's budget: {} device{}, {} IT</li>",
+                           count(S.sites.unsitedDevices), S.sites.unsitedDevices == 1 ? "" : "s",
+                           esc(power(S.sites.unsited)));
+      buf += "</ul>";
+    }
   }
 
   // A sweep given to the build (--sweep FILE): its chart, GPUs against facility power.

@@ -65,7 +65,7 @@ void writePower(JsonWriter &j, const BackendContext &ctx) {
   j.key("estimate").boolean(c.estimate);
   writeCpoRange(j, c);
   j.endObject();
-  writeSiteEnvelope(j, E.site);
+  writeSiteEnvelope(j, ctx.F, E.site);
   j.endObject();
 }
 

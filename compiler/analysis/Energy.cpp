@@ -196,6 +196,22 @@ double siteBudget(const ir::Fabric &F) {
   return b;
 }
 
+SitePower sitePower(const ir::Fabric &F) {
+  SitePower S;
+  S.it.assign(F.sites.size(), 0);
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    double p = double(F.devPower[d]) + double(F.devOpticPower[d]);
+    uint32_t b = F.buildingOf(d), site = b == None ? None : F.buildings[b].site;
+    if (site == None) {
+      S.unsited += p;
+      ++S.unsitedDevices;
+    } else {
+      S.it[site] += p;
+    }
+  }
+  return S;
+}
+
 namespace {
 // Whole units that fit in `budget` when `facility` W serves `E.unit.count` of them.
 SiteEnvelope::Build fit(const SiteEnvelope &E, double facility, bool complete) {
@@ -218,6 +234,9 @@ void computeSite(const ir::Fabric &F, EnergyModel &E) {
   S.asBuilt = fit(S, E.facility(), true);
   S.pluggable = fit(S, (E.it - E.toPluggable.saved()) * E.pue, E.toPluggable.missing.empty());
   S.cpo = fit(S, (E.it - E.toCpo.saved()) * E.pue, E.toCpo.missing.empty());
+  S.pue = E.pue;
+  if ((S.perSite = budgetsPerSite(F)))
+    S.sites = sitePower(F);
 }
 } // namespace
 

@@ -6,6 +6,7 @@
 #include "analysis/Coverage.h"
 #include "ir/Fabric.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -123,6 +124,18 @@ double itPower(const ir::Fabric &F);
 // The tightest `policy power { per = "site"; }` (W of facility power), 0 when none.
 double siteBudget(const ir::Fabric &F);
 
+// IT power (W) per site, in Fabric::sites order: the devices placed in the buildings that
+// name the site, with their transceivers and CPO engines. What no site holds (unplaced
+// devices, buildings without `site`) is `unsited`, never a site's.
+struct SitePower {
+  std::vector<double> it;
+  double unsited = 0;
+  uint64_t unsitedDevices = 0;
+};
+SitePower sitePower(const ir::Fabric &F);
+// Several sites: `policy power { per = "site"; }` budgets each on its own (decision 0381).
+inline bool budgetsPerSite(const ir::Fabric &F) { return F.sites.size() >= 2; }
+
 // A site's facility power budget against the design (issue 26, decision 0381): the
 // headroom, and how many whole units of the design fit in the budget built as designed,
 // all pluggable and all CPO. Each unit brings its share of the whole fabric (spines and
@@ -139,7 +152,20 @@ struct SiteEnvelope {
   double budget = 0;    // W of facility power
   RepeatUnit unit;
   Build asBuilt, pluggable, cpo;
-  double headroom() const { return budget - asBuilt.facility; }
+  // A design of several sites: each site's IT power against the budget on its own, and
+  // the headroom is the tightest site's. The units that fit are those of one budget.
+  bool perSite = false;
+  SitePower sites;
+  double pue = 1;
+  double siteFacility(size_t k) const { return sites.it[k] * pue; }
+  double headroom() const {
+    if (!perSite)
+      return budget - asBuilt.facility;
+    double h = budget;
+    for (size_t k = 0; k < sites.it.size(); ++k)
+      h = std::min(h, budget - siteFacility(k));
+    return h;
+  }
   // How many more units fit built all CPO than all pluggable (negative: fewer).
   int64_t moreUnitsWithCpo() const { return int64_t(cpo.units) - int64_t(pluggable.units); }
 };

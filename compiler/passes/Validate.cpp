@@ -178,7 +178,35 @@ void checkNvLink(ir::Fabric &F, DiagEngine &diags) {
 // `policy power { per = "site"; }`: the whole design's facility power (IT power, every
 // device and its optics, times the design's PUE), against the site's envelope. The note
 // says how many of the units the design repeats would have to go.
+// A design of several sites: each site's facility power against the budget on its own.
+static void checkEachSitePower(const ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
+  SitePower S = sitePower(F);
+  for (uint32_t s = 0; s < F.sites.size(); ++s) {
+    double facility = S.it[s] * F.options.pue;
+    if (facility <= p.max * (1 + 1e-12))
+      continue;
+    Diagnostic *dg = diags.report(DiagCode::E0047, F.sites[s].loc,
+                                  "site '{}' draws {} of facility power ({} IT at PUE {:g}), {} over its budget of {}",
+                                  F.strings.str(F.sites[s].name), formatQuantity(facility, dims::Power),
+                                  formatQuantity(S.it[s], dims::Power), F.options.pue,
+                                  formatQuantity(facility - p.max, dims::Power), formatQuantity(p.max, dims::Power));
+    DiagEngine::note(dg, p.loc, "the power policy per \"site\" sets each site's budget (facility power: the IT power "
+                                "of the devices placed in the site's buildings x the pue option)");
+  }
+  if (S.unsitedDevices) {
+    Diagnostic *dg = diags.report(DiagCode::W0381, p.loc,
+                                  "{} {} drawing {} of IT power {} in no site: no site's budget counts {}",
+                                  formatCount(S.unsitedDevices), S.unsitedDevices == 1 ? "device" : "devices",
+                                  formatQuantity(S.unsited, dims::Power), S.unsitedDevices == 1 ? "is" : "are",
+                                  S.unsitedDevices == 1 ? "it" : "them");
+    DiagEngine::note(dg, {}, "place every device in a building that names its site (site = \"NAME\"), or give "
+                             "the building a site");
+  }
+}
+
 static void checkSitePower(const ir::Fabric &F, const ir::Policy &p, DiagEngine &diags) {
+  if (budgetsPerSite(F))
+    return checkEachSitePower(F, p, diags);
   double it = itPower(F);
   double facility = it * F.options.pue;
   if (facility <= p.max * (1 + 1e-12))
