@@ -118,8 +118,8 @@ bool splitInfinibandPlanes(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &d
       continue;
     }
     Diagnostic *d = diags.report(DiagCode::E0412, {F.devLoc[s], 1},
-                                 "InfiniBand switch '{}' is in no plane, but the design's InfiniBand planes are its "
-                                 "subnets",
+                                 "InfiniBand switch '{}' is in no plane; on InfiniBand each plane is a subnet, and "
+                                 "every InfiniBand switch is in one",
                                  F.deviceName(s));
     DiagEngine::note(d, F.groups[v.planes[0].group].loc,
                      "add it to the plane whose switches it is cabled to (each plane is written to "
@@ -209,8 +209,8 @@ bool splitInfinibandPlanes(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &d
         roots.push_back(s);
     if (roots.size() > 1) {
       Diagnostic *d = diags.report(DiagCode::W0410, G.loc,
-                                   "InfiniBand plane '{}' is {} pieces with no link between them ('{}' and '{}' are in "
-                                   "two): one subnet manager reaches one piece",
+                                   "InfiniBand plane '{}' is {} pieces with no link between them (one holds '{}', "
+                                   "another '{}'): its subnet manager reaches one",
                                    F.nodeName(G.node), roots.size(), F.deviceName(P.switches[0]),
                                    F.deviceName(find(piece, P.switches[0]) == roots[0] ? roots[1] : roots[0]));
       DiagEngine::note(d, {}, "cable the pieces together, or declare each piece a plane of its own");
