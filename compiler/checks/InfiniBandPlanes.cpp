@@ -45,17 +45,21 @@ Members members(const ir::Fabric &F, const ir::Group &G) {
 // (the design says so with role = "management", as a UFM appliance is), else on the
 // first compute HCA port, else on any HCA port, else on the first switch (a managed
 // switch runs its own SM on port 0, whose GUID is the switch's).
+// After --guids-from only a port with a discovered GUID qualifies: OpenSM binds to a real
+// port GUID (cnPorts holds such ports only).
 void placeSm(const ir::Fabric &F, InfinibandPlane &p) {
   using From = InfinibandPlane::SmFrom;
+  auto real = [&](uint32_t q) { return !F.guidsFromDiscovery || ib::hcaPin(F, q); };
   for (uint32_t q : p.hcaPorts)
-    if (F.devRole[F.portDevice[q]] == ir::Role::Management) {
+    if (F.devRole[F.portDevice[q]] == ir::Role::Management && real(q)) {
       p.smFrom = From::Management, p.smPort = q;
       break;
     }
   if (p.smPort == None && !p.cnPorts.empty())
     p.smFrom = From::Compute, p.smPort = p.cnPorts[0];
-  if (p.smPort == None && !p.hcaPorts.empty())
-    p.smFrom = From::Hca, p.smPort = p.hcaPorts[0];
+  for (uint32_t q : p.hcaPorts)
+    if (p.smPort == None && real(q))
+      p.smFrom = From::Hca, p.smPort = q;
   if (p.smPort != None) {
     p.smGuid = ib::hcaPortGuid(F, p.smPort);
     return;
