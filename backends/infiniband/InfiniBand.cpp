@@ -178,7 +178,7 @@ void emitPlaneSm(BackendContext &ctx, const View &v, OutFile &o) {
                                                  : "no HCA in the plane: the switch's own SM";
   o.print("# The plane is a subnet of its own: its subnet manager is OpenSM bound to the port\n"
           "# below, {} ({}). Run one OpenSM per plane\n"
-          "# (docs/backends.md#infiniband).\n"
+          "# (docs/backends.md#infiniband-planes).\n"
           "guid 0x{:016x}\n\n",
           where, why, p.smGuid);
   o.print("# Its log, apart from the other planes' SMs on the same host (each also needs its own\n"
