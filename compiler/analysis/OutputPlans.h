@@ -91,23 +91,43 @@ struct StormControlPlan {
   uint64_t kbps(uint32_t pps) const { return (uint64_t(pps) * frameBytes * 8 + 999) / 1000; }
 };
 
-// The InfiniBand fabric (ir/InfiniBand.h draws its boundary).
-struct InfinibandPlan {
-  bool checked = false;
-  bool empty = true;               // no InfiniBand switch (W0157): no file is written
+// One InfiniBand subnet: what one subnet manager's files hold (backends/infiniband).
+struct InfinibandSubnet {
   std::vector<uint32_t> switches;  // InfiniBand switches, device order
   std::vector<uint32_t> hcaPorts;  // end-system ports on InfiniBand links, port order
   std::vector<uint32_t> cnPorts;   // those of compute systems (role compute): OpenSM's compute nodes
-  std::vector<uint32_t> devs;      // every device of the fabric, device order
-  std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX outside the fabric
-  std::vector<std::string> names;  // host names, checked (FAB-E0107)
-  std::vector<std::string> hcaDescriptions; // NodeDescription per hcaPorts entry, cut at 63 bytes (W0152)
-  std::vector<uint64_t> hostGroups; // per layout: port groups with InfiniBand links (bit mask)
+  std::vector<uint32_t> devs;      // every device of the subnet, device order
   uint64_t links = 0;
   uint32_t topTier = 0;
   std::string routingEngine;       // OpenSM's routing_engine: policy infiniband's, else the default
   bool engineFromPolicy = false;
   uint64_t cnUnpinned = 0;         // compute HCA ports --guids-from found no GUID for (W0350): not in cnPorts
+};
+
+// A plane of InfiniBand switches (a `group plane`): a subnet of its own, with its own
+// subnet manager and files under infiniband/<dir>/ (decision 0451).
+struct InfinibandPlane : InfinibandSubnet {
+  uint32_t group = UINT32_MAX;     // into ir::Fabric::groups
+  std::string dir;                 // the plane's name under the host-name rule
+  // Where its subnet manager runs: the port GUID of OpenSM's `guid` option, the HCA port
+  // (UINT32_MAX: port 0 of switch smSwitch, a managed switch's own SM) and why it was taken.
+  enum class SmFrom : uint8_t { Management, Compute, Hca, Switch };
+  SmFrom smFrom = SmFrom::Compute;
+  uint32_t smPort = UINT32_MAX, smSwitch = UINT32_MAX;
+  uint64_t smGuid = 0;
+};
+
+// The InfiniBand fabric (ir/InfiniBand.h draws its boundary): the whole, and its planes.
+struct InfinibandPlan : InfinibandSubnet {
+  bool checked = false;
+  bool empty = true;               // no InfiniBand switch (W0157): no file is written
+  std::vector<uint32_t> nameOf;    // device -> index in names; UINT32_MAX outside the fabric
+  std::vector<std::string> names;  // host names, checked (FAB-E0107)
+  std::vector<std::string> hcaDescriptions; // NodeDescription per hcaPorts entry, cut at 63 bytes (W0152)
+  std::vector<uint64_t> hostGroups; // per layout: port groups with InfiniBand links (bit mask)
+  // Empty: the design declares no plane of InfiniBand switches, and the whole fabric is
+  // one subnet (infiniband/'s files). Else one subnet per plane, in declaration order.
+  std::vector<InfinibandPlane> planes;
 };
 
 // Slurm's view: the tree (leaf groups and the switches above) and the NVLink blocks.

@@ -5,6 +5,7 @@
 #include "checks/OutputChecks.h"
 
 #include "checks/HostNames.h"
+#include "checks/InfiniBand.h"
 #include "diag/Diag.h"
 #include "ir/InfiniBand.h"
 
@@ -28,10 +29,12 @@ bool isIbPort(const ir::Fabric &F, uint32_t port) {
 // adaptive-routing ones (MLNX_OFED and UFM's OpenSM; upstream 3.3 has no ar_*).
 constexpr const char *Engines[] = {"ftree", "ar_ftree", "updn", "ar_updn", "dnup", "minhop"};
 
+} // namespace
+
 // OpenSM's routing_engine: policy infiniband's, checked, else NVIDIA's default on NVIDIA
 // (Quantum) switches, adaptive routing on, and upstream's ftree (minhop on one tier) on
 // others (docs/backends.md, opensm.conf.fragment).
-bool routingEngine(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &diags) {
+bool ibRoutingEngine(const ir::Fabric &F, InfinibandSubnet &v, DiagEngine &diags, const std::string &where) {
   const ir::PolicyBlock *pb = F.policyBlock("infiniband");
   const ir::Setting *s = pb ? pb->get(F.strings, "routing_engine") : nullptr;
   if (!s) {
@@ -81,8 +84,7 @@ bool routingEngine(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &diags) {
   }
   if ((names[0] == "ftree" || names[0] == "ar_ftree") && v.topTier < 2) {
     Diagnostic *d = diags.report(DiagCode::E0351, s->loc,
-                                 "{} needs a fat tree of two or more switch tiers; this InfiniBand fabric has one",
-                                 names[0]);
+                                 "{} needs a fat tree of two or more switch tiers; {} has one", names[0], where);
     DiagEngine::note(d, {}, "use updn, ar_updn or minhop, or give the switches their tiers (tier = \"spine\")");
     return false;
   }
@@ -91,7 +93,6 @@ bool routingEngine(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &diags) {
     v.routingEngine += (i ? "," : "") + names[i];
   return true;
 }
-} // namespace
 
 bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   InfinibandPlan &v = an.infiniband;
@@ -171,7 +172,7 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     DiagEngine::note(d, {}, "discover the whole fabric; an HCA is found by its description, 'host port' or "
                             "rdma-ndd's 'host mlx5_N' on the port the design cables it to");
   }
-  if (!routingEngine(F, v, diags))
+  if (!ibRoutingEngine(F, v, diags, "this InfiniBand fabric"))
     return false;
   if (!checkHostNames(F, diags, v.devs, &v.names))
     return false;
@@ -211,7 +212,7 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                  truncated == 1 ? " is" : "s are", MaxDesc, F.deviceName(first));
     DiagEngine::note(d, {}, "shorter instance names keep the descriptions whole and unique");
   }
-  return true;
+  return splitInfinibandPlanes(F, v, diags);
 }
 
 } // namespace fabc::checks

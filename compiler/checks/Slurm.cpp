@@ -31,9 +31,11 @@ uint32_t find(std::vector<uint32_t> &p, uint32_t x) {
   return x;
 }
 
-// The smallest su/pod/other group that holds every device of `devs`; None if none.
+// The smallest su/pod/other group that holds every device of `devs` and no other leaf
+// (`leavesIn` counts each group's leaves); None if none. A group holding other leaves too
+// (a pod of several leaf groups, as in a multi-plane pod) names none of them.
 uint32_t enclosingGroup(const ir::Fabric &F, const std::vector<std::vector<uint32_t>> &groupsOf,
-                        const std::vector<uint32_t> &devs) {
+                        const std::vector<uint32_t> &leavesIn, const std::vector<uint32_t> &devs) {
   uint32_t best = None;
   uint64_t bestSize = UINT64_MAX;
   for (uint32_t g : groupsOf[devs[0]]) {
@@ -45,7 +47,7 @@ uint32_t enclosingGroup(const ir::Fabric &F, const std::vector<std::vector<uint3
       }
     const ir::Group &G = F.groups[g];
     uint64_t size = G.devices().size();
-    if (all && size < bestSize) {
+    if (all && leavesIn[g] == devs.size() && size < bestSize) {
       best = g;
       bestSize = size;
     }
@@ -164,15 +166,19 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
     t.host[named[i]] = names[i];
     taken.insert(names[i]);
   }
-  // A leaf group is named after the smallest su, pod or other group holding its leaves.
+  // A leaf group is named after the smallest su, pod or other group holding its leaves
+  // and no other.
   std::vector<std::vector<uint32_t>> groupsOf(n);
+  std::vector<uint32_t> leavesIn(F.groups.size(), 0);
   for (uint32_t g = 0; g < F.groups.size(); ++g) {
     const ir::Group &G = F.groups[g];
     if (G.kind == ir::GroupKind::NvLink || G.kind == ir::GroupKind::Rail || G.kind == ir::GroupKind::Plane)
       continue;
     for (uint32_t d : G.devices())
-      if (isLeaf[d])
+      if (isLeaf[d]) {
         groupsOf[d].push_back(g);
+        ++leavesIn[g];
+      }
   }
   unsigned anonymous = 0;
   for (SlurmPlan::Entry &e : t.entries) {
@@ -180,7 +186,7 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
       e.name = t.host[e.switches[0]];
       continue;
     }
-    uint32_t g = enclosingGroup(F, groupsOf, e.switches);
+    uint32_t g = enclosingGroup(F, groupsOf, leavesIn, e.switches);
     std::string name = g == None ? "" : names::label(F.nodeName(F.groups[g].node));
     while (name.empty() || taken.count(name))
       name = "leafgroup" + std::to_string(anonymous++);

@@ -138,3 +138,62 @@ TEST(Guids, PrefixOverflowIsAnError) {
     found |= d.code == DiagCode::E0131;
   EXPECT_TRUE(found);
 }
+
+// Planes of InfiniBand switches split the fabric into subnets: every HCA port in the plane
+// of its switch, a host in each plane it has a port in, and the SM port by the rule
+// (a compute HCA port; port 0 of the first switch where the plane has no HCA).
+TEST(OutputChecks, InfinibandPlanesAreSubnets) {
+  auto b = build(R"(
+model L : switch { protocol = "infiniband"; port p[8] { speed = 400 Gb/s; form = "OSFP"; } }
+model H : system { gpus = 2; port cx[2] { speed = 400 Gb/s; form = "OSFP"; } }
+model AOC : cable { media = "AOC"; speed = 400 Gb/s; form = "OSFP"; reach = 30 m; }
+option default_cable_length = 5 m;
+fabric f {
+  h[2] : H;
+  a[2] : L { tier = "leaf"; };
+  b[2] : L { tier = "leaf"; };
+  c : L;
+  for i in 0 .. 2 {
+    link h[i].cx[0] -- a[i].p[0];
+    link h[i].cx[1] -- b[i].p[0];
+  }
+  link a[0].p[1] -- a[1].p[1];
+  link b[0].p[1] -- b[1].p[1];
+  group plane pa { a[*]; }
+  group plane pB { b[*]; }
+  group plane pc { c; }
+}
+)");
+  ASSERT_TRUE(b->ok);
+  Analyses an(b->F);
+  ASSERT_TRUE(checks::checkOutput("infiniband", b->F, an, *b->diags));
+  const InfinibandPlan &P = an.infiniband;
+  ASSERT_EQ(P.planes.size(), 3u);
+  EXPECT_EQ(P.planes[1].dir, "pb");
+  size_t ports = 0;
+  std::set<uint32_t> seen;
+  for (const InfinibandPlane &p : P.planes) {
+    ports += p.hcaPorts.size();
+    for (uint32_t q : p.hcaPorts) {
+      EXPECT_TRUE(seen.insert(q).second);
+      uint32_t s = b->F.portDevice[b->F.otherEnd(b->F.portLink[q], q)];
+      EXPECT_TRUE(std::count(p.switches.begin(), p.switches.end(), s)) << b->F.portName(q);
+    }
+  }
+  EXPECT_EQ(ports, P.hcaPorts.size());
+  // Both hosts in planes pa and pB, with one port each there.
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(P.planes[i].devs.size(), 4u);
+    EXPECT_EQ(P.planes[i].hcaPorts.size(), 2u);
+    EXPECT_EQ(P.planes[i].links, 3u);
+    EXPECT_EQ(P.planes[i].smFrom, InfinibandPlane::SmFrom::Compute);
+    EXPECT_EQ(P.planes[i].smPort, P.planes[i].cnPorts[0]);
+    EXPECT_EQ(P.planes[i].smGuid, ir::ib::hcaPortGuid(b->F, P.planes[i].smPort));
+  }
+  EXPECT_EQ(b->F.portName(P.planes[1].smPort), "h[0]/cx[1]");
+  const InfinibandPlane &c = P.planes[2];
+  EXPECT_TRUE(c.hcaPorts.empty());
+  EXPECT_EQ(c.smFrom, InfinibandPlane::SmFrom::Switch);
+  EXPECT_EQ(c.smGuid, b->F.devGuid[c.switches[0]]);
+  EXPECT_EQ(c.routingEngine, "minhop");
+}

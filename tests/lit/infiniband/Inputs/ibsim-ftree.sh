@@ -7,10 +7,12 @@
 # /etc/opensm, where its opensm.conf.fragment names its files, and OpenSM runs with that
 # configuration alone (-F /etc/opensm/opensm.conf.fragment, no routing option): run it as
 #   unshare -nm bash ibsim-ftree.sh DIR NET INFINIBAND_DIR
-# so that the bind mount stays in the test's own mount namespace.
+# so that the bind mount stays in the test's own mount namespace. A fourth argument names
+# the fragment within that directory (a plane's: planea/opensm.conf.fragment). ibsim attaches
+# OpenSM and ibnetdiscover to the node SIM_HOST names, when set (else to the net file's first).
 # Writes DIR/ibsim.log, DIR/osm.log, DIR/dump/ (OpenSM's dump files) and DIR/disc.txt.
 set -euo pipefail
-dir=$1 net=$2 roots=$3
+dir=$1 net=$2 roots=$3 conf=${4:-opensm.conf.fragment}
 ip link set lo up 2>/dev/null || true
 ibsim -s -n "$net" >"$dir/ibsim.log" 2>&1 &
 sim=$!
@@ -29,7 +31,7 @@ mkdir -p "$dir/dump"
 if [ -d "$roots" ]; then
   [ -d /etc/opensm ] || { echo "no /etc/opensm (Debian's opensm package makes it)" >&2; exit 1; }
   mount --bind "$roots" /etc/opensm
-  LD_PRELOAD=$umad2sim timeout 120 opensm -F /etc/opensm/opensm.conf.fragment -o -f "$dir/osm.log" -e \
+  LD_PRELOAD=$umad2sim timeout 120 opensm -F "/etc/opensm/$conf" -o -f "$dir/osm.log" -e \
     --dump_files_dir "$dir/dump" >"$dir/osm.out" 2>&1
 else
   LD_PRELOAD=$umad2sim timeout 120 opensm -o -R ftree -a "$roots" -f "$dir/osm.log" -e \
