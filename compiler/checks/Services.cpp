@@ -1,6 +1,7 @@
 // Settings several Ethernet outputs write, checked once for all of them: policy
 // management (NTP, syslog and TACACS+ servers, the management VRF and the management
-// port's address per switch, the sources mgmt_allow lets reach them) and policy bfd (BFD on every fabric BGP session).
+// port's address per switch, the sources mgmt_allow lets reach them) and policy bfd
+// (BFD on every fabric BGP session).
 #include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
