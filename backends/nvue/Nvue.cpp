@@ -5,6 +5,7 @@
 // document at a time, in the dialect of the target release (nvue/Dialect.h).
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
+#include "backends/nvue/Acl.h"
 #include "backends/nvue/Dialect.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
@@ -53,6 +54,8 @@ struct SwitchDoc {
     y.endSeqItem();
     y.beginSeqItem();
     y.beginMap("set");
+    if (plan.controlPlaneAcl)
+      nvue::writeControlPlaneAcl(y, an.management, plan);
 
     writeSystem(y, d);
 
@@ -377,6 +380,8 @@ struct SwitchDoc {
       y.endMap();
       y.endMap();
     }
+    if (plan.controlPlaneAcl)
+      nvue::bindControlPlaneAcl(y);
     y.scalar("hostname", hosts(d));
     if (nv.cl515 && !m.ntp.empty()) { // system ntp server ..., system ntp vrf (5.15)
       y.beginMap("ntp");

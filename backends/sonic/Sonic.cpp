@@ -76,7 +76,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
   JsonWriter j(out, 4); // config_db.json as SONiC writes it: 4 spaces a level
   j.beginObject();
 
-
+  aclTables(j, order.plain, unnumbered);
   bgpTables(j, d, los, unnumbered);
 
   // The cage's breakout mode, keyed by its first port (dynamic port breakout): the

@@ -1,7 +1,7 @@
 #pragma once
 // Private to backends/sonic/: one switch's config_db.json writer. Sonic.cpp writes the
 // ports, QoS and metadata tables and drives the table order; Routing.cpp writes the
-// BGP, interface, VLAN and routing-policy tables.
+// BGP, interface, VLAN and routing-policy tables, Acl.cpp the control-plane ACLs.
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
 #include "backends/sonic/Tables.h"
@@ -49,6 +49,8 @@ private:
     });
   }
   std::string_view key(TextBuffer &b) { return {b.data(), b.size()}; }
+  // ACL_RULE, ACL_TABLE: policy management's mgmt_allow as control-plane ACLs (Acl.cpp).
+  void aclTables(JsonWriter &j, const std::vector<uint32_t> &order, bool unnumbered);
   // BGP_GLOBALS ... BGP_PEER_GROUP_AF, in Routing.cpp with the other routing tables.
   void bgpTables(JsonWriter &j, uint32_t d, std::string_view loopback, bool unnumbered);
   void bgpNeighbors(JsonWriter &j, bool unnumbered, bool af);

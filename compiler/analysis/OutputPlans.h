@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fabc {
@@ -30,6 +31,11 @@ struct NvuePlan {
   NvueDialect dialect = NvueDialect::Cl515;
   std::string version = "5.15.0"; // the header's "Cumulus Linux X.Y.Z"
   unsigned minor = 15;            // Y: the PFC watchdog and adaptive routing need 5.6
+  // policy management's mgmt_allow as a control-plane ACL (Cumulus Linux 5.9 and later,
+  // W0420 before): written when true. aclNtp: the ntp_servers no mgmt_allow prefix
+  // covers, whose replies to the switch's NTP client the ACL permits too.
+  bool controlPlaneAcl = false;
+  std::vector<uint32_t> aclNtp;
 };
 
 // sonic: what the platform files name (checked against the catalog's SONiC properties)
@@ -57,6 +63,9 @@ struct ManagementPlan {
   std::string tacacsSecret;
   uint32_t base = 0, gateway = 0;
   unsigned len = 0;
+  // mgmt_allow: the IPv4 prefixes (base, length) that may reach every switch's SSH, SNMP
+  // and NTP, as declared; empty: no control-plane ACL is written.
+  std::vector<std::pair<uint32_t, uint8_t>> allow;
   // The i-th switch of EthernetPlan::switches: the pool's i-th host address, the
   // gateway skipped.
   uint32_t address(uint32_t i) const {

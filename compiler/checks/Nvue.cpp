@@ -151,9 +151,13 @@ static void checkRoceFeatures(const ir::Fabric &F, const Analyses &an, DiagEngin
 
 // What NVUE carries of policy management: TACACS+ came to NVUE with Cumulus Linux 5.4, and
 // takes at most eight servers (5.15 user guide, TACACS).
-static bool checkManagementNvue(const ir::Fabric &F, const Analyses &an, DiagEngine &diags) {
+static bool checkControlPlaneAcl(const ir::Fabric &F, Analyses &an, DiagEngine &diags);
+
+static bool checkManagementNvue(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   const ManagementPlan &m = an.management;
   const ir::PolicyBlock *pb = F.policyBlock("management");
+  if (!checkControlPlaneAcl(F, an, diags))
+    return false;
   const ir::Setting *s = pb ? pb->get(F.strings, "tacacs_servers") : nullptr;
   if (!s || m.tacacs.empty())
     return true;
@@ -168,6 +172,44 @@ static bool checkManagementNvue(const ir::Fabric &F, const Analyses &an, DiagEng
                                  "tacacs_servers out", an.nvue.version);
     DiagEngine::note(d, {}, "NVUE configures TACACS+ from Cumulus Linux 5.4; target 5.4 or later, or write /etc/tacplus_servers");
   }
+  return true;
+}
+
+// mgmt_allow as NVUE's control-plane ACL FABRIC_MGMT: the Cumulus Linux user guide
+// documents `nv set system control-plane acl <name> inbound` from 5.9 (Firewall Rules, the
+// default acl-default-dos and acl-default-whitelist) to 5.15 (Access Control List
+// Configuration, Control Plane ACLs); older targets get none (W0420).
+static bool checkControlPlaneAcl(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
+  const ManagementPlan &m = an.management;
+  NvuePlan &plan = an.nvue;
+  plan.controlPlaneAcl = false;
+  plan.aclNtp.clear();
+  if (m.allow.empty())
+    return true;
+  const ir::Setting *s = F.policyBlock("management")->get(F.strings, "mgmt_allow");
+  if (plan.minor < 9) {
+    Diagnostic *d = diags.report(DiagCode::W0420, s->loc, "Cumulus Linux {} predates NVUE's control-plane ACL: startup.yaml "
+                                 "leaves mgmt_allow out, and SSH, SNMP and NTP stay open to every source", plan.version);
+    DiagEngine::note(d, {}, "target Cumulus Linux 5.9 or later (option nvue_release), or install the rules with cl-acltool");
+    return true;
+  }
+  // The switch's NTP client hears its servers on UDP 123, which the ACL closes to the rest.
+  for (uint32_t server : m.ntp) {
+    bool covered = false;
+    for (const auto &[base, len] : m.allow)
+      covered |= len == 0 || (server >> (32 - len)) == (base >> (32 - len));
+    if (!covered)
+      plan.aclNtp.push_back(server);
+  }
+  // Rules 10, 20, ...: three permits per prefix, the NTP servers' permits, three denies.
+  uint64_t last = 10 * (3 * uint64_t(m.allow.size()) + plan.aclNtp.size() + 3);
+  if (last > 65535) {
+    Diagnostic *d = diags.report(DiagCode::E0421, s->loc, "mgmt_allow's {} prefixes need ACL rule {}, past NVUE's 65535",
+                                 m.allow.size(), last);
+    DiagEngine::note(d, {}, "summarise the prefixes into fewer, shorter ones");
+    return false;
+  }
+  plan.controlPlaneAcl = true;
   return true;
 }
 

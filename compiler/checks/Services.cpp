@@ -1,6 +1,7 @@
 // Settings several Ethernet outputs write, checked once for all of them: policy
 // management (NTP, syslog and TACACS+ servers, the management VRF and the management
-// port's address per switch) and policy bfd (BFD on every fabric BGP session).
+// port's address per switch, the sources mgmt_allow lets reach them) and policy bfd
+// (BFD on every fabric BGP session).
 #include "diag/DiagCodes.h"
 #include "checks/OutputChecks.h"
 
@@ -9,6 +10,7 @@
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace fabc::checks {
@@ -46,6 +48,65 @@ bool servers(const ir::Fabric &F, const ir::Setting &s, std::vector<uint32_t> &o
       }
     out.push_back(a);
   }
+  return ok;
+}
+
+// mgmt_allow: the sources a control-plane ACL lets reach SSH, SNMP and NTP. Each element
+// is checked on its own, the caret at it; an empty list would lock every operator out.
+bool allowList(const ir::Fabric &F, const ir::Setting &s, ManagementPlan &p, DiagEngine &diags) {
+  auto bad = [&](SourceRange at, std::string msg, std::string fix) {
+    Diagnostic *d = diags.report(DiagCode::E0420, at, "{}", msg);
+    DiagEngine::note(d, {}, std::move(fix));
+  };
+  std::vector<uint32_t> strs = s.type == ir::Setting::String ? std::vector<uint32_t>{s.str} : s.strs;
+  if ((s.type != ir::Setting::String && s.type != ir::Setting::StringList) || strs.empty()) {
+    bad(s.loc, s.type == ir::Setting::List && s.list.empty() ? "mgmt_allow is empty: no source could reach the switches' SSH"
+                                                              : "mgmt_allow is a list of IPv4 prefixes",
+        "for example mgmt_allow = [\"10.250.0.0/16\"]; leave mgmt_allow out for no control-plane ACL");
+    return false;
+  }
+  bool ok = true;
+  for (size_t e = 0; e < strs.size(); ++e) {
+    std::string_view v = F.strings.str(strs[e]);
+    SourceRange at = diags.element(s.loc, v, unsigned(std::count(strs.begin(), strs.begin() + e, strs[e])));
+    uint32_t base, addr;
+    unsigned len;
+    if (ir::parseCidr(v, base, len)) {
+      bool twice = false;
+      for (const auto &[b, l] : p.allow)
+        twice |= b == base && l == len;
+      if (twice) {
+        bad(at, fmt::format("mgmt_allow lists {} twice", v), "list each prefix once");
+        ok = false;
+        continue;
+      }
+      p.allow.emplace_back(base, uint8_t(len));
+      continue;
+    }
+    ok = false;
+    size_t slash = v.find('/');
+    std::string_view host = v.substr(0, slash);
+    unsigned l = 0;
+    bool lenOk = slash != std::string_view::npos && slash + 1 < v.size() && v.size() - slash <= 3;
+    for (size_t i = slash + 1; lenOk && i < v.size(); ++i)
+      lenOk = v[i] >= '0' && v[i] <= '9' && (l = l * 10 + unsigned(v[i] - '0')) <= 32;
+    if (lenOk && ir::parseIPv4(host, addr)) { // a well-formed prefix with host bits set
+      uint32_t mask = l ? ~uint32_t(0) << (32 - l) : 0;
+      bad(at, fmt::format("mgmt_allow prefix '{}' has host bits set", v),
+          fmt::format("the prefix of {}/{} is \"{}/{}\"; for the one host write \"{}/32\"", host, l,
+                      ir::ipv4String(addr & mask), l, host));
+    } else if (slash == std::string_view::npos && ir::parseIPv4(v, addr)) {
+      bad(at, fmt::format("mgmt_allow element '{}' is an address, not a prefix", v),
+          fmt::format("write \"{}/32\" for the one host", v));
+    } else {
+      bad(at, fmt::format("mgmt_allow element '{}' is not an IPv4 prefix", v),
+          v.find(':') != std::string_view::npos
+              ? "mgmt_allow takes IPv4 prefixes (\"a.b.c.d/len\"), the management network fabc numbers"
+              : "write \"a.b.c.d/len\" with len from 0 to 32, e.g. \"10.250.0.0/16\"");
+    }
+  }
+  if (!ok)
+    p.allow.clear();
   return ok;
 }
 
@@ -103,6 +164,8 @@ bool checkManagement(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
       pool = &s;
     else if (k == "mgmt_gateway")
       gw = &s;
+    else if (k == "mgmt_allow")
+      p.ok &= allowList(F, s, p, diags);
   }
   if (secret)
     p.ok &= resolveSecret(F, *secret, p.tacacsSecret, diags);

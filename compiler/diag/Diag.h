@@ -148,6 +148,11 @@ public:
                            const std::vector<std::string_view> &candidates);
   // The same over a list of names separated by spaces or commas ("row rack u").
   std::string_view suggest(Diagnostic *d, SourceRange r, std::string_view word, std::string_view names);
+  // The range of the string literal "text" inside r (an element of a list of strings;
+  // `nth`: its (nth + 1)-th occurrence, for a repeat), so that a caret points at the
+  // element rather than at the whole list; r when the text there is not a plain literal
+  // of it (an expression, an escape, a -D value).
+  SourceRange element(SourceRange r, std::string_view text, unsigned nth = 0) const;
   // A diagnostic a check finds but does not show (it shows at most 20 of its kind):
   // counted as report() counts it (the totals, the exit status, a fold's "N more like
   // this"), never printed; the rest is summed in one note.

@@ -89,4 +89,20 @@ std::string_view DiagEngine::suggest(Diagnostic *d, SourceRange r, std::string_v
   return suggest(d, r, word, list);
 }
 
+SourceRange DiagEngine::element(SourceRange r, std::string_view text, unsigned nth) const {
+  if (!r.begin.valid() || r.begin.file >= sm_.size())
+    return r;
+  std::string_view all = sm_.text(r.begin.file);
+  if (uint64_t(r.begin.offset) + r.length > all.size())
+    return r;
+  std::string_view at = all.substr(r.begin.offset, r.length);
+  std::string quoted = "\"" + std::string(text) + "\"";
+  size_t i = at.find(quoted);
+  for (; nth && i != std::string_view::npos; --nth)
+    i = at.find(quoted, i + quoted.size());
+  if (i == std::string_view::npos)
+    return r;
+  return {{r.begin.file, uint32_t(r.begin.offset + i)}, uint32_t(quoted.size())};
+}
+
 } // namespace fabc

@@ -185,6 +185,67 @@ def check_management(host, d, s, ifs):
             errors.append(f"{host}: system aaa tacacs {tacacs}")
         secrets = {v.get("secret") for v in servers.values()}
         out.append(f"tacacs {len(servers)} vrf {tacacs.get('vrf')} secret {'set' if secrets != {None} else 'none'}")
+    acl = check_control_plane_acl(host, s, system)
+    if acl:
+        out.append(acl)
+    return ", ".join(out)
+
+
+# The ports a control-plane ACL must never deny: BGP, BFD (single and multi-hop; the
+# default whitelist's 3784-3786, 4784), all of which the fabric's own sessions need.
+FABRIC_PORTS = {("tcp", 179), ("udp", 3784), ("udp", 3785), ("udp", 3786), ("udp", 4784)}
+
+
+def check_control_plane_acl(host, s, system):
+    """system control-plane acl NAME inbound binds an ACL of the top-level `acl` map
+    (Cumulus Linux user guide, Access Control List Configuration, Control Plane ACLs):
+    type ipv4, rules keyed by number, each with exactly one action (permit or deny) and
+    a match on ip protocol tcp/udp, an optional source-ip (a prefix with the host bits
+    zero) and the protocol's dest-port set. No rule may deny everything (Cumulus Linux
+    supports no deny-all control-plane rule) nor a fabric protocol's port. Returns
+    "acl NAME: N permits, M denies (ports ...)" or ""."""
+    bound = system.get("control-plane", {}).get("acl", {})
+    acls = s.get("acl", {})
+    if not bound and not acls:
+        return ""
+    out = []
+    for name, how in bound.items():
+        if how != {"inbound": {}}:
+            errors.append(f"{host}: control-plane acl {name} is bound {how}")
+        a = acls.get(name)
+        if a is None or a.get("type") != "ipv4":
+            errors.append(f"{host}: control-plane acl {name} is not an ipv4 ACL of `acl`")
+            continue
+        permits = denies = 0
+        ports, sources = set(), set()
+        for rid, r in a.get("rule", {}).items():
+            action, ip = r.get("action", {}), r.get("match", {}).get("ip", {})
+            proto = ip.get("protocol")
+            dports = ip.get(proto, {}).get("dest-port", {}) if proto in ("tcp", "udp") else {}
+            if not (isinstance(rid, str) and rid.isdigit() and 1 <= int(rid) <= 65535) or len(action) != 1 \
+                    or list(action.values()) != [{}] or set(r) != {"action", "match"} or not dports \
+                    or not all(str(p).isdigit() for p in dports) or set(ip) - {"protocol", "source-ip", proto}:
+                errors.append(f"{host}: acl {name} rule {rid} {r}")
+                continue
+            src = ip.get("source-ip")
+            if src is not None:
+                try:
+                    ipaddress.IPv4Network(src)  # strict: host bits must be zero
+                except ValueError:
+                    errors.append(f"{host}: acl {name} rule {rid} source-ip {src}")
+            if "deny" in action:
+                denies += 1
+                if any((proto, int(p)) in FABRIC_PORTS for p in dports):
+                    errors.append(f"{host}: acl {name} rule {rid} denies a fabric protocol")
+            else:
+                permits += 1
+                sources.add(src)
+            ports |= {f"{proto}/{p}" for p in dports}
+        out.append(f"acl {name}: {permits} permits from {len(sources)} sources, {denies} denies "
+                   f"(ports {' '.join(sorted(ports))})")
+    for name in acls:
+        if name not in bound:
+            errors.append(f"{host}: acl {name} is bound nowhere")
     return ", ".join(out)
 
 

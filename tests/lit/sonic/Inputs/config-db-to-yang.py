@@ -11,7 +11,9 @@ by these rules, which this script follows (Inputs/sonic-yang/README.md):
 - key-value tables (DSCP_TO_TC_MAP, CABLE_LENGTH, ...) become a nested list whose key
   is the field name and whose one other leaf holds the value;
 - a field the models declare as a leaf-list, written as a JSON list or a
-  comma-separated string, becomes one element per item.
+  comma-separated string, becomes one element per item;
+- a field inside a choice (ACL_RULE's SRC_IP, in case ip4_prefix) is a field of the
+  list itself: choices and cases exist in the schema only.
 Values stay text, so no number or boolean conversion is guessed. A table or field no
 model declares is an error here (not silently dropped), as it would be in SONiC.
 
@@ -51,6 +53,13 @@ def load_schema(yangdir):
         if not m or module is None:
             continue
         col, name, mark, keys, typ = len(m.group(1)), m.group(3), m.group(4), m.group(5), m.group(6)
+        if name.startswith("(") and stack:
+            # a choice (its cases are the `+--:(name)` lines): schema only, so its leaves
+            # are the enclosing list's own fields in the data (ACL_RULE's SRC_IP)
+            while stack and stack[-1][0] >= col:
+                stack.pop()
+            stack.append((col, stack[-1][1]))
+            continue
         if mark == "*" and keys:
             node = {"kind": "list", "keys": keys.split(), "children": {}}
         elif mark == "*":
