@@ -10,7 +10,7 @@ inline constexpr const char Summary[] = "1.6";      // summary.json
 inline constexpr const char Bom[] = "1.0";          // bom/bom.json
 inline constexpr const char Energy[] = "1.4";       // energy/energy.json
 inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json
-inline constexpr const char HostsPlan[] = "1.0";    // hosts/plan.json
+inline constexpr const char HostsPlan[] = "1.1";    // hosts/plan.json (1.1: bond)
 inline constexpr const char Diff[] = "1.1";         // fabc diff --format=json
 inline constexpr const char Verify[] = "1.0";       // fabc verify --format=json
 inline constexpr const char Export[] = "1.0";       // fabc export --format=json|yaml

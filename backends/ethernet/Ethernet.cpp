@@ -26,7 +26,8 @@ void peersOf(const ir::Fabric &F, uint32_t dev, std::vector<Peer> &out) {
       continue;
     uint32_t o = F.otherEnd(l, p);
     uint32_t od = F.portDevice[o];
-    out.push_back({p, l, o, od, routed && passes::isRoutedSwitch(F, od)});
+    // An MC-LAG peer link is the pair's L2 port channel, no BGP session (decision 0441).
+    out.push_back({p, l, o, od, routed && passes::isRoutedSwitch(F, od) && !F.isPeerLink(l)});
   }
 }
 

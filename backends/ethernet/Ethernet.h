@@ -36,7 +36,7 @@ using names::swpName;
 // A connected port of a switch and what is at its other end.
 struct Peer {
   uint32_t port, link, peerPort, peerDev;
-  bool routed; // the peer is a routed switch: the link carries an eBGP session
+  bool routed; // the peer is a routed switch: the link carries an eBGP session (an MC-LAG peer link does not)
 };
 std::vector<Peer> peersOf(const ir::Fabric &F, uint32_t dev);
 // A port toward an end system (a server, a NIC, storage), not a switch: what storm

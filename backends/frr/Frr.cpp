@@ -6,6 +6,8 @@
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 
+#include <algorithm>
+
 namespace fabc {
 namespace {
 
@@ -55,7 +57,12 @@ struct SwitchConf {
       append(b, "\n description ");
       append(b, view(desc));
       append(b, "\n");
-      if (p.routed && unnumbered) {
+      uint32_t bondNo = F.linkBondNo.empty() ? 0 : F.linkBondNo[p.link];
+      if (bondNo) {
+        out(b, " ! member of bond{} (bonded by the OS: ifupdown2, NVUE or SONiC's PortChannel{})\n", bondNo, bondNo);
+      } else if (F.isPeerLink(p.link)) {
+        append(b, " ! member of the MC-LAG peer link (bonded by the OS)\n");
+      } else if (p.routed && unnumbered) {
         // Router advertisements carry the link-local next hop of an unnumbered session.
         append(b, " ipv6 nd ra-interval 10\n no ipv6 nd suppress-ra\n");
       } else if (p.routed) {
@@ -72,6 +79,18 @@ struct SwitchConf {
             F.hostNets[F.linkHostNet[p.link]].vlan);
       }
       append(b, "exit\n!\n");
+    }
+    // A bond under host_scheme "p2p" (LACP on one switch): its /31 on the bond, once.
+    std::vector<uint32_t> bondNets;
+    for (const eth::Peer &p : peers) {
+      uint32_t bondNo = F.linkBondNo.empty() ? 0 : F.linkBondNo[p.link];
+      if (!bondNo || F.hostScheme != ir::HostScheme::P2p || !passes::isHostLink(F, p.link) ||
+          std::find(bondNets.begin(), bondNets.end(), passes::hostSubnet(F, p.link)) != bondNets.end())
+        continue;
+      bondNets.push_back(passes::hostSubnet(F, p.link));
+      out(b, "interface bond{}\n ip address ", bondNo);
+      appendIpv4(b, passes::hostGateway(F, p.link));
+      append(b, "/31\nexit\n!\n");
     }
     // The host subnets' gateways: one VLAN interface (SVI) per subnet of this leaf.
     auto [first, last] = passes::hostNetsOf(F, d);
@@ -119,6 +138,12 @@ struct SwitchConf {
     for (const eth::Peer &p : peers) {
       if (F.hostScheme != ir::HostScheme::P2p || p.routed || !passes::isHostLink(F, p.link))
         continue;
+      if (!F.linkBondNo.empty() && F.linkBondNo[p.link]) { // a bond's /31, once
+        auto it = std::find(bondNets.begin(), bondNets.end(), passes::hostSubnet(F, p.link));
+        if (it == bondNets.end())
+          continue;
+        bondNets.erase(it);
+      }
       append(b, "  network ");
       appendIpv4(b, passes::hostSubnet(F, p.link));
       append(b, "/31\n");

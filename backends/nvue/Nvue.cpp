@@ -6,6 +6,7 @@
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
 #include "backends/nvue/Acl.h"
+#include "backends/nvue/Bonds.h"
 #include "backends/nvue/Dialect.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
@@ -32,10 +33,22 @@ struct SwitchDoc {
   const NvuePlan &plan;
   const nvue::Dialect &nv;
   std::vector<eth::Peer> peers;
+  nvue::SwitchBonds bonds;
   TextBuffer name, desc, addr;
+
+  // A bonded NIC's /31 network is its bond's: said once, at its first member.
+  bool repeatsBond(uint32_t port, uint32_t link) const {
+    if (F.linkBondNo.empty() || !F.linkBondNo[link])
+      return false;
+    for (const nvue::SwitchBonds::Bond &b : bonds.bonds)
+      if (b.no == F.linkBondNo[link])
+        return b.ports.front() != port;
+    return false;
+  }
 
   void write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, const passes::RoceSettings &roce, uint32_t mtu) {
     eth::peersOf(F, d, peers);
+    bonds.fill(F, peers);
     // The PFC watchdog and adaptive routing came with Cumulus Linux 5.6 (W0331 otherwise).
     bool wd = roce.enabled && roce.pfcWatchdog && plan.minor >= 6;
     bool ar = roce.enabled && roce.adaptiveRouting && plan.minor >= 6;
@@ -60,6 +73,7 @@ struct SwitchDoc {
     writeSystem(y, d);
 
     y.beginMap("interface");
+    nvue::writeBonds(y, F, d, bonds, nv, mtu, hosts);
     writeEth0(y, index);
     y.beginMap("lo");
     y.scalar("type", "loopback");
@@ -69,6 +83,7 @@ struct SwitchDoc {
     y.member("address", view(addr));
     y.endMap();
     y.endMap();
+    nvue::writePeerlink(y, F, bonds, mtu, hosts);
     uint32_t lastSplitCage = ir::None;
     for (const eth::Peer &p : peers) {
       eth::PortInfo pi = eth::portInfo(F, p.port);
@@ -91,7 +106,8 @@ struct SwitchDoc {
       name.clear();
       eth::appendSwpName(name, pi);
       y.beginMap(view(name));
-      bool hostPort = !p.routed && passes::isHostLink(F, p.link);
+      // A bond member's VLAN or address is its bond's (nvue/Bonds.cpp).
+      bool hostPort = !p.routed && passes::isHostLink(F, p.link) && !bonds.member(F, p.link);
       if (hostPort && F.hostScheme != ir::HostScheme::P2p) {
         // An access port of its subnet's VLAN, in the default bridge.
         y.beginMap("bridge");
@@ -105,6 +121,13 @@ struct SwitchDoc {
       desc.clear();
       eth::appendPeerDescription(desc, F, p, 'c', hosts);
       y.scalar("description", view(desc));
+      if (bonds.evpnGroups && p.routed) { // EVPN-MH tracks its uplinks (EVPN Multihoming: "Configure multihoming uplinks")
+        y.beginMap("evpn");
+        y.beginMap("multihoming");
+        y.scalar("uplink", nv.on);
+        y.endMap();
+        y.endMap();
+      }
       if (hostPort && F.hostScheme == ir::HostScheme::P2p) {
         y.beginMap(nv.ipv4); // the NIC's gateway: the /31's even address
         addr.clear();
@@ -166,10 +189,14 @@ struct SwitchDoc {
       fmt::format_to(fmt::appender(name), "vlan{}", net.vlan);
       y.beginMap(view(name));
       y.beginMap(nv.ipv4);
-      addr.clear();
-      appendIpv4(addr, net.base + 1);
-      fmt::format_to(fmt::appender(addr), "/{}", unsigned(net.len));
-      y.member("address", view(addr));
+      if (net.shared) {
+        nvue::writeVrr(y, net, nv);
+      } else {
+        addr.clear();
+        appendIpv4(addr, net.base + 1);
+        fmt::format_to(fmt::appender(addr), "/{}", unsigned(net.len));
+        y.member("address", view(addr));
+      }
       y.endMap();
       y.scalar("type", "svi");
       y.scalar("vlan", net.vlan);
@@ -191,6 +218,7 @@ struct SwitchDoc {
       y.endMap();
       y.endMap();
     }
+    nvue::writeEvpnMlag(y, F, bonds, nv);
 
     y.beginMap("router");
     if (ar) {
@@ -227,7 +255,8 @@ struct SwitchDoc {
     fmt::format_to(fmt::appender(addr), "{}/32", lo);
     y.emptyMap(view(addr));
     for (const eth::Peer &p : peers) { // the host subnets: a /31 per NIC, or the SVIs'
-      if (F.hostScheme != ir::HostScheme::P2p || p.routed || !passes::isHostLink(F, p.link))
+      if (F.hostScheme != ir::HostScheme::P2p || p.routed || !passes::isHostLink(F, p.link) ||
+          repeatsBond(p.port, p.link))
         continue;
       addr.clear();
       appendIpv4(addr, passes::hostSubnet(F, p.link));

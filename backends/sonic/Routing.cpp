@@ -41,6 +41,7 @@ void SwitchDb::bgpTables(JsonWriter &j, uint32_t d, std::string_view los, bool u
       nets.push_back(fmt::format("default|ipv4_unicast|{}/{}", ir::ipv4String(F.hostNets[n].base),
                                  unsigned(F.hostNets[n].len)));
     std::sort(nets.begin(), nets.end());
+    nets.erase(std::unique(nets.begin(), nets.end()), nets.end()); // a bond's members share its /31
     for (const std::string &k : nets)
       j.key(k).emptyObject();
   }
@@ -143,8 +144,8 @@ void SwitchDb::interfaces(JsonWriter &j, bool unnumbered) {
   sorted_.clear();
   eachPeer(o.plain, [&](const PortRow &r, const eth::Peer &p) {
     bool host = !p.routed && F.hostScheme == ir::HostScheme::P2p && passes::isHostLink(F, p.link);
-    if (!p.routed && !host)
-      return;
+    if ((!p.routed && !host) || (host && channelOf(uint32_t(&r - rows_.data()))))
+      return; // a bonded NIC's /31 is on its port channel (PORTCHANNEL_INTERFACE)
     sorted_.emplace_back(std::string(r.sv()), p.routed && unnumbered ? 1 : 0);
     if (p.routed && unnumbered)
       return;
@@ -198,16 +199,27 @@ void SwitchDb::vlanTables(JsonWriter &j, uint32_t d) {
   for (const std::string &k : svis)
     j.key(k).emptyObject();
   j.endObject();
-  std::vector<std::string> members;
-  for (const eth::Peer &p : peers_)
-    if (!p.routed && passes::isHostLink(F, p.link))
-      members.push_back(fmt::format("Vlan{}|{}", F.hostNets[F.linkHostNet[p.link]].vlan,
-                                    eth::sonicPortName(eth::portInfo(F, p.port))));
+  // A bonded NIC's VLAN member is its port channel; an MC-LAG peer link carries every
+  // host VLAN of the switch, tagged (the second field: 1).
+  std::vector<std::pair<std::string, bool>> members;
+  for (const eth::Peer &p : peers_) {
+    if (p.routed || !passes::isHostLink(F, p.link))
+      continue;
+    const Channel *c = channelOf(p.port - F.devPortBase[d]);
+    members.emplace_back(fmt::format("Vlan{}|{}", F.hostNets[F.linkHostNet[p.link]].vlan,
+                                     c ? channelName(c->no) : eth::sonicPortName(eth::portInfo(F, p.port))),
+                         false);
+  }
+  for (const Channel &c : channels_)
+    if (c.bond == ir::None)
+      for (uint32_t n = first; n < last; ++n)
+        members.emplace_back(fmt::format("Vlan{}|{}", F.hostNets[n].vlan, channelName(c.no)), true);
   std::sort(members.begin(), members.end());
+  members.erase(std::unique(members.begin(), members.end()), members.end());
   j.key("VLAN_MEMBER").beginObject();
-  for (const std::string &k : members) {
+  for (const auto &[k, tagged] : members) {
     j.key(k).beginObject();
-    j.key("tagging_mode").string("untagged");
+    j.key("tagging_mode").string(tagged ? "tagged" : "untagged");
     j.endObject();
   }
   j.endObject();

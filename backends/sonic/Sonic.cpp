@@ -52,6 +52,7 @@ void SwitchDb::fillPorts(uint32_t d) {
     rows_[peers_[k].port - base].peer = k;
     anyRouted_ |= peers_[k].routed;
   }
+  fillChannels();
 }
 
 void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbered, uint32_t mtu,
@@ -192,6 +193,8 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
 
+  evpnSegments(j);
+
   bool hostP2p = false;
   for (const eth::Peer &p : peers_)
     hostP2p |= !p.routed && F.hostScheme == ir::HostScheme::P2p && passes::isHostLink(F, p.link);
@@ -217,6 +220,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
 
+  mclagTables(j);
   sonic::mgmtTables(j, mgmt, index);
   sonic::ntp(j, mgmt);
 
@@ -281,6 +285,8 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
   j.endObject();
+
+  portChannelTables(j, mtu);
 
   if (roce.enabled && anyPeer) {
     j.key("PORT_QOS_MAP").beginObject();

@@ -56,6 +56,22 @@ private:
   void bgpNeighbors(JsonWriter &j, bool unnumbered, bool af);
   void interfaces(JsonWriter &j, bool unnumbered);
   void vlanTables(JsonWriter &j, uint32_t d);
+  // Bonds.cpp: the switch's port channels (its GPUs' bonds and an MC-LAG peer link).
+  struct Channel {
+    uint32_t no = 0;            // PortChannel<no>
+    uint32_t bond = ir::None;   // ir::Bond index, None for the peer link
+    uint32_t link = ir::None;   // a member's link (the bond's address and subnet)
+    std::vector<uint32_t> rows; // members, as indices into rows_
+  };
+  void fillChannels();
+  static std::string channelName(uint32_t no) { return "PortChannel" + std::to_string(no); }
+  // The port channel a row is a member of, or nullptr.
+  const Channel *channelOf(uint32_t row) const;
+  void evpnSegments(JsonWriter &j);         // EVPN_ETHERNET_SEGMENT
+  void mclagTables(JsonWriter &j);          // MCLAG_DOMAIN, MCLAG_INTERFACE
+  void portChannelTables(JsonWriter &j, uint32_t mtu); // PORTCHANNEL, _INTERFACE, _MEMBER
+  std::vector<Channel> channels_;           // sorted by name (as strings)
+  std::vector<uint32_t> rowChannel_;        // per row: index into channels_, or None
 
   const ir::Fabric &F;
   const Analyses &an;

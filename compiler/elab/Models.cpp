@@ -359,7 +359,8 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
         std::string_view v = F.strings.str(s);
         if (v == "none") out.bond = ir::Model::Bond::None;
         else if (v == "lacp") out.bond = ir::Model::Bond::Lacp;
-        else if (v == "mc-lag" || v == "evpn-mh") out.bond = ir::Model::Bond::MultiChassis;
+        else if (v == "mc-lag") out.bond = ir::Model::Bond::McLag;
+        else if (v == "evpn-mh") out.bond = ir::Model::Bond::EvpnMh;
         else {
           Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown bond '{}'", v);
           diags_.suggest(d, p.value->range, v, "none lacp mc-lag evpn-mh");

@@ -114,9 +114,11 @@ struct Model {
   // [g * n, (g + 1) * n), one GPU endpoint with several ports (planes, dual-ToR).
   uint32_t portsPerGpu = 1;
   // system: how a GPU's several ports are used (`bond`): independent ports (None), one
-  // LACP bond on one switch (Lacp), or one bond across switches (MultiChassis: MC-LAG or
-  // EVPN multihoming), whose members must sit on two or more switches (FAB-E0302).
-  enum class Bond : uint8_t { None, Lacp, MultiChassis } bond = Bond::None;
+  // LACP bond on one switch (Lacp), or one bond across switches (McLag: an MC-LAG pair
+  // with a peer link; EvpnMh: an EVPN multihoming Ethernet segment), whose members must
+  // sit on two or more switches (FAB-E0307). The bonds themselves: Fabric::bonds.
+  enum class Bond : uint8_t { None, Lacp, McLag, EvpnMh } bond = Bond::None;
+  bool multiChassis() const { return bond == Bond::McLag || bond == Bond::EvpnMh; }
   uint32_t rackUnits = 0;
   // optic/cable
   Media media = Media::None;
@@ -325,12 +327,39 @@ struct PartChoice {
 enum class HostScheme : uint8_t { None, P2p, Leaf, Rail };
 const char *hostSchemeName(HostScheme s); // "none", "p2p", "leaf", "rail"
 // One host subnet of the Leaf and Rail schemes (an SVI on its leaf).
+// A subnet of a multi-chassis bond group (ir::BondGroup) is on every switch of the group:
+// one entry per switch, the first the subnet's own (copy false), the others copies with
+// the same base, so that hostNetsOf finds it on each. Its gateway is the group's shared
+// (anycast) address base + 1; switch i of the group has its own address base + 2 + i; the
+// NICs follow from base + 2 + shared.
 struct HostNet {
   uint32_t base = 0;     // IPv4, host byte order; the gateway (SVI) is base + 1
   uint32_t leaf = None;  // the switch the SVI lives on
   uint32_t rail = None;  // Rail scheme: the rail; Leaf scheme: None
   uint16_t vlan = 0;
   uint8_t len = 0;
+  uint8_t shared = 0;    // switches sharing the subnet (a bond group's), 0 when on one leaf only
+  uint8_t member = 0;    // this entry's switch: its index in the group
+  bool copy = false;     // a copy of the subnet for a further switch of its group
+};
+
+// Bonds (passes/Bonds.cpp, for GPUs whose system model declares `bond`): GPU g of device
+// `device` bonds its ports of the first port group that reach a routed switch; `group`
+// is the set of switches they land on (ir::BondGroup), `local` its number in the group
+// (1, 2, ...: the MC-LAG id, the EVPN-MH segment's local-id).
+struct Bond {
+  uint32_t device = None, gpu = 0;
+  uint32_t group = None;
+  uint32_t local = 0;
+};
+// The switches one or more bonds land on: one switch (LACP), or an MC-LAG pair or an
+// EVPN-MH redundancy group. Peer links: the links between the two switches of an MC-LAG
+// pair, which become its peer link (an L2 port channel, no BGP session): linkPeerLink.
+struct BondGroup {
+  uint32_t first = 0, count = 0; // its switches: Fabric::bondGroupSwitches[first, first + count), sorted
+  uint8_t kind = 0;              // Model::Bond as a number: Lacp, McLag or EvpnMh
+  uint32_t bonds = 0;            // bonds in the group
+  uint32_t index = 0;            // among the multi-chassis groups, from 0 (the MLAG or ES system MAC)
 };
 
 // One entry of the prefix-lists every fabric BGP session filters with, in and out:
@@ -644,6 +673,19 @@ public:
   std::vector<uint32_t> linkHostNet;
   std::vector<HostNet> hostNets;
   std::vector<PrefixRule> routePolicy; // filled by the addressing pass; lists in order
+  // Bonds (passes/Bonds.h), all empty when no system model declares one: the bonds in
+  // device and GPU order, their groups, per port its bond (None: none), per link its
+  // bond's number on its switch end (0: none; the PortChannel / bond name's number; a
+  // backend gives the peer link's port channel the number after the switch's last bond)
+  // and whether it is an MC-LAG peer link.
+  std::vector<Bond> bonds;
+  std::vector<BondGroup> bondGroups;
+  std::vector<uint32_t> bondGroupSwitches;
+  std::vector<uint32_t> portBond;
+  std::vector<uint16_t> linkBondNo;
+  std::vector<uint8_t> linkPeerLink;
+  uint32_t bondOf(uint32_t port) const { return portBond.empty() ? None : portBond[port]; }
+  bool isPeerLink(uint32_t link) const { return !linkPeerLink.empty() && linkPeerLink[link]; }
 
   // Filled by the passes.
   std::vector<float> devPower;       // W, the device itself

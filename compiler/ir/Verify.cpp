@@ -74,6 +74,9 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
   c.length("linkSubnet", F.linkSubnet, nl, true);
   c.length("linkHostAddr", F.linkHostAddr, nl, true);
   c.length("linkHostNet", F.linkHostNet, nl, true);
+  c.length("portBond", F.portBond, np, true);
+  c.length("linkBondNo", F.linkBondNo, nl, true);
+  c.length("linkPeerLink", F.linkPeerLink, nl, true);
   if (!c.problems.empty())
     return c.problems; // the checks below index these arrays
 

@@ -2,6 +2,7 @@
 #include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
+#include "passes/Bonds.h"
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
 #include "ir/Address.h"
@@ -392,6 +393,7 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   bool any = false;
   for (uint32_t d = 0; d < nd; ++d)
     any |= routed[d] = isRoutedSwitch(F, d);
+  planBonds(F, diags, routed);
   Plan plan;
   if (!readPlan(F, diags, plan) || !any)
     return;

@@ -5,6 +5,7 @@
 #include "diag/DiagCodes.h"
 #include "passes/HostAddressing.h"
 #include "diag/Diag.h"
+#include "passes/Bonds.h"
 #include "ir/Address.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -173,20 +174,47 @@ struct NicLink {
   uint32_t port, link, leaf;
 };
 
-// Calls fn(NicLink) for every NIC port in device and port order.
+// Calls fn(NicLink) for every NIC port in device and port order; of a bond, for its first
+// member only (a bond is one NIC with one address: bondAddresses copies it to the others).
 template <typename Fn> void forEachNic(const ir::Fabric &F, const std::vector<uint8_t> &routed, Fn &&fn) {
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     if (!isEndSystem(F, d))
       continue;
     auto [first, last] = nicPortRange(F, d);
+    uint32_t lastBond = None;
     for (uint32_t p = first; p < last; ++p) {
       uint32_t l = F.portLink[p];
       if (l == None)
         continue;
       uint32_t leaf = F.portDevice[F.otherEnd(l, p)];
-      if (routed[leaf])
-        fn(NicLink{p, l, leaf});
+      if (!routed[leaf])
+        continue;
+      uint32_t b = F.bondOf(p);
+      if (b != None && b == lastBond)
+        continue; // a bond's members are consecutive ports of its GPU
+      lastBond = b;
+      fn(NicLink{p, l, leaf});
     }
+  }
+}
+
+// A bond's address (and subnet) on every member link: its first member's.
+void bondAddresses(const ir::Fabric &F, std::vector<uint32_t> &addr, std::vector<uint32_t> *net) {
+  if (F.bonds.empty())
+    return;
+  std::vector<uint32_t> firstLink(F.bonds.size(), None);
+  for (uint32_t p = 0; p < F.portBond.size(); ++p) {
+    uint32_t b = F.portBond[p];
+    if (b == None)
+      continue;
+    uint32_t l = F.portLink[p];
+    if (firstLink[b] == None) {
+      firstLink[b] = l;
+      continue;
+    }
+    addr[l] = addr[firstLink[b]];
+    if (net)
+      (*net)[l] = (*net)[firstLink[b]];
   }
 }
 
@@ -231,6 +259,19 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     return;
   const size_t nd = F.numDevices();
   const uint64_t poolSize = uint64_t(1) << (32 - plan.len);
+  if (plan.scheme == ir::HostScheme::P2p) {
+    for (const ir::BondGroup &g : F.bondGroups) {
+      if (g.kind == uint8_t(ir::Model::Bond::Lacp))
+        continue;
+      Diagnostic *d = diags.report(DiagCode::E0401, plan.schemeLoc,
+                                   "host_scheme \"p2p\" gives each NIC a /31 on one switch, but {} bonds span two or "
+                                   "more switches",
+                                   g.kind == uint8_t(ir::Model::Bond::McLag) ? "MC-LAG" : "EVPN multihoming");
+      DiagEngine::note(d, {}, "a multi-chassis bond is an access port of a VLAN both switches serve: use host_scheme = "
+                              "\"leaf\" or \"rail\"");
+      return;
+    }
+  }
   std::vector<uint32_t> addr(F.numLinks(), 0);
 
   if (plan.scheme == ir::HostScheme::P2p) {
@@ -293,6 +334,7 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
       // The leaf port takes the even address (the NIC's gateway), the NIC the odd one.
       addr[n.link] = uint32_t(plan.base + 2 * next[n.leaf]++ + 1);
     });
+    bondAddresses(F, addr, nullptr);
     F.hostScheme = plan.scheme;
     F.hostPoolBase = plan.base;
     F.hostPoolLen = uint8_t(plan.len);
@@ -300,26 +342,49 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     return;
   }
 
-  // Leaf and rail schemes: the groups (subnets) and how many NICs each holds.
+  // Leaf and rail schemes: the groups (subnets) and how many NICs each holds. A leaf that
+  // shares multi-chassis bonds with others is one with them (its bond domain): their
+  // subnets are one, served by all of them.
   const bool byRail = plan.scheme == ir::HostScheme::Rail;
+  std::vector<uint32_t> domain = bondDomains(F);
+  auto domainOf = [&](uint32_t leaf) { return domain.empty() ? leaf : domain[leaf]; };
+  llvm::DenseMap<uint32_t, std::vector<uint32_t>> domainSwitches; // domains of two switches or more
+  for (uint32_t d = 0; d < domain.size(); ++d)
+    if (domain[d] != d)
+      domainSwitches[domain[d]].push_back(d);
+  for (auto &e : domainSwitches) {
+    e.second.insert(e.second.begin(), e.first);
+    if (e.second.size() > 250) {
+      Diagnostic *dg = diags.report(DiagCode::E0404, plan.schemeLoc,
+                                    "multi-chassis bonds join {} switches, from '{}', into one host subnet",
+                                    e.second.size(), F.deviceName(e.first));
+      DiagEngine::note(dg, {}, "each switch of a shared subnet takes an address of its own in it, for at most 250: "
+                               "bond each GPU to switches of a small group (an MC-LAG pair, an EVPN-MH rack)");
+      return;
+    }
+  }
+  auto sharedOf = [&](uint32_t dom) -> uint32_t {
+    auto it = domainSwitches.find(dom);
+    return it == domainSwitches.end() ? 0 : uint32_t(it->second.size());
+  };
   std::vector<uint32_t> leafGroup(byRail ? 0 : nd, None);
   llvm::DenseMap<uint64_t, uint32_t> railGroup;
-  std::vector<uint64_t> keys;   // (leaf << 32 | rail) per group, in creation order
+  std::vector<uint64_t> keys;   // (domain << 32 | rail) per group, in creation order
   std::vector<uint32_t> counts; // NICs per group
   std::vector<uint32_t> linkGroup(F.numLinks(), None);
   uint32_t maxRail = 0;
   forEachNic(F, routed, [&](const NicLink &n) {
-    uint32_t rail = nicRail(F, n.port);
+    uint32_t rail = nicRail(F, n.port), dom = domainOf(n.leaf);
     uint32_t *slot;
     if (byRail) {
       maxRail = std::max(maxRail, rail);
-      slot = &railGroup.try_emplace((uint64_t(n.leaf) << 32) | rail, None).first->second;
+      slot = &railGroup.try_emplace((uint64_t(dom) << 32) | rail, None).first->second;
     } else {
-      slot = &leafGroup[n.leaf];
+      slot = &leafGroup[dom];
     }
     if (*slot == None) {
       *slot = uint32_t(keys.size());
-      keys.push_back((uint64_t(n.leaf) << 32) | (byRail ? rail : 0));
+      keys.push_back((uint64_t(dom) << 32) | (byRail ? rail : 0));
       counts.push_back(0);
     }
     ++counts[*slot];
@@ -340,21 +405,24 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     return;
   }
   // One length for every subnet: the given one, or the smallest that holds the largest
-  // group with its network, gateway (SVI) and broadcast addresses.
-  uint32_t largest = 0, largestGroup = 0;
-  for (uint32_t g = 0; g < counts.size(); ++g)
-    if (counts[g] > largest) {
-      largest = counts[g];
+  // group with its network, gateway (SVI), broadcast and the sharing switches' own addresses.
+  uint64_t largest = 0;
+  uint32_t largestGroup = 0;
+  for (uint32_t g = 0; g < counts.size(); ++g) {
+    uint64_t need = uint64_t(counts[g]) + sharedOf(uint32_t(keys[g] >> 32));
+    if (need > largest) {
+      largest = need;
       largestGroup = g;
     }
+  }
   unsigned subnetLen = plan.subnetLen;
   if (!subnetLen) {
     subnetLen = 30;
-    while (subnetLen > 1 && (uint64_t(1) << (32 - subnetLen)) < uint64_t(largest) + 3)
+    while (subnetLen > 1 && (uint64_t(1) << (32 - subnetLen)) < largest + 3)
       --subnetLen;
   }
   uint64_t subnetSize = uint64_t(1) << (32 - subnetLen);
-  if (subnetSize < uint64_t(largest) + 3) {
+  if (subnetSize < largest + 3) {
     uint64_t leaf = keys[largestGroup] >> 32;
     Diagnostic *dg = diags.report(DiagCode::E0141, plan.lenLoc,
                                   "a /{} host subnet has room for {} NIC{}, but '{}'{} has {}", subnetLen, subnetSize - 3,
@@ -373,31 +441,72 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     DiagEngine::note(dg, {}, "give policy addressing a larger host_pool, or a longer host_subnet_len");
     return;
   }
-  // Subnets in (leaf, rail) order.
+  // Subnets in (leaf, rail) order; a shared one is on each of its switches (HostNet::copy).
   std::vector<uint32_t> order(keys.size()), rank(keys.size());
   for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
-  F.hostNets.resize(keys.size());
+  F.hostNets.clear();
+  F.hostNets.reserve(keys.size());
   for (uint32_t i = 0; i < order.size(); ++i) {
     uint32_t g = order[i];
     rank[g] = i;
-    ir::HostNet &net = F.hostNets[i];
+    ir::HostNet net;
     net.base = uint32_t(plan.base + uint64_t(i) * subnetSize);
     net.len = uint8_t(subnetLen);
     net.leaf = uint32_t(keys[g] >> 32);
     net.rail = byRail ? uint32_t(keys[g]) : None;
     net.vlan = uint16_t(plan.vlan + (byRail ? uint32_t(keys[g]) : 0));
+    auto it = domainSwitches.find(net.leaf);
+    if (it == domainSwitches.end()) {
+      F.hostNets.push_back(net);
+      continue;
+    }
+    net.shared = uint8_t(it->second.size());
+    for (uint32_t m = 0; m < it->second.size(); ++m) {
+      net.leaf = it->second[m];
+      net.member = uint8_t(m);
+      net.copy = m > 0;
+      F.hostNets.push_back(net);
+    }
   }
-  // The SVI is the subnet's first address; the NICs follow in device and port order.
+  // The subnets by rank (the shared ones' own entries), then by (leaf, rail).
+  std::vector<uint32_t> byRank(keys.size(), None);
+  for (uint32_t i = 0, r = 0; i < F.hostNets.size(); ++i)
+    if (!F.hostNets[i].copy)
+      byRank[r++] = F.hostNets[i].base;
+  std::stable_sort(F.hostNets.begin(), F.hostNets.end(), [](const ir::HostNet &a, const ir::HostNet &b) {
+    return a.leaf != b.leaf ? a.leaf < b.leaf : a.rail < b.rail;
+  });
+  // The SVI is the subnet's first address, the sharing switches' own the next ones; the
+  // NICs follow in device and port order. A link's subnet entry is its own leaf's.
+  llvm::DenseMap<uint64_t, uint32_t> entry; // (leaf << 32 | rail or 0) -> index in hostNets
+  if (!domainSwitches.empty())
+    for (uint32_t i = 0; i < F.hostNets.size(); ++i)
+      entry[(uint64_t(F.hostNets[i].leaf) << 32) | (byRail ? F.hostNets[i].rail : 0)] = i;
   std::vector<uint32_t> used(keys.size(), 0);
   F.linkHostNet.assign(F.numLinks(), None);
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     if (linkGroup[l] == None)
       continue;
-    uint32_t net = rank[linkGroup[l]];
+    uint32_t r = rank[linkGroup[l]], net = r;
+    if (!domainSwitches.empty()) {
+      uint32_t leaf = F.portDevice[F.otherEnd(l, nicPortOf(F, l))];
+      net = entry[(uint64_t(leaf) << 32) | (byRail ? uint32_t(keys[linkGroup[l]]) : 0)];
+    }
     F.linkHostNet[l] = net;
-    addr[l] = F.hostNets[net].base + 2 + used[net]++;
+    addr[l] = byRank[r] + 2 + F.hostNets[net].shared + used[r]++;
+  }
+  bondAddresses(F, addr, &F.linkHostNet);
+  // A bond member on another switch of the domain: its own switch's entry of the subnet.
+  for (uint32_t p = 0; p < F.portBond.size(); ++p) {
+    uint32_t l = F.portLink[p];
+    if (F.portBond[p] == None || l == None || F.linkHostNet[l] == None)
+      continue;
+    uint32_t leaf = F.portDevice[F.otherEnd(l, p)];
+    const ir::HostNet &net = F.hostNets[F.linkHostNet[l]];
+    if (net.leaf != leaf)
+      F.linkHostNet[l] = entry[(uint64_t(leaf) << 32) | (byRail ? net.rail : 0)];
   }
   F.hostScheme = plan.scheme;
   F.hostPoolBase = plan.base;

@@ -136,7 +136,7 @@ void checkBonds(ir::Fabric &F, DiagEngine &diags) {
   unsigned reported = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
     const ir::Model &m = F.modelOf(d);
-    if (m.kind != ir::ModelKind::System || m.bond != ir::Model::Bond::MultiChassis || F.layoutOf(d).groups.empty())
+    if (m.kind != ir::ModelKind::System || !m.multiChassis() || F.layoutOf(d).groups.empty())
       continue;
     const ir::GroupLayout &g = F.layoutOf(d).groups[0];
     uint32_t per = std::max<uint32_t>(1, m.portsPerGpu), base = F.devPortBase[d] + g.offset;

@@ -144,3 +144,61 @@ TEST(Addressing, RoceHostSettings) {
   ASSERT_TRUE(plain->ok);
   EXPECT_EQ(passes::hostMtu(plain->F), 9216u);
 }
+
+// Bonds (passes/Bonds.h): an MC-LAG pair numbers a GPU's bond alike on both ToRs, its MLAG
+// id is the bond's number in the group, the links between the ToRs are the peer link, and
+// the pair shares one host subnet: the gateway .1, the ToRs' own .2 and .3, one address
+// per bond from .4 on both member links.
+TEST(Addressing, McLagBondsNumberAlikeAndShareASubnet) {
+  auto b = build(std::string(kSwitch) + R"(
+model H : system { gpus = 2; ports_per_gpu = 2; bond = "mc-lag"; power = 1 kW;
+                   port nic[4] { speed = 400 Gb/s; lanes = 4; } }
+fabric f {
+  policy addressing { host_pool = "172.16.0.0/24"; host_scheme = "leaf"; }
+  t[2] : SW { tier = "leaf"; };
+  s : SW { tier = "spine"; };
+  h : H;
+  for g in 0..2 {
+    link h.nic[2 * g] -- t[0] { length = 1 m; };
+    link h.nic[2 * g + 1] -- t[1] { length = 1 m; };
+  }
+  link t[0] -- t[1] { count = 2; length = 1 m; };
+  link t[0] -- s { length = 1 m; };
+  link t[1] -- s { length = 1 m; };
+}
+)");
+  ASSERT_TRUE(b->ok);
+  const ir::Fabric &F = b->F;
+  ASSERT_EQ(F.bonds.size(), 2u);
+  ASSERT_EQ(F.bondGroups.size(), 1u);
+  EXPECT_EQ(F.bondGroups[0].kind, uint8_t(ir::Model::Bond::McLag));
+  EXPECT_EQ(F.bonds[1].local, 2u);
+  // Links 0..3: GPU 0 to t[0] and t[1], GPU 1 to t[0] and t[1]; 4 and 5 the peer link.
+  EXPECT_EQ(F.linkBondNo[0], 1u);
+  EXPECT_EQ(F.linkBondNo[1], 1u);
+  EXPECT_EQ(F.linkBondNo[2], 2u);
+  EXPECT_EQ(F.linkBondNo[3], 2u);
+  EXPECT_TRUE(F.isPeerLink(4) && F.isPeerLink(5));
+  EXPECT_FALSE(F.isPeerLink(6));
+  EXPECT_EQ(F.linkHostAddr[0], 0xAC100004u);
+  EXPECT_EQ(F.linkHostAddr[1], 0xAC100004u);
+  EXPECT_EQ(F.linkHostAddr[2], 0xAC100005u);
+  ASSERT_EQ(F.hostNets.size(), 2u); // the subnet, and its copy on t[1]
+  EXPECT_EQ(F.hostNets[0].base, F.hostNets[1].base);
+  EXPECT_EQ(F.hostNets[0].shared, 2u);
+  EXPECT_TRUE(F.hostNets[1].copy);
+  EXPECT_EQ(F.hostNets[F.linkHostNet[1]].leaf, dev(F, "t[1]"));
+  // Without the peer link: FAB-E0400.
+  auto lone = build(std::string(kSwitch) + R"(
+model H : system { gpus = 1; ports_per_gpu = 2; bond = "mc-lag"; power = 1 kW;
+                   port nic[2] { speed = 400 Gb/s; lanes = 4; } }
+fabric f {
+  t[2] : SW { tier = "leaf"; };
+  h : H;
+  link h.nic[0] -- t[0] { length = 1 m; };
+  link h.nic[1] -- t[1] { length = 1 m; };
+}
+)");
+  EXPECT_FALSE(lone->ok);
+  EXPECT_TRUE(has(*lone, DiagCode::E0400));
+}

@@ -69,14 +69,30 @@ def check(host, doc):
         return None
     mgmt = check_management(host, d, s, ifs)
     addrs = {}
+    bonds = {"member": {}, "mlag": {}, "es": {}}
     for name, i in ifs.items():
         if name in ("lo", "eth0"):
             continue
         sv = re.fullmatch(r"vlan([0-9]+)", name)
         if sv:  # a host subnet's gateway (host_scheme "leaf"/"rail"): an SVI with one address
             if i.get("type") != "svi" or i.get("vlan") != int(sv.group(1)) \
-                    or len(i.get("ipv4", {}).get("address", {})) != 1:
+                    or len(i.get(d.ip, {}).get("address", {})) != 1:
                 errors.append(f"{host}: {name} is not an SVI of VLAN {sv.group(1)} with one address")
+            vrr = i.get(d.ip, {}).get("vrr")
+            if vrr is not None:  # a shared subnet: the gateway as VRR, in the SVI's own subnet
+                own = ipaddress.ip_interface(next(iter(i[d.ip]["address"])))
+                va = list(vrr.get("address", {}))
+                if len(va) != 1 or not d.enabled(vrr) or ipaddress.ip_interface(va[0]).network != own.network \
+                        or ipaddress.ip_interface(va[0]).ip == own.ip:
+                    errors.append(f"{host}: {name} vrr {vrr} is not one enabled address beside {own}")
+            continue
+        if re.fullmatch(r"bond[0-9]+|peerlink", name):
+            check_bond(host, d, s, ifs, name, i, bonds)
+            continue
+        if name == "peerlink.4094":
+            if i.get("type") != "sub" or i.get("base-interface") != "peerlink" or i.get("vlan") != 4094 \
+                    or "peerlink" not in ifs:
+                errors.append(f"{host}: peerlink.4094 is not peerlink's VLAN 4094 subinterface")
             continue
         m = re.fullmatch(r"swp([0-9]+)(s([0-9]+))?", name)
         if not m or i.get("type") != "swp":
@@ -120,8 +136,49 @@ def check(host, doc):
             if local is None or addrs[local].ip == ipaddress.ip_address(key):
                 errors.append(f"{host}: numbered neighbor {key} is not the /31 peer of an interface")
         neighbors[local] = (key, n.get("description", ""), n.get("type"))
+    if bonds["mlag"] and not ("peerlink" in ifs and all(k in s.get("mlag", {}) for k in ("backup", "mac-address"))
+                              and s["mlag"].get("peer-ip") == "linklocal" and d.enabled(s["mlag"])):
+        errors.append(f"{host}: MLAG bonds without a peerlink and the mlag settings")
+    if bonds["es"] and not d.enabled(s.get("evpn", {}).get("multihoming", {})):
+        errors.append(f"{host}: Ethernet segments without evpn multihoming enabled")
     return {"asn": router.get("autonomous-system"), "neighbors": neighbors, "addrs": addrs,
-            "qos": s.get("qos"), "leaf": None, "version": h["version"], "mgmt": mgmt}
+            "qos": s.get("qos"), "leaf": None, "version": h["version"], "mgmt": mgmt, "bonds": bonds,
+            "mlag_mac": s.get("mlag", {}).get("mac-address")}
+
+
+def check_bond(host, d, s, ifs, name, i, bonds):
+    """A bond (Cumulus Linux 5.15, Bonding and MLAG): type bond (peerlink: type peerlink),
+    members that are configured swps in no other bond, an MLAG id 1..65535 with MLAG
+    enabled, an Ethernet segment's local-id and mac-address, and its VLAN one of the
+    bridge's (or one address). Records the MLAG ids and segments for the pair checks."""
+    want = "peerlink" if name == "peerlink" else "bond"
+    b = i.get("bond", {})
+    members = list(b.get("member", {}))
+    if i.get("type") != want or not members:
+        errors.append(f"{host}: {name} is not a {want} with members")
+    for m in members:
+        if ifs.get(m, {}).get("type") != "swp":
+            errors.append(f"{host}: {name} member {m} is not a configured swp")
+        if m in bonds["member"]:
+            errors.append(f"{host}: {m} is in {bonds['member'][m]} and {name}")
+        bonds["member"][m] = name
+    if "mlag" in b:
+        mid = b["mlag"].get("id")
+        if not isinstance(mid, int) or not 1 <= mid <= 65535 or not d.enabled(b["mlag"]) or mid in bonds["mlag"]:
+            errors.append(f"{host}: {name} mlag {b['mlag']}")
+        bonds["mlag"][mid] = i.get("description")
+    seg = i.get("evpn", {}).get("multihoming", {}).get("segment")
+    if seg is not None:
+        if not isinstance(seg.get("local-id"), int) or not re.fullmatch(r"44:38:39:ff:[0-9a-f]{2}:[0-9a-f]{2}", str(seg.get("mac-address"))) \
+                or not 1 <= int(seg.get("df-preference", 0)) <= 65535:
+            errors.append(f"{host}: {name} segment {seg}")
+        bonds["es"][(seg.get("mac-address"), seg.get("local-id"))] = i.get("description")
+    access = i.get("bridge", {}).get("domain", {}).get("br_default", {})
+    vlans = s.get("bridge", {}).get("domain", {}).get("br_default", {}).get("vlan", {})
+    if want == "bond" and access.get("access") is None and len(i.get(d.ip, {}).get("address", {})) != 1:
+        errors.append(f"{host}: {name} is neither an access port nor addressed")
+    if access.get("access") is not None and str(access["access"]) not in vlans:
+        errors.append(f"{host}: {name} access VLAN {access['access']} is not a bridge VLAN")
 
 
 def ipv4(v):
@@ -260,6 +317,23 @@ def main():
             print(f"{host}: asn {r['asn']}, {len(r['neighbors'])} BGP neighbors, qos {r['qos']}")
             if r["mgmt"]:
                 print(f"{host}: management {r['mgmt']}")
+            if r["bonds"]["member"]:
+                print(f"{host}: {len(set(r['bonds']['member'].values()))} bonds, MLAG ids {sorted(r['bonds']['mlag'])}, "
+                      f"{len(r['bonds']['es'])} Ethernet segments")
+    # An MLAG pair (one system MAC) has the same ids for the same GPUs on both switches; an
+    # Ethernet segment (MAC, local-id) names the same GPU on every switch that has it.
+    pairs, segments = {}, {}
+    for host, r in sw.items():
+        if r["mlag_mac"]:
+            pairs.setdefault(r["mlag_mac"], []).append(host)
+        for es, desc in r["bonds"]["es"].items():
+            segments.setdefault(es, set()).add(desc)
+    for mac, hosts in pairs.items():
+        if len(hosts) != 2 or sw[hosts[0]]["bonds"]["mlag"] != sw[hosts[1]]["bonds"]["mlag"]:
+            errors.append(f"MLAG system MAC {mac} on {hosts}: not a pair with the same ids for the same GPUs")
+    for es, descs in segments.items():
+        if len(descs) != 1:
+            errors.append(f"Ethernet segment {es} names {sorted(descs)}")
     for host, r in sw.items():
         for local, (key, desc, kind) in r["neighbors"].items():
             parts = desc.split()
