@@ -468,7 +468,8 @@ void printGroups(Writer &w, const FabricDiff &D) {
     auto bisection = [](double gbps) { return formatQuantity(gbps * 1e9, dims::Bandwidth); };
     if (!o.present || !n.present) {
       const GroupSide &x = o.present ? o : n;
-      w.print("{} ({} GPUs, {} switches, {} links{}{})\n", o.present ? "removed" : "added", x.gpus, x.switches, x.links,
+      w.print("{} ({} GPU{}, {} switch{}, {} link{}{}{})\n", o.present ? "removed" : "added", x.gpus,
+              x.gpus == 1 ? "" : "s", x.switches, x.switches == 1 ? "" : "es", x.links, x.links == 1 ? "" : "s",
               x.bisectionGbps >= 0 ? ", bisection " : "", x.bisectionGbps >= 0 ? bisection(x.bisectionGbps) : "");
       continue;
     }
