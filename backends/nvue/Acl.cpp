@@ -23,6 +23,7 @@ struct Service {
 constexpr Service kServices[] = {{"tcp", "22"}, {"udp", "161"}, {"udp", "123"}};
 
 struct RuleWriter {
+  explicit RuleWriter(YamlWriter &out) : y(out) {}
   YamlWriter &y;
   TextBuffer buf;
   unsigned id = 0;
