@@ -3,6 +3,7 @@
 // EVPN Multihoming pages and their startup.yaml examples; on/off switches in the target
 // release's dialect (Dialect.h). docs/decisions/0441.
 #include "backends/nvue/Bonds.h"
+#include "backends/nvue/Address.h"
 #include "ir/Address.h"
 #include "passes/Bonds.h"
 #include "passes/HostAddressing.h"
@@ -112,12 +113,7 @@ void writeBonds(YamlWriter &y, const ir::Fabric &F, uint32_t d, const SwitchBond
       y.endMap();
     }
     if (host && F.hostScheme == ir::HostScheme::P2p) {
-      y.beginMap(nv.ipv4); // the bond's gateway: the /31's even address (LACP on one switch)
-      t.clear();
-      appendIpv4(t, passes::hostGateway(F, b.link));
-      append(t, "/31");
-      y.member("address", view(t));
-      y.endMap();
+      nvue::writeIpv4(y, nv, t, passes::hostGateway(F, b.link), 31); // the bond's gateway: the /31's even address (LACP on one switch)
     }
     y.beginMap("link");
     y.scalar("mtu", mtu);
@@ -166,14 +162,9 @@ void writeVrr(YamlWriter &y, const ir::HostNet &net, const Dialect &nv) {
   // "The VLAN interface must have a unique IP address for both the physical and virtual
   // interface" (VRR): the switch's own, and the gateway as the VRR address.
   TextBuffer t;
-  appendIpv4(t, net.base + 2 + net.member);
-  fmt::format_to(fmt::appender(t), "/{}", unsigned(net.len));
-  y.member("address", view(t));
+  writeAddress(y, t, net.base + 2 + net.member, net.len);
   y.beginMap("vrr");
-  t.clear();
-  appendIpv4(t, net.base + 1);
-  fmt::format_to(fmt::appender(t), "/{}", unsigned(net.len));
-  y.member("address", view(t));
+  writeAddress(y, t, net.base + 1, net.len);
   y.scalar(nv.state, nv.on);
   y.endMap();
 }

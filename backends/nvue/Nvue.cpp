@@ -6,6 +6,7 @@
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
 #include "backends/nvue/Acl.h"
+#include "backends/nvue/Address.h"
 #include "backends/nvue/Bonds.h"
 #include "backends/nvue/Dialect.h"
 #include "diag/Diag.h"
@@ -77,11 +78,7 @@ struct SwitchDoc {
     writeEth0(y, index);
     y.beginMap("lo");
     y.scalar("type", "loopback");
-    y.beginMap(nv.ipv4);
-    addr.clear();
-    fmt::format_to(fmt::appender(addr), "{}/32", lo);
-    y.member("address", view(addr));
-    y.endMap();
+    nvue::writeIpv4(y, nv, addr, F.devLoopback[d], 32);
     y.endMap();
     nvue::writePeerlink(y, F, bonds, mtu, hosts);
     uint32_t lastSplitCage = ir::None;
@@ -129,20 +126,10 @@ struct SwitchDoc {
         y.endMap();
       }
       if (hostPort && F.hostScheme == ir::HostScheme::P2p) {
-        y.beginMap(nv.ipv4); // the NIC's gateway: the /31's even address
-        addr.clear();
-        appendIpv4(addr, passes::hostGateway(F, p.link));
-        append(addr, "/31");
-        y.member("address", view(addr));
-        y.endMap();
+        nvue::writeIpv4(y, nv, addr, passes::hostGateway(F, p.link), 31); // the NIC's gateway: the /31's even address
       }
       if (p.routed && !unnumbered) {
-        y.beginMap(nv.ipv4);
-        addr.clear();
-        appendIpv4(addr, eth::localAddress(F, p));
-        append(addr, "/31");
-        y.member("address", view(addr));
-        y.endMap();
+        nvue::writeIpv4(y, nv, addr, eth::localAddress(F, p), 31);
       }
       y.beginMap("link");
       y.scalar("mtu", mtu);
@@ -192,10 +179,7 @@ struct SwitchDoc {
       if (net.shared) {
         nvue::writeVrr(y, net, nv);
       } else {
-        addr.clear();
-        appendIpv4(addr, net.base + 1);
-        fmt::format_to(fmt::appender(addr), "/{}", unsigned(net.len));
-        y.member("address", view(addr));
+        nvue::writeAddress(y, addr, net.base + 1, net.len);
       }
       y.endMap();
       y.scalar("type", "svi");
@@ -476,10 +460,7 @@ struct SwitchDoc {
     if (m.addresses || !nv.cl515) {
       y.beginMap(nv.ipv4);
       if (m.addresses) {
-        addr.clear();
-        appendIpv4(addr, m.address(index));
-        fmt::format_to(fmt::appender(addr), "/{}", m.len);
-        y.member("address", view(addr));
+        nvue::writeAddress(y, addr, m.address(index), m.len);
         if (m.gateway) {
           addr.clear();
           appendIpv4(addr, m.gateway);
