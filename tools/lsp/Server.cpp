@@ -287,6 +287,7 @@ void Server::didClose(const json::Object &p) {
   if (it == docs_.end())
     return;
   std::string uri = it->first;
+  drop(it->second);
   docs_.erase(it);
   // Clear what the editor shows for it, after which its compile may not publish.
   std::lock_guard<std::mutex> lk(publishMu_);
@@ -423,6 +424,8 @@ bool Server::startWorker(std::function<void()> wake) {
                                      std::move(wake));
   if (!worker_->started())
     worker_.reset();
+  else
+    disposer_ = std::make_unique<Disposer>();
   return worker_ != nullptr;
 }
 
@@ -532,10 +535,12 @@ void Server::collect() {
 }
 
 void Server::install(Document &d, Result &&r) {
-  if (r.serial != d.submitted)
-    return; // of an older text (posted before a newer job was submitted)
+  if (r.serial != d.submitted) { // of an older text (posted before a newer job was submitted)
+    drop(r);
+    return;
+  }
   if (r.index) {
-    // A new compilation: the previous one is freed now, unless it is the last one that
+    // A new compilation: the previous one is dropped now, unless it is the last one that
     // parsed and this text does not (kept for completion).
     Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};
     bool prevParsed = prev.comp && !d.syntaxErrors && d.full;
@@ -544,14 +549,17 @@ void Server::install(Document &d, Result &&r) {
     d.mainFile = r.mainFile;
     d.syntaxErrors = r.syntaxErrors;
     d.lines.clear();
-    if (!d.syntaxErrors)
-      d.lastParsed = {};
-    else if (prevParsed)
+    if (!d.syntaxErrors || prevParsed)
+      drop(d.lastParsed);
+    if (d.syntaxErrors && prevParsed)
       d.lastParsed = std::move(prev);
+    drop(prev); // empty when kept
   }
   d.full = r.full;
-  if (r.full)
+  if (r.full) {
+    drop(d.values);
     d.values = std::move(r.values);
+  }
   if (r.published) {
     d.published = std::move(r.publishedRanges);
     d.fastPublished = r.fast;

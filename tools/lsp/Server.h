@@ -8,6 +8,7 @@
 // describes the threading.
 #include "Compilation.h"
 #include "lsp/Index.h"
+#include "tools/lsp/Disposer.h"
 #include "tools/lsp/Protocol.h"
 
 #include <llvm/Support/JSON.h>
@@ -186,6 +187,15 @@ private:
   // it), read by the worker (imports of open documents, URIs of related locations).
   std::mutex docsMu_;
   std::unique_ptr<Worker> worker_;
+  // With the worker: frees what the reader drops (a previous compilation) off the reader.
+  std::unique_ptr<Disposer> disposer_;
+  // Hands `obj` to the disposer, or frees it here without one; `obj` is left empty.
+  template <typename T> void drop(T &obj) {
+    T gone = std::move(obj);
+    obj = T();
+    if (disposer_)
+      disposer_->dispose(std::move(gone));
+  }
   uint64_t serial_ = 0;
   Encoding enc_ = Encoding::Utf16;
   bool initialized_ = false, shutdown_ = false, exited_ = false;
