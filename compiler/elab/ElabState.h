@@ -276,6 +276,8 @@ private:
     if (!opts_.values || !v.ok())
       return;
     BindingValues::Seen &seen = opts_.values->values[s];
+    if (!recordings_.empty()) // a copy of this body counts the evaluation again (stamp())
+      valueLog_.push_back({s, 1});
     if (++seen.times > BindingValues::kMaxSeen)
       return;
     // Bounded: a value may be a million items or bytes, the hover shows the first
@@ -338,7 +340,7 @@ private:
     bool pure = true;
     uint64_t steps, reported, impure;
     uint32_t nodeBegin, devBegin, portBegin, linkBegin, groupBegin, cursorBegin, instBegin;
-    size_t logBegin;
+    size_t logBegin, valueLogBegin;
   };
   struct Stamp {
     uint32_t node, inst; // the instance recorded
@@ -347,6 +349,10 @@ private:
     uint64_t steps;
     std::vector<DeclLog> decls;
     std::vector<uint32_t> portLink, cursors; // as the body left them (later links change the live ones)
+    // ElabOptions::values: the let and param statements the body evaluated, and how often.
+    // A copy adds the counts only: its values are the recorded ones (the body is a
+    // function of its arguments), so the first value and `varies` stay as they are.
+    std::vector<std::pair<const ast::Stmt *, uint64_t>> valueTimes;
   };
   uint32_t beginInstance(const ast::Template *t, const ast::Stmt *s, uint32_t node, size_t mark);
   void elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst);
@@ -363,6 +369,7 @@ private:
   uint64_t reported_ = 0, impure_ = 0;
   std::vector<Recording> recordings_;
   std::vector<DeclLog> declLog_;
+  std::vector<std::pair<const ast::Stmt *, uint64_t>> valueLog_; // record()s under a recording
   std::vector<uint32_t> instStack_;                      // the template instances being elaborated
   std::map<std::vector<uint64_t>, uint32_t> argSetIndex_; // (template, depth, arguments) -> argSet
   std::vector<std::unique_ptr<Stamp>> stamps_;             // by argSet: the recorded body, if pure

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <unordered_map>
 
 namespace fabc::elab {
 
@@ -83,7 +84,7 @@ uint32_t Elab::beginInstance(const ast::Template *t, const ast::Stmt *s, uint32_
 // tree), or copies it from the recorded instance with the same arguments.
 void Elab::elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst) {
   uint32_t set = F.instances.instances[inst].argSet;
-  bool canStamp = opts_.stamp && !opts_.values && set != None;
+  bool canStamp = opts_.stamp && set != None;
   if (canStamp && stamps_[set] && stamp(*stamps_[set], node, inst, F.instances.instances[inst].at))
     return;
   bool record = canStamp && !stamps_[set];
@@ -102,6 +103,7 @@ void Elab::elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst) {
     r.cursorBegin = uint32_t(cursors_.size());
     r.instBegin = inst + 1;
     r.logBegin = declLog_.size();
+    r.valueLogBegin = valueLog_.size();
     recordings_.push_back(r);
   }
   instStack_.push_back(inst);
@@ -137,10 +139,18 @@ void Elab::elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst) {
     st->decls.assign(declLog_.begin() + ptrdiff_t(r.logBegin), declLog_.end());
     st->portLink.assign(F.portLink.begin() + st->portBegin, F.portLink.end());
     st->cursors.assign(cursors_.begin() + r.cursorBegin, cursors_.end());
+    if (opts_.values) {
+      std::unordered_map<const ast::Stmt *, uint64_t> times;
+      for (size_t i = r.valueLogBegin; i < valueLog_.size(); ++i)
+        times[valueLog_[i].first] += valueLog_[i].second;
+      st->valueTimes.assign(times.begin(), times.end());
+    }
     stamps_[set] = std::move(st);
   }
-  if (recordings_.empty())
+  if (recordings_.empty()) {
     declLog_.clear();
+    valueLog_.clear();
+  }
 }
 
 // Copies the recorded body st as the body of instance `node`; false (nothing done) when a
@@ -237,6 +247,12 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
     F.instances.instances.push_back(c);
   }
   F.instances.instances[inst].stampOf = st.inst;
+  if (opts_.values)
+    for (const auto &[s, n] : st.valueTimes) {
+      opts_.values->values[s].times += n;
+      if (!recordings_.empty()) // inside an enclosing recording: its copies count these too
+        valueLog_.push_back({s, n});
+    }
   // Part choices: the body chose none (it would not be recorded), but once some device or
   // link elsewhere has, every new one gets its 0 entry, as setDeviceChoice/setLinkChoice do.
   if (!F.devChoice.empty())

@@ -184,3 +184,48 @@ fabric f {
   EXPECT_EQ(on->F.instances.stamped(), 3u);
   EXPECT_EQ(on->F.linkChoice.size(), on->F.numLinks());
 }
+
+// The language server records the let and param values (hover); that no longer turns
+// copying off. A copy adds the recorded counts, so every statement's first value, count
+// and `varies` are what evaluating every body gives, nested copies included.
+TEST(Stamp, RecordedValuesCountTheCopies) {
+  std::string src = std::string(kModels) + R"(
+template pod(n) : pod {
+  let width = n * 2;
+  let label = "pod of " + str(n);
+  leaf : SW;
+  srv[n] : SRV;
+  for i in 0..n { let half = i / 2; link srv[i].nic[0] -- leaf; }
+}
+template row(n) { let rows = n; p[2] : pod(n); sp : SW; }
+fabric f {
+  r[3] : row(3);
+  extra : pod(2);
+  for k in 0..3 { link r[k].p[0].leaf -- r[k].sp; }
+}
+)";
+  using Seen = std::map<uint32_t, std::tuple<std::string, std::string, uint64_t, bool>>;
+  auto run = [&](bool stamp, Seen &out) {
+    BindingValues values;
+    CompileOptions o;
+    o.stampInstances = stamp;
+    o.values = &values;
+    auto b = test::compileText(src, o);
+    EXPECT_TRUE(b->ok);
+    for (const auto &[s, seen] : values.values)
+      out[s->range.begin.offset] = {seen.text, seen.type, seen.times, seen.varies};
+    return b->F.instances.stamped();
+  };
+  Seen on, off;
+  EXPECT_EQ(run(false, off), 0u);
+  EXPECT_EQ(run(true, on), 7u); // copied although values are recorded
+  EXPECT_EQ(on, off);
+  // width: 6 pods of 3 and the extra pod of 2: seen 7 times, two values.
+  size_t widthAt = src.find("let width");
+  ASSERT_TRUE(on.count(uint32_t(widthAt)));
+  EXPECT_EQ(std::get<2>(on[uint32_t(widthAt)]), 7u);
+  EXPECT_TRUE(std::get<3>(on[uint32_t(widthAt)]));
+  size_t rowsAt = src.find("let rows");
+  EXPECT_EQ(std::get<2>(on[uint32_t(rowsAt)]), 3u);
+  EXPECT_FALSE(std::get<3>(on[uint32_t(rowsAt)]));
+}
