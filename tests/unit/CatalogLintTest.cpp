@@ -60,6 +60,7 @@ TEST(CatalogLint, EveryPartHasASkuAndEveryFigureItsProvenance) {
     figure("afr/mtbf", m.afr);
     figure("nic_afr/nic_mtbf", m.nicAfr);
     figure("laser_afr/laser_mtbf", m.laserAfr);
+    figure("afr_per_km", m.afrPerKm);
     figure("max_mtu", m.maxMtu);
     // Reliability coverage (issue 18): every network part states its failure rate, a
     // CPO engine its external lasers' too, and a GPU system its NICs'.
@@ -70,6 +71,18 @@ TEST(CatalogLint, EveryPartHasASkuAndEveryFigureItsProvenance) {
       faults.push_back(name + ": a CPO engine without its lasers' failure rate (laser_afr or laser_mtbf)");
     if (m.kind == K::System && m.gpus && !m.nicAfr.known)
       faults.push_back(name + ": a GPU system without its NICs' failure rate (nic_afr or nic_mtbf)");
+    // The CPO comparison's range (decisions 0421, 0501) rests on the optics' power and
+    // lasers, and the fibre routes' on afr_per_km: an estimate of these states its bounds
+    // (estimate LOW..HIGH), so no range takes one as exact.
+    auto bounded = [&](const char *what, const ir::Figure &f) {
+      if (f.known && f.estimate && !f.bounded)
+        faults.push_back(name + "." + what + ": an estimate without bounds (estimate LOW..HIGH \"why\")");
+    };
+    if (m.kind == K::Optic) {
+      bounded("power", m.power);
+      bounded("lasers", m.lasers);
+    }
+    bounded("afr_per_km", m.afrPerKm);
   }
   std::string all;
   for (const std::string &f : faults)
