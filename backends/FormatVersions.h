@@ -6,9 +6,9 @@
 #pragma once
 
 namespace fabc::formats {
-inline constexpr const char Summary[] = "1.6";      // summary.json
+inline constexpr const char Summary[] = "1.7";      // summary.json
 inline constexpr const char Bom[] = "1.0";          // bom/bom.json
-inline constexpr const char Energy[] = "1.4";       // energy/energy.json
+inline constexpr const char Energy[] = "1.5";       // energy/energy.json
 inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json
 inline constexpr const char HostsPlan[] = "1.1";    // hosts/plan.json (1.1: bond)
 inline constexpr const char Diff[] = "1.1";         // fabc diff --format=json

@@ -38,6 +38,20 @@ void writeSiteEnvelope(JsonWriter &j, const ir::Fabric &F, const SiteEnvelope &s
   build("all_pluggable", s.pluggable);
   build("all_cpo", s.cpo);
   j.key("more_units_with_cpo").integer(s.moreUnitsWithCpo());
+  if (s.ranged) { // the same at the CPO comparison's bounds (cpo_savings.range), format 1.5
+    j.key("cpo_range").beginObject();
+    auto at = [&](const char *name, const SiteEnvelope::Case &c) {
+      j.key(name).beginObject(JsonLayout::Inline);
+      j.key("pluggable_units_fit").integer(c.pluggable.units);
+      j.key("cpo_units_fit").integer(c.cpo.units);
+      j.key("more_units_with_cpo").integer(c.moreUnitsWithCpo());
+      j.key("more_gpus_with_cpo").integer(c.moreGpusWithCpo());
+      j.endObject();
+    };
+    at("least_saving", s.leastSaving);
+    at("most_saving", s.mostSaving);
+    j.endObject();
+  }
   if (s.perSite) { // several sites: each against the budget on its own
     j.key("per_site").beginArray();
     for (size_t k = 0; k < s.sites.it.size(); ++k) {

@@ -148,6 +148,20 @@ void Page::energy() {
         esc(power(S.budget)), draws, fits("as_built", S.asBuilt), fits("all_pluggable", S.pluggable),
         fits("all_cpo", S.cpo), dataAttrs("energy:site_envelope.more_units_with_cpo", std::to_string(more)),
         count(uint64_t(std::llabs(more))), esc(unit + (std::llabs(more) == 1 ? "" : "s")), more >= 0 ? "more" : "fewer");
+    if (S.ranged) { // at the comparison's bounds (decision 0501)
+      const SiteEnvelope::Case &lo = S.leastSaving, &hi = S.mostSaving;
+      auto more = [&](const char *key, const SiteEnvelope::Case &c) {
+        return fmt::format("<b{}>{:+d}</b> {} ({:+d} GPUs)",
+                           dataAttrs(fmt::format("energy:site_envelope.cpo_range.{}.more_units_with_cpo", key),
+                                     std::to_string(c.moreUnitsWithCpo())),
+                           c.moreUnitsWithCpo(), esc(unit + (std::llabs(c.moreUnitsWithCpo()) == 1 ? "" : "s")),
+                           c.moreGpusWithCpo());
+      };
+      buf += fmt::format("<p id=\"site-envelope-range\">At the CPO comparison's bounds, CPO fits {} at its least "
+                         "saving (all pluggable {}, all CPO {}) and {} at its most (all pluggable {}, all CPO {}).</p>",
+                         more("least_saving", lo), esc(units(lo.pluggable.units)), esc(units(lo.cpo.units)),
+                         more("most_saving", hi), esc(units(hi.pluggable.units)), esc(units(hi.cpo.units)));
+    }
     if (S.perSite) { // several sites: each against the budget on its own (FAB-E0047 per site)
       buf += "<p>Each site against the budget on its own (IT power of the devices placed in its buildings, at the "
              "same PUE):</p><ul>";

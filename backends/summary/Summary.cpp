@@ -3,6 +3,8 @@
 #include "backends/Common.h"
 #include "analysis/Measure.h"
 
+#include <algorithm>
+
 namespace fabc {
 
 void writeCoverage(JsonWriter &j, const ir::Fabric &F, const Coverage &c, const char *why) {
@@ -117,6 +119,25 @@ void writeReliability(JsonWriter &j, const BackendContext &ctx) {
   j.endArray();
   j.key("failures_per_day").fixed(R.all.total() / 365, 4);
   writeCoverage(j, F, R.coverage(), "no failure rate");
+  // Fibre routes between buildings, each cut as one (decision 0501; in by_category.cables).
+  j.key("fibre_routes").beginArray();
+  for (const FibreRoute &r : R.routes) {
+    j.beginObject(JsonLayout::Inline);
+    j.key("a").string(F.strings.str(F.buildings[r.a].name));
+    j.key("b").string(F.strings.str(F.buildings[r.b].name));
+    j.key("route_km").fixed(std::max(r.km, 0.0), 3);
+    j.key("links").integer(r.links);
+    j.key("rated_by");
+    r.model == ir::None ? j.null() : j.string(F.strings.str(F.models[r.model].name));
+    j.key("cuts_per_year").fixed(r.cuts, 4);
+    j.key("cuts_per_year_range").beginArray(JsonLayout::Inline);
+    j.fixed(r.lo, 4);
+    j.fixed(r.hi, 4);
+    j.endArray();
+    j.key("links_down_per_year").fixed(r.cuts * r.links, 4);
+    j.endObject();
+  }
+  j.endArray();
   j.key("by_category").beginObject();
   for (size_t c = 0; c < size_t(FailCategory::Count); ++c) {
     j.key(failCategoryKey(FailCategory(c))).beginObject(JsonLayout::Inline);

@@ -235,6 +235,17 @@ void computeSite(const ir::Fabric &F, EnergyModel &E) {
   S.pluggable = fit(S, (E.it - E.toPluggable.saved()) * E.pue, E.toPluggable.missing.empty());
   S.cpo = fit(S, (E.it - E.toCpo.saved()) * E.pue, E.toCpo.missing.empty());
   S.pue = E.pue;
+  // At the comparison's bounds: each build's switch-port optics replaced by their bound.
+  const CpoSavings &c = E.cpo;
+  if ((S.ranged = c.applies && c.ports)) {
+    double plugIt = E.it - E.toPluggable.saved() - c.plug, cpoIt = E.it - E.toCpo.saved() - c.cpo;
+    auto at = [&](double plugW, double cpoW) {
+      return SiteEnvelope::Case{fit(S, (plugIt + plugW) * E.pue, S.pluggable.complete),
+                                fit(S, (cpoIt + cpoW) * E.pue, S.cpo.complete)};
+    };
+    S.leastSaving = at(c.plugW.lo, c.cpoW.hi);
+    S.mostSaving = at(c.plugW.hi, c.cpoW.lo);
+  }
   if ((S.perSite = budgetsPerSite(F)))
     S.sites = sitePower(F);
 }

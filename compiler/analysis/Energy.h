@@ -168,6 +168,16 @@ struct SiteEnvelope {
   }
   // How many more units fit built all CPO than all pluggable (negative: fewer).
   int64_t moreUnitsWithCpo() const { return int64_t(cpo.units) - int64_t(pluggable.units); }
+  // The same at the CPO comparison's bounds (decision 0501): the least saving builds the
+  // switch ports' pluggable optics at their low bound and the CPO engines at their high,
+  // the most the other way round (CpoSavings::least/most); every other figure as built.
+  struct Case {
+    Build pluggable, cpo;
+    int64_t moreUnitsWithCpo() const { return int64_t(cpo.units) - int64_t(pluggable.units); }
+    int64_t moreGpusWithCpo() const { return int64_t(cpo.gpus) - int64_t(pluggable.gpus); }
+  };
+  bool ranged = false; // the design has optical switch ports to compare
+  Case leastSaving, mostSaving;
 };
 
 // What CpoSavings' range covers, in every output that gives it: the same words.

@@ -32,6 +32,7 @@ struct Charge {
   double links; // links down per failure
   uint32_t model;
   uint8_t which; // Counter::Figure
+  bool isPart = true; // false: a route cut, whose cables are counted as parts already
 };
 
 class Counter {
@@ -48,7 +49,7 @@ public:
     add(R_.tiers[t < ReliabilityModel::Untiered ? t : ReliabilityModel::Untiered], c, f);
     uint32_t b = F_.buildingOf(dev);
     add(b == None ? R_.unplaced : R_.buildings[b], c, f);
-    if (!c.rate->known) {
+    if (!c.rate->known && c.isPart) {
       if (unrated_.empty())
         unrated_.assign(F_.models.size() * 3, {});
       auto &u = unrated_[c.model * 3 + (c.which == Afr ? 0 : c.which == NicAfr ? 1 : 2)];
@@ -66,14 +67,14 @@ public:
   // A model's rate, noted when it is an estimate or missing. Called per device and link
   // end: a flag per (model, figure) keeps it to one set insertion each (the set's string
   // key, built per call, was a third of the model's time).
-  enum Figure : uint8_t { Afr = 1, NicAfr = 2, LaserAfr = 4 };
+  enum Figure : uint8_t { Afr = 1, NicAfr = 2, LaserAfr = 4, AfrPerKm = 8 };
   const ir::Figure &rate(uint32_t model, const ir::Figure &f, Figure which) {
     if (noted_.empty())
       noted_.assign(F_.models.size(), 0);
     if (noted_[model] & which)
       return f;
     noted_[model] |= which;
-    const char *name = which == Afr ? "afr" : which == NicAfr ? "nic_afr" : "laser_afr";
+    const char *name = which == Afr ? "afr" : which == NicAfr ? "nic_afr" : which == LaserAfr ? "laser_afr" : "afr_per_km";
     if (f.estimate || !f.known)
       R_.estimates.insert({model, name});
     if (f.known && f.estimate && !f.bounded)
@@ -85,9 +86,11 @@ private:
   static void add(FailureBucket &b, const Charge &c, double f) {
     size_t i = size_t(c.cat);
     b.failures[i] += f;
-    b.parts[i] += uint64_t(c.units + 0.5);
-    if (!c.rate->known)
-      b.unrated[i] += uint64_t(c.units + 0.5);
+    if (c.isPart) {
+      b.parts[i] += uint64_t(c.units + 0.5);
+      if (!c.rate->known)
+        b.unrated[i] += uint64_t(c.units + 0.5);
+    }
     b.touches += f;
     b.linksDown += f * c.links;
   }
@@ -101,6 +104,51 @@ private:
 // its other ports; the swap that repairs it is planned and drained, a touch, not an
 // outage: docs/decisions/0054-expected-failures-per-year.md). A laser: the ports it feeds.
 double portsPerLaser(const ir::Model &e) { return e.lasers.known && e.lasers.value > 0 ? std::max(1.0, 1 / e.lasers.value) : 1; }
+
+// Fibre routes between buildings (decision 0501): the links whose length crosses a span,
+// grouped by their two buildings; each route is cut at its cable's afr_per_km times its
+// length, once for all of its links. Charged to the upper end of its first link, as a
+// cable is. Linear in links, plus the spans per route.
+void chargeRoutes(const ir::Fabric &F, Counter &C, ReliabilityModel &R) {
+  std::map<std::pair<uint32_t, uint32_t>, std::pair<FibreRoute, uint32_t>> byPair; // route, its first link
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    if (!(F.linkFlags[l] & ir::LinkInterBuilding))
+      continue;
+    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+    uint32_t ba = F.buildingOf(a), bb = F.buildingOf(b);
+    if (ba == None || bb == None)
+      continue;
+    if (bb < ba)
+      std::swap(ba, bb);
+    auto [it, fresh] = byPair.try_emplace({ba, bb});
+    FibreRoute &r = it->second.first;
+    if (fresh) {
+      r.a = ba;
+      r.b = bb;
+      r.km = F.routeBetween(r.a, r.b) / 1000;
+      r.cable = F.linkCable[l];
+      it->second.second = l;
+    }
+    ++r.links;
+    uint32_t c = F.linkCable[l];
+    if (c != None && F.models[c].afrPerKm.known &&
+        (r.model == None || F.models[c].afrPerKm.value > F.models[r.model].afrPerKm.value))
+      r.model = c;
+  }
+  for (auto &[key, entry] : byPair) {
+    FibreRoute &r = entry.first;
+    if (r.model != None && r.km > 0) {
+      const ir::Figure &rate = C.rate(r.model, F.models[r.model].afrPerKm, Counter::AfrPerKm);
+      r.cuts = rate.value * r.km;
+      r.lo = rate.lo() * r.km;
+      r.hi = rate.hi() * r.km;
+      uint32_t l = entry.second, a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      uint32_t upper = F.devTier[b] > F.devTier[a] && F.devTier[b] != ir::Tier::Unknown ? b : a;
+      C.charge(upper, {FailCategory::Cables, &rate, r.km, double(r.links), r.model, Counter::AfrPerKm, false});
+    }
+    R.routes.push_back(r);
+  }
+}
 
 } // namespace
 
@@ -164,6 +212,7 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
     }
   }
 
+  chargeRoutes(F, C, R);
   C.collectUnrated();
 
   // The what-if: every switch cage with optics, pluggable one way and CPO the other.
@@ -225,6 +274,30 @@ Coverage ReliabilityModel::coverage() const {
           l.models.push_back(m.model);
       c.notCounted.push_back(std::move(l));
     }
+  }
+  // Fibre routes between buildings (decision 0501): a route is a failing unit of its own.
+  uint64_t routesAll = 0, routesRated = 0;
+  Coverage::Left lr{"fibre routes", "fibre_routes", 0, {}};
+  for (const FibreRoute &r : routes) {
+    if (r.km <= 0)
+      continue; // no span: FAB-E0052
+    ++routesAll;
+    if (r.model != ir::None) {
+      ++routesRated;
+    } else if (r.cable != ir::None && std::find(lr.models.begin(), lr.models.end(), r.cable) == lr.models.end()) {
+      lr.models.push_back(r.cable);
+    }
+  }
+  c.parts += routesAll;
+  c.counted += routesRated;
+  if (routesRated)
+    c.covers.push_back({routesRated < routesAll ? fmt::format("{} of {} fibre routes", formatCount(routesRated),
+                                                              formatCount(routesAll))
+                                                : std::string("fibre routes"),
+                        routesRated});
+  if ((lr.parts = routesAll - routesRated)) {
+    std::sort(lr.models.begin(), lr.models.end());
+    c.notCounted.push_back(std::move(lr));
   }
   return c;
 }

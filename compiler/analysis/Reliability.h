@@ -57,6 +57,18 @@ struct UnratedModel {
   uint64_t parts = 0;
 };
 
+// A fibre route between two buildings (decision 0501): the links that cross it fail
+// together when it is cut, so a cut is one failure (one repair) taking them all down, at
+// `afr_per_km` of their cable model times the route's length. Counted as cables.
+struct FibreRoute {
+  uint32_t a = 0, b = 0;  // buildings, a < b
+  double km = 0;          // the route (a span's length x route factor)
+  uint32_t links = 0;     // links over it
+  uint32_t model = ir::None; // the cable model that rates it (the highest afr_per_km among its links'); None: unrated
+  uint32_t cable = ir::None; // its first link's cable model (what FAB-W0440 names when unrated)
+  double cuts = 0, lo = 0, hi = 0; // per year, and at the rate's bounds
+};
+
 struct ReliabilityModel {
   static constexpr unsigned Untiered = 5;
   FailureBucket all, unplaced;
@@ -64,6 +76,7 @@ struct ReliabilityModel {
   std::vector<FailureBucket> buildings;
   FailureWhatIf cpo;
   std::vector<UnratedModel> unratedModels; // by model index
+  std::vector<FibreRoute> routes;          // by (a, b): every pair of buildings links join
   Coverage coverage() const;               // of `all`
   // (model, property) of every failure rate behind the figures that is an estimate
   // ("afr", "nic_afr", "laser_afr"), or missing.

@@ -7,7 +7,9 @@
 #include "checks/OutputChecks.h"
 
 #include "diag/Diag.h"
+#include "ir/Units.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace fabc::checks {
@@ -35,6 +37,29 @@ bool checkCoverage(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                         "'{} = 1% estimate \"why\"'",
                                         u.property, std::string_view(u.property) == "afr" ? " (or mtbf)" : "",
                                         F.strings.str(m.name), u.property));
+  }
+  // Fibre routes whose cables state no cut rate (decision 0501): one warning per cable model.
+  std::vector<uint32_t> named;
+  for (const FibreRoute &r : R.routes) {
+    if (r.model != ir::None || r.km <= 0 || r.cable == ir::None ||
+        std::find(named.begin(), named.end(), r.cable) != named.end())
+      continue;
+    named.push_back(r.cable);
+    uint64_t n = 0;
+    double km = 0;
+    for (const FibreRoute &o : R.routes)
+      if (o.model == ir::None && o.km > 0 && o.cable == r.cable) {
+        ++n;
+        km += o.km;
+      }
+    const ir::Model &m = F.models[r.cable];
+    Diagnostic *d = diags.report(DiagCode::W0440, m.loc,
+                                 "model '{}' states no afr_per_km: {} fibre route{} between buildings ({}) count{} no cuts",
+                                 F.strings.str(m.name), formatCount(n), n == 1 ? "" : "s",
+                                 formatQuantity(km * 1000, dims::Length), n == 1 ? "s" : "");
+    DiagEngine::note(d, {}, fmt::format("add 'afr_per_km = 0.002 source \"...\"' (cuts per km of route a year) to model "
+                                        "'{}'; an assumed figure says so: 'afr_per_km = 0.002 estimate \"why\"'",
+                                        F.strings.str(m.name)));
   }
   return true;
 }

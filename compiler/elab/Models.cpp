@@ -49,7 +49,7 @@ bool Elab::figureBounds(const ast::Prop &p, const Dim &want, ir::Figure &out) {
 void Elab::boundsWithoutFigure(const ast::Prop &p, const char *block) {
   Diagnostic *d = error(DiagCode::E0391, boundsRange(p), "'{}' in {} is not a catalog figure: it has no bounds", p.key, block);
   DiagEngine::note(d, {}, "bounds (estimate LOW..HIGH) belong to a model's power, price, latency, reach, lasers, "
-                          "max_mtu and failure rates (afr, mtbf and their nic_ and laser_ forms); remove LOW..HIGH");
+                          "max_mtu and failure rates (afr, mtbf, their nic_ and laser_ forms, afr_per_km); remove LOW..HIGH");
 }
 
 // A failure rate: `afr` (failures per unit-year, 0.5% or 0.005) or `mtbf` (a time:
@@ -403,6 +403,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     else if ((k == "mtbf" || k == "afr") && out.kind != K::Gpu) failureRate(p, out.afr);
     else if ((k == "nic_mtbf" || k == "nic_afr") && out.kind == K::System) failureRate(p, out.nicAfr);
     else if ((k == "laser_mtbf" || k == "laser_afr") && out.kind == K::Optic) failureRate(p, out.laserAfr);
+    else if (k == "afr_per_km" && out.kind == K::Cable) figure("model", p, dims::None, out.afrPerKm);
     else if (out.kind == K::Optic && k == "interface") propStr(p, out.interface);
     else if (out.kind == K::Switch && k == "sonic_platform") propStr(p, out.sonicPlatform);
     else if (out.kind == K::Switch && k == "sonic_hwsku") propStr(p, out.sonicHwsku);

@@ -16,7 +16,7 @@ constexpr const char *kDeviceModel =
     "sonic_platform sonic_hwsku sonic_egress_lossless_pool; systems: gpus gpu nvlink_domain hosts ports_per_gpu bond nic_mtbf nic_afr";
 constexpr const char *kMediaModel = "vendor sku description power price media speed form reach ports lanes lane_rate "
                                     "order_lengths mtbf afr; optics: lasers laser_mtbf laser_afr interface host_lanes "
-                                    "host_lane_rate connectors; cables: legs";
+                                    "host_lane_rate connectors; cables: legs afr_per_km";
 constexpr const char *kGpuModel = "vendor sku description power price latency memory nvlink_bandwidth";
 constexpr const char *kPortGroup = "speed lanes lane_rate form ports_per_cage cpo breakouts sonic_breakout_modes protocols";
 constexpr const char *kBuilding = "hall_distance site";

@@ -144,6 +144,20 @@ std::string Fabric::portName(uint32_t port) const {
   return s;
 }
 
+double Fabric::routeBetween(uint32_t ba, uint32_t bb) const {
+  // As the length pass reads them (passes/Physical.cpp, computeLengths): the last span
+  // written between two places counts, and a span between the buildings wins over their sites'.
+  uint32_t sa = buildings[ba].site, sb = buildings[bb].site;
+  double building = -1, site = -1;
+  for (const Span &s : spans) {
+    if (!s.sites && ((s.a == ba && s.b == bb) || (s.a == bb && s.b == ba)))
+      building = s.route();
+    else if (s.sites && sa != None && sb != None && sa != sb && ((s.a == sa && s.b == sb) || (s.a == sb && s.b == sa)))
+      site = s.route();
+  }
+  return building >= 0 ? building : site;
+}
+
 std::string Fabric::rackName(uint32_t rack) const {
   const Rack &r = racks[rack];
   const Hall &h = halls[r.hall];

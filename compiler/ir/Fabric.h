@@ -106,6 +106,9 @@ struct Model {
   // per port of its first port group; laserAfr: a CPO engine's external laser source,
   // per laser (`lasers`).
   Figure afr, nicAfr, laserAfr;
+  // cable: cuts per km of route between buildings per year (`afr_per_km`, decision
+  // 0501); a route between two buildings fails as one, whatever links it carries.
+  Figure afrPerKm;
   uint32_t gpus = 0;     // system: GPUs in the box
   uint32_t gpuModel = None;
   uint32_t nvlinkDomain = 0; // system: GPUs joined by NVLink inside the box
@@ -731,6 +734,9 @@ public:
   }
   uint32_t gpusOf(uint32_t dev) const { return modelOf(dev).gpus; }
   std::string rackName(uint32_t rack) const;
+  // The fibre route (m) between two buildings: their own span, else the span between
+  // their sites (decision 0411); -1 when no span gives it. Linear in spans.
+  double routeBetween(uint32_t buildingA, uint32_t buildingB) const;
 };
 
 } // namespace fabc::ir
