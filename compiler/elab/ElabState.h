@@ -79,6 +79,10 @@ struct Entry {
   uint32_t node = None; // scalar
   int64_t lo = 0, hi = 0; // array: indices seen, [lo, hi)
   SourceRange loc;
+  // array: where its elements' nodes are (Elab::findElem): kDenseNone before the first,
+  // an index into Elab::dense_, or kSparse (in Elab::elems_) once they spread too thin.
+  uint32_t dense = kDenseNone;
+  static constexpr uint32_t kDenseNone = ~0u, kSparse = ~0u - 1;
 };
 
 struct Abort {}; // thrown to unwind elaboration after a limit; caught in Elab::run()
@@ -431,7 +435,28 @@ private:
   bool inFabric_ = false;
 
   llvm::DenseMap<EntryKey, Entry> entries_;
-  llvm::DenseMap<ElemKey, uint32_t> elems_;
+  // An array's elements, by index: a vector of nodes from the lowest index (None where
+  // none was declared), so that a path such as rack[k].tray[t] costs two array reads and
+  // not two probes of a hash table of every element of the fabric (the million-GPU bench
+  // design resolves 4 million such segments). An array whose indices spread out
+  // (x[0] and x[1000000]) moves to elems_ instead (Instances.cpp, setElem).
+  struct DenseElems {
+    int64_t lo = 0;
+    uint32_t count = 0; // elements declared
+    std::vector<uint32_t> nodes;
+  };
+  std::vector<DenseElems> dense_;
+  llvm::DenseMap<ElemKey, uint32_t> elems_; // elements of the arrays that are kSparse
+  uint32_t findElem(const Entry &e, uint32_t parent, uint32_t name, int64_t index) const {
+    if (e.dense == Entry::kSparse)
+      return elems_.lookup(ElemKey{parent, name, index});
+    if (e.dense == Entry::kDenseNone)
+      return None;
+    const DenseElems &d = dense_[e.dense];
+    uint64_t k = uint64_t(index - d.lo); // below lo wraps past the end
+    return k < d.nodes.size() ? d.nodes[k] : None;
+  }
+  void setElem(Entry &e, uint32_t parent, uint32_t name, int64_t index, uint32_t node);
   std::vector<uint32_t> nodeDevice_, nodeDevBegin_, nodeDevEnd_;
   llvm::DenseMap<uint32_t, uint32_t> defaultLayout_;
   std::map<std::vector<uint32_t>, uint32_t> layoutCache_;

@@ -11,7 +11,7 @@ uint32_t Elab::declare(uint32_t parent, uint32_t name, int64_t index, bool isArr
   auto ins = entries_.try_emplace(EntryKey{parent, name});
   Entry &e = ins.first->second;
   if (!ins.second) {
-    bool clash = !isArray || !e.array || e.device != device || elems_.count(ElemKey{parent, name, index});
+    bool clash = !isArray || !e.array || e.device != device || findElem(e, parent, name, index) != None;
     if (clash) {
       Diagnostic *d = error(DiagCode::E0021, r, "redefinition of '{}{}'", F.strings.str(name),
                             isArray ? fmt::format("[{}]", index) : std::string());
@@ -29,13 +29,43 @@ uint32_t Elab::declare(uint32_t parent, uint32_t name, int64_t index, bool isArr
   uint32_t node = newNode(parent, name, isArray ? index : -1);
   if (isArray) {
     logDecl(parent, name, index, true);
-    elems_[ElemKey{parent, name, index}] = node;
+    setElem(e, parent, name, index, node);
     e.lo = std::min(e.lo, index);
     e.hi = std::max(e.hi, index + 1);
   } else {
     e.node = node;
   }
   return node;
+}
+
+void Elab::setElem(Entry &e, uint32_t parent, uint32_t name, int64_t index, uint32_t node) {
+  if (e.dense == Entry::kSparse) {
+    elems_[ElemKey{parent, name, index}] = node;
+    return;
+  }
+  if (e.dense == Entry::kDenseNone) {
+    e.dense = uint32_t(dense_.size());
+    dense_.push_back({index, 0, {}});
+  }
+  DenseElems &d = dense_[e.dense];
+  int64_t lo = d.nodes.empty() ? index : std::min(d.lo, index);
+  int64_t hi = d.nodes.empty() ? index + 1 : std::max(d.lo + int64_t(d.nodes.size()), index + 1);
+  // Dense while at least about half the span is declared (a loop's array is all of it).
+  if (uint64_t(hi - lo) > 2 * uint64_t(d.count + 1) + 64) {
+    for (size_t k = 0; k < d.nodes.size(); ++k)
+      if (d.nodes[k] != None)
+        elems_[ElemKey{parent, name, d.lo + int64_t(k)}] = d.nodes[k];
+    elems_[ElemKey{parent, name, index}] = node;
+    d = DenseElems(); // frees the vector; the slot stays unused
+    e.dense = Entry::kSparse;
+    return;
+  }
+  if (lo < d.lo && !d.nodes.empty())
+    d.nodes.insert(d.nodes.begin(), size_t(d.lo - lo), None);
+  d.lo = lo;
+  d.nodes.resize(size_t(hi - lo), None);
+  d.nodes[size_t(index - lo)] = node;
+  ++d.count;
 }
 
 uint32_t Elab::layoutFor(uint32_t model, const std::vector<uint32_t> &breakouts) {

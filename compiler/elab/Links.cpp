@@ -117,9 +117,9 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
       return;
     }
     for (int64_t k = e.lo; k < e.hi; ++k) {
-      auto el = elems_.find(ElemKey{scope, name, k});
-      if (el != elems_.end())
-        visit(el->second);
+      uint32_t el = findElem(e, scope, name, k);
+      if (el != None)
+        visit(el);
     }
     return;
   }
@@ -130,12 +130,12 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
   int64_t k = seg.literal; // an inline literal (`x[3]`), else the expression's value
   if (seg.index && !toInt(eval(seg.index), seg.index, k, "index"))
     return;
-  auto el = elems_.find(ElemKey{scope, name, k});
-  if (el == elems_.end()) {
+  uint32_t el = findElem(e, scope, name, k);
+  if (el == None) {
     error(DiagCode::E0036, seg.indexRange(), "'{}[{}]' does not exist (indices {}..{})", seg.name, k, e.lo, e.hi - 1);
     return;
   }
-  visit(el->second);
+  visit(el);
 }
 
 uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {

@@ -180,13 +180,14 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
   }
   for (const DeclLog &d : st.decls) {
     uint32_t parent = mapNode(d.parent);
-    if (d.elem) {
-      uint32_t el = mapNode(elems_.lookup(ElemKey{d.parent, d.sym, d.index}));
-      elems_[ElemKey{parent, d.sym, d.index}] = el;
+    if (d.elem) { // after its entry's declaration (the log is in order)
+      uint32_t el = mapNode(findElem(entries_.find(EntryKey{d.parent, d.sym})->second, d.parent, d.sym, d.index));
+      setElem(entries_.find(EntryKey{parent, d.sym})->second, parent, d.sym, d.index, el);
     } else {
       Entry e = entries_.lookup(EntryKey{d.parent, d.sym});
       if (e.node != None)
         e.node = mapNode(e.node);
+      e.dense = Entry::kDenseNone; // the copy's elements follow in the log, each set anew
       entries_[EntryKey{parent, d.sym}] = e;
     }
     logDecl(parent, d.sym, d.index, d.elem);
