@@ -83,10 +83,8 @@ GroupKind groupKindFromName(std::string_view s) {
 }
 const char *groupKindName(GroupKind k) { return kGroupKinds[size_t(k)]; }
 
-uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
-  uint32_t dev = portDevice[port];
-  uint32_t rel = port - devPortBase[dev];
-  const Layout &l = layouts[devLayout[dev]];
+// The group of a device's port `rel` (counted from its first port); 0 if none holds it.
+static uint32_t groupIn(const Layout &l, uint32_t rel, uint32_t *indexInGroup) {
   for (uint32_t g = 0; g < l.groups.size(); ++g) {
     const GroupLayout &gl = l.groups[g];
     if (rel >= gl.offset && rel < gl.offset + gl.count) {
@@ -98,9 +96,17 @@ uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
   return 0;
 }
 
+uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
+  uint32_t dev = portDevice[port];
+  return groupIn(layouts[devLayout[dev]], port - devPortBase[dev], indexInGroup);
+}
+
+// Called for every link by the passes and analyses: the device and its layout are read
+// once, not again by portGroup.
 double Fabric::portSpeed(uint32_t port) const {
   uint32_t dev = portDevice[port];
-  return layouts[devLayout[dev]].groups[portGroup(port)].speed;
+  const Layout &l = layouts[devLayout[dev]];
+  return l.groups[groupIn(l, port - devPortBase[dev], nullptr)].speed;
 }
 
 void Fabric::appendNodeName(uint32_t node, std::string &out) const {
