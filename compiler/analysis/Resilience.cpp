@@ -208,36 +208,39 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
 void singlePoints(ir::Fabric &F) {
   size_t nd = F.numDevices();
   std::vector<uint32_t> deg(nd + 1, 0);
-  std::vector<std::pair<uint32_t, uint32_t>> edges;
-  edges.reserve(F.numLinks());
-  for (size_t l = 0; l < F.numLinks(); ++l) {
-    uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    if (a != b)
-      edges.push_back({a, b});
-  }
-  for (const ir::Group &g : F.groups) {
-    if (g.kind != ir::GroupKind::NvLink)
-      continue;
-    uint32_t prev = None;
-    for (uint32_t d : g.devices()) {
-      if (prev != None && prev != d)
-        edges.push_back({prev, d});
-      prev = d;
+  // The edges, numbered in order (links joining two devices, then each NVLink group's
+  // chain), are walked twice, to count the degrees and then to fill the adjacency, rather
+  // than kept in a list of pairs (25 MB at a million GPUs, written once and read twice).
+  auto forEachEdge = [&](auto &&fn) {
+    uint32_t i = 0;
+    for (size_t l = 0; l < F.numLinks(); ++l) {
+      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+      if (a != b)
+        fn(i++, a, b);
     }
-  }
-  for (const auto &e : edges) {
-    ++deg[e.first + 1];
-    ++deg[e.second + 1];
-  }
+    for (const ir::Group &g : F.groups) {
+      if (g.kind != ir::GroupKind::NvLink)
+        continue;
+      uint32_t prev = None;
+      for (uint32_t d : g.devices()) {
+        if (prev != None && prev != d)
+          fn(i++, prev, d);
+        prev = d;
+      }
+    }
+  };
+  forEachEdge([&](uint32_t, uint32_t a, uint32_t b) {
+    ++deg[a + 1];
+    ++deg[b + 1];
+  });
   std::partial_sum(deg.begin(), deg.end(), deg.begin());
   std::vector<uint32_t> adj(deg[nd]), fill(deg.begin(), deg.end() - 1), adjEdge(deg[nd]);
-  for (uint32_t i = 0; i < edges.size(); ++i) {
-    auto [a, b] = edges[i];
+  forEachEdge([&](uint32_t i, uint32_t a, uint32_t b) {
     adj[fill[a]] = b;
     adjEdge[fill[a]++] = i;
     adj[fill[b]] = a;
     adjEdge[fill[b]++] = i;
-  }
+  });
   auto gpus = [&](uint32_t d) -> uint64_t {
     return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
   };
