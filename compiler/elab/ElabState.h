@@ -448,8 +448,10 @@ private:
   std::vector<DenseElems> dense_;
   llvm::DenseMap<ElemKey, uint32_t> elems_; // elements of the arrays that are kSparse
   uint32_t findElem(const Entry &e, uint32_t parent, uint32_t name, int64_t index) const {
-    if (e.dense == Entry::kSparse)
-      return elems_.lookup(ElemKey{parent, name, index});
+    if (e.dense == Entry::kSparse) {
+      auto it = elems_.find(ElemKey{parent, name, index}); // not lookup(): its "absent" is 0, a node
+      return it == elems_.end() ? None : it->second;
+    }
     if (e.dense == Entry::kDenseNone)
       return None;
     const DenseElems &d = dense_[e.dense];
