@@ -191,7 +191,7 @@ Value Elab::evalBinary(const ast::Expr *e) {
 Value Elab::evalArith(const ast::Expr *e) {
   using E = ast::Expr;
   percentResult_ = false;
-  const std::string op(e->text); // for messages
+  const std::string_view op = e->text; // for messages (a view: no copy per evaluation)
   if (e->op == E::And || e->op == E::Or) {
     bool a;
     if (!toBool(eval(e->kids[0]), e->kids[0], a))
@@ -259,7 +259,7 @@ Value Elab::evalArith(const ast::Expr *e) {
     if (ld != rd) {
       Diagnostic *d = error(DiagCode::E0025, e->range, "cannot {} {} and {}", e->op == E::Add ? "add" : "subtract",
                             dimName(ld), dimName(rd));
-      DiagEngine::note(d, {}, "both sides of '" + op + "' need the same dimension");
+      DiagEngine::note(d, {}, "both sides of '" + std::string(op) + "' need the same dimension");
       return {};
     }
     if (ints) {
