@@ -105,8 +105,10 @@ bool planDomains(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8
       Diagnostic *dg = diags.report(DiagCode::E0431, devRange(F, d), "'{}' is in no {}, but policy addressing numbers "
                                     "each {} as a domain of its own", F.deviceName(d), per, per);
       DiagEngine::note(dg, out.perLoc, fmt::format("per = \"{}\" is set here", per));
-      DiagEngine::note(dg, {}, fmt::format("add '{}' to a {} group; a switch that joins the {}s (a shared core) makes "
-                                           "them one domain: then leave per out", F.deviceName(d), per, per));
+      DiagEngine::note(dg, {}, fmt::format("{} '{}' {} {}; a switch that joins the {}s (a shared core) makes them one "
+                                           "domain: then leave per out", P.kind == "array" ? "declare" : "add",
+                                           F.deviceName(d), P.kind == "array" ? "inside an element of" : "to a",
+                                           P.kind == "array" ? std::string(per) : std::string(per) + " group", per));
       continue;
     }
     index[e] = 0; // holds a routed switch
