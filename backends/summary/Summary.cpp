@@ -2,6 +2,7 @@
 // counts, oversubscription per tier, bisection, worst-case latency, NVLink domains.
 #include "backends/Common.h"
 #include "analysis/Measure.h"
+#include "ir/Address.h"
 
 #include <algorithm>
 
@@ -330,6 +331,25 @@ void writeGroups(JsonWriter &j, const ir::Fabric &F) {
     j.endObject();
   }
   j.endArray();
+  // Addressing domains (policy addressing's per, decision 0481): absent for the shared plan.
+  if (!F.addressDomains.empty()) {
+    j.key("addressing_domains").beginObject();
+    j.key("per").string(F.addressPer);
+    j.key("domains").beginArray();
+    for (const ir::Fabric::AddressDomain &a : F.addressDomains) {
+      j.beginObject(JsonLayout::Inline);
+      j.key("name").string(a.name);
+      j.key("switches").integer(a.switches);
+      j.key("asn_first").integer(a.asnFirst);
+      j.key("asn_last").integer(a.asnLast);
+      j.key("loopback_pool").string(ir::ipv4String(a.lbBase) + "/" + std::to_string(a.lbLen));
+      j.key("p2p_pool");
+      a.p2pLen ? j.string(ir::ipv4String(a.p2pBase) + "/" + std::to_string(a.p2pLen)) : j.null();
+      j.endObject();
+    }
+    j.endArray();
+    j.endObject();
+  }
   j.key("racks").beginObject(JsonLayout::Inline);
   j.key("count").integer(M.racks.racks);
   j.key("gpus_placed").integer(M.racks.gpusPlaced);

@@ -676,6 +676,19 @@ public:
   std::vector<uint32_t> linkHostNet;
   std::vector<HostNet> hostNets;
   std::vector<PrefixRule> routePolicy; // filled by the addressing pass; lists in order
+  // Addressing domains (passes/AddressDomains.h, decision 0481): one entry per domain when
+  // policy addressing's `per` splits the plan, in the scope's order; empty for the shared
+  // plan (addressPer empty). The ASN range is what its switches got; a pool slice's
+  // length 0: not numbered (p2p with BGP unnumbered).
+  struct AddressDomain {
+    std::string name;
+    uint32_t switches = 0;
+    uint32_t asnFirst = 0, asnLast = 0;
+    uint32_t lbBase = 0, p2pBase = 0;
+    uint8_t lbLen = 0, p2pLen = 0;
+  };
+  std::string addressPer;
+  std::vector<AddressDomain> addressDomains;
   // Bonds (passes/Bonds.h), all empty when no system model declares one: the bonds in
   // device and GPU order, their groups, per port its bond (None: none), per link its
   // bond's number on its switch end (0: none; the PortChannel / bond name's number; a

@@ -2,6 +2,7 @@
 #include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
+#include "passes/AddressDomains.h"
 #include "passes/Bonds.h"
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
@@ -12,6 +13,7 @@
 #include <llvm/ADT/DenseSet.h>
 #include <llvm/ADT/StringMap.h>
 
+#include <array>
 #include <cctype>
 
 namespace fabc::passes {
@@ -72,6 +74,7 @@ struct Plan : FabricPools {
                       {"spine_asn", 4201000000u, 4201999999u, 0, {}},
                       {"core_asn", 4202000000u, 4202999999u, 0, {}}};
   bool perTier = true;
+  AddressDomains dom; // one shared domain unless policy addressing's per names a scope
 };
 
 SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
@@ -149,7 +152,7 @@ bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
       (lb ? plan.lbLen : plan.p2pLen) = len;
       (lb ? plan.lbLoc : plan.p2pLoc) = s.loc;
     }
-    // guid_prefix belongs to the InfiniBand addressing.
+    // per: planDomains. guid_prefix belongs to the InfiniBand addressing.
   }
   return ok;
 }
@@ -219,12 +222,15 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     }
   }
 
-  ir::Wide32Set used; // ASNs: every 32-bit value is legal
+  // Each domain numbers from the start of the pools (decision 0481): an ASN is unique
+  // within its domain, and the domains' plans repeat one another.
+  const AddressDomains &dom = plan.dom;
+  std::vector<ir::Wide32Set> used(dom.count); // ASNs: every 32-bit value is legal
   unsigned conflicts = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
       continue;
-    used.insert(F.devAsn[d]);
+    used[dom.at(d)].insert(F.devAsn[d]);
     if (group[d] == None)
       continue;
     Group &g = groups[group[d]];
@@ -240,29 +246,32 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
                                            "use asn_per = \"switch\" for one ASN per switch");
     }
   }
-  for (AsnPool &p : plan.pools)
-    p.next = p.lo;
-  auto alloc = [&](ir::Tier tier) -> uint32_t {
+  std::vector<std::array<uint64_t, 3>> next(dom.count); // per domain, per pool
+  for (auto &n : next)
+    for (unsigned i = 0; i < 3; ++i)
+      n[i] = plan.pools[i].lo;
+  auto alloc = [&](ir::Tier tier, uint32_t k) -> uint32_t {
     AsnPool &p = plan.pools[poolOf(tier)];
-    while (p.next <= p.hi && used.count(p.next))
-      ++p.next;
-    if (p.next > p.hi) {
+    uint64_t &n = next[k][poolOf(tier)];
+    while (n <= p.hi && used[k].count(n))
+      ++n;
+    if (n > p.hi) {
       ++p.failed;
       return 0;
     }
-    used.insert(p.next);
-    return uint32_t(p.next++);
+    used[k].insert(n);
+    return uint32_t(n++);
   };
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d])
       continue;
     if (group[d] != None) {
-      Group &g = groups[group[d]];
+      Group &g = groups[group[d]]; // a shared-ASN group lies in one domain: no link crosses (E0430)
       if (!g.asn)
-        g.asn = alloc(g.tier);
+        g.asn = alloc(g.tier, dom.at(d));
       F.devAsn[d] = g.asn;
     } else if (!F.devAsn[d]) {
-      F.devAsn[d] = alloc(F.devTier[d]);
+      F.devAsn[d] = alloc(F.devTier[d], dom.at(d));
     }
   }
   for (const AsnPool &p : plan.pools) {
@@ -272,16 +281,20 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
                                   p.name, p.lo, p.hi, p.failed, p.failed == 1 ? " is" : "s are");
     DiagEngine::note(dg, {}, fmt::format("set {} = [first, last] in policy addressing to a wider range{}", p.name,
                                          plan.perTier ? "" : ", or share one ASN per spine tier with asn_per = \"tier\""));
+    if (dom.split())
+      DiagEngine::note(dg, dom.perLoc, fmt::format("with per = \"{}\" each of the {} domains numbers from the start of "
+                                                   "the pool, and these are their shortfalls summed", dom.per, dom.count));
   }
 
-  // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group.
-  ir::Wide32Map<std::pair<uint64_t, uint32_t>> owner; // asn -> (owner, first device)
+  // Uniqueness: an ASN belongs to one switch, or to one shared-ASN tier group, within
+  // its domain.
+  std::vector<ir::Wide32Map<std::pair<uint64_t, uint32_t>>> owner(dom.count); // asn -> (owner, first device)
   unsigned dups = 0;
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || !F.devAsn[d])
       continue;
     uint64_t who = group[d] == None ? d : (uint64_t(1) << 32) | group[d];
-    auto ins = owner.try_emplace(F.devAsn[d], who, d);
+    auto ins = owner[dom.at(d)].try_emplace(F.devAsn[d], who, d);
     if (ins.second || ins.first->second.first == who || dups++ >= 20)
       continue;
     uint32_t first = ins.first->second.second;
@@ -328,27 +341,39 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
       DiagEngine::note(dg, plan.p2pLoc, fmt::format("p2p_pool is {}/{}", ipv4String(plan.p2pBase), plan.p2pLen));
     }
   }
-  // Network and broadcast addresses of the pool stay free (but a /31 or /32 is all host).
-  uint64_t first = plan.lbBase + (plan.lbLen <= 30 ? 1 : 0);
-  uint64_t last = plan.lbBase + size - 1 - (plan.lbLen <= 30 ? 1 : 0);
-  uint64_t next = first, failed = 0;
+  // Each domain takes its slice of the pool (the whole pool with one domain). Network and
+  // broadcast addresses of a slice stay free (but a /31 or /32 is all host).
+  const AddressDomains &dom = plan.dom;
+  unsigned len = plan.lbLen + dom.splitBits;
+  uint64_t sliceSize = uint64_t(1) << (32 - len);
+  std::vector<uint64_t> next(dom.count), failed(dom.count, 0);
+  for (uint32_t k = 0; k < dom.count; ++k)
+    next[k] = sliceBase(plan.lbBase, plan.lbLen, dom.splitBits, k) + (len <= 30 ? 1 : 0);
   for (uint32_t d = 0; d < nd; ++d) {
     if (!routed[d] || F.devLoopback[d])
       continue;
-    while (next <= last && taken.count(next))
-      ++next;
-    if (next > last) {
-      ++failed;
+    uint32_t k = dom.at(d);
+    uint64_t last = sliceBase(plan.lbBase, plan.lbLen, dom.splitBits, k) + sliceSize - 1 - (len <= 30 ? 1 : 0);
+    while (next[k] <= last && taken.count(next[k]))
+      ++next[k];
+    if (next[k] > last) {
+      ++failed[k];
       continue;
     }
-    F.devLoopback[d] = uint32_t(next++);
+    F.devLoopback[d] = uint32_t(next[k]++);
   }
-  if (failed) {
-    Diagnostic *dg = diags.report(DiagCode::E0101, plan.lbLoc,
-                                  "loopback pool {}/{} is exhausted: {} more switch{} need{} a loopback",
-                                  ipv4String(plan.lbBase), plan.lbLen, failed, failed == 1 ? "" : "es",
-                                  failed == 1 ? "s" : "");
-    DiagEngine::note(dg, {}, "give policy addressing a larger loopback_pool");
+  for (uint32_t k = 0; k < dom.count; ++k) {
+    if (!failed[k])
+      continue;
+    uint64_t n = failed[k];
+    Diagnostic *dg = diags.report(DiagCode::E0101, plan.lbLoc, "loopback pool {}/{}{} is exhausted: {} more switch{} need{} a loopback",
+                                  ipv4String(sliceBase(plan.lbBase, plan.lbLen, dom.splitBits, k)), len,
+                                  dom.split() ? fmt::format(" of {} {}", dom.per, dom.names[k]) : std::string(), n,
+                                  n == 1 ? "" : "es", n == 1 ? "s" : "");
+    DiagEngine::note(dg, {}, dom.split() ? fmt::format("each {} takes 1/{} of loopback_pool {}/{}: give policy addressing a "
+                                                       "larger loopback_pool", dom.per, uint64_t(1) << dom.splitBits,
+                                                       ipv4String(plan.lbBase), plan.lbLen)
+                                         : std::string("give policy addressing a larger loopback_pool"));
   }
 }
 
@@ -361,19 +386,75 @@ void assignSubnets(ir::Fabric &F, DiagEngine &diags, const Plan &plan) {
     DiagEngine::note(dg, plan.lbLoc, "loopback_pool is set here (default 10.0.0.0/16)");
     return;
   }
-  uint64_t capacity = (p2pEnd - plan.p2pBase) / 2, k = 0, needed = 0;
+  // Each domain numbers its links from its slice (the whole pool with one domain).
+  const AddressDomains &dom = plan.dom;
+  unsigned len = plan.p2pLen + dom.splitBits;
+  uint64_t capacity = (p2pEnd - plan.p2pBase) / 2 >> dom.splitBits;
+  std::vector<uint64_t> used(dom.count, 0), needed(dom.count, 0);
   for (uint32_t l = 0; l < F.numLinks(); ++l) {
     if (!isRoutedLink(F, l))
       continue;
-    ++needed;
-    if (k < capacity)
-      F.linkSubnet[l] = uint32_t(plan.p2pBase + 2 * k++);
+    uint32_t k = dom.at(F.portDevice[F.linkA[l]]); // both ends: no link crosses (E0430)
+    ++needed[k];
+    if (used[k] < capacity)
+      F.linkSubnet[l] = uint32_t(sliceBase(plan.p2pBase, plan.p2pLen, dom.splitBits, k) + 2 * used[k]++);
   }
-  if (needed > capacity) {
-    Diagnostic *dg = diags.report(DiagCode::E0102, plan.p2pLoc,
-                                  "point-to-point pool {}/{} holds {} /31{}, but {} switch links need one",
-                                  ipv4String(plan.p2pBase), plan.p2pLen, capacity, capacity == 1 ? "" : "s", needed);
+  for (uint32_t k = 0; k < dom.count; ++k) {
+    if (needed[k] <= capacity)
+      continue;
+    Diagnostic *dg = diags.report(DiagCode::E0102, plan.p2pLoc, "point-to-point pool {}/{}{} holds {} /31{}, but {} switch "
+                                  "links need one", ipv4String(sliceBase(plan.p2pBase, plan.p2pLen, dom.splitBits, k)), len,
+                                  dom.split() ? fmt::format(" of {} {}", dom.per, dom.names[k]) : std::string(), capacity,
+                                  capacity == 1 ? "" : "s", needed[k]);
     DiagEngine::note(dg, {}, "give policy addressing a larger p2p_pool, or keep option bgp_unnumbered = true");
+  }
+}
+
+// E0433: the pools cut into 2^splitBits slices need a /32 per loopback slice and a /31 per
+// point-to-point slice at least.
+bool splitFits(DiagEngine &diags, const Plan &plan) {
+  const AddressDomains &dom = plan.dom;
+  bool ok = true;
+  auto check = [&](const char *key, uint32_t base, unsigned len, unsigned maxLen, SourceRange at) {
+    if (len + dom.splitBits <= maxLen)
+      return;
+    ok = false;
+    Diagnostic *dg = diags.report(DiagCode::E0433, at, "{} {}/{} cannot be split among {} {}s: each would be a /{}", key,
+                                  ipv4String(base), len, dom.count, dom.per, len + dom.splitBits);
+    DiagEngine::note(dg, dom.perLoc, fmt::format("per = \"{}\" cuts the pools into {} aligned slices, one per {} (and a /{} "
+                                                 "at most each)", dom.per, uint64_t(1) << dom.splitBits, dom.per, maxLen));
+    DiagEngine::note(dg, {}, fmt::format("give policy addressing a {} of /{} or shorter", key, maxLen - dom.splitBits));
+  };
+  check("loopback_pool", plan.lbBase, plan.lbLen, 32, plan.lbLoc);
+  if (plan.numbered)
+    check("p2p_pool", plan.p2pBase, plan.p2pLen, 31, plan.p2pLoc);
+  return ok;
+}
+
+// F.addressDomains for summary.json: each domain's switches, ASNs and pool slices.
+void recordDomains(ir::Fabric &F, const Plan &plan, const std::vector<uint8_t> &routed) {
+  const AddressDomains &dom = plan.dom;
+  if (!dom.split())
+    return;
+  F.addressPer = dom.per;
+  F.addressDomains.resize(dom.count);
+  for (uint32_t k = 0; k < dom.count; ++k) {
+    ir::Fabric::AddressDomain &a = F.addressDomains[k];
+    a.name = dom.names[k];
+    a.lbBase = sliceBase(plan.lbBase, plan.lbLen, dom.splitBits, k);
+    a.lbLen = uint8_t(plan.lbLen + dom.splitBits);
+    if (plan.numbered) {
+      a.p2pBase = sliceBase(plan.p2pBase, plan.p2pLen, dom.splitBits, k);
+      a.p2pLen = uint8_t(plan.p2pLen + dom.splitBits);
+    }
+  }
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    if (!routed[d] || !F.devAsn[d])
+      continue;
+    ir::Fabric::AddressDomain &a = F.addressDomains[dom.at(d)];
+    a.asnFirst = a.switches ? std::min(a.asnFirst, F.devAsn[d]) : F.devAsn[d];
+    a.asnLast = std::max(a.asnLast, F.devAsn[d]);
+    ++a.switches;
   }
 }
 
@@ -389,18 +470,21 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   F.linkHostNet.clear();
   F.hostNets.clear();
   F.routePolicy.clear();
+  F.addressPer.clear();
+  F.addressDomains.clear();
   std::vector<uint8_t> routed(nd, 0);
   bool any = false;
   for (uint32_t d = 0; d < nd; ++d)
     any |= routed[d] = isRoutedSwitch(F, d);
   planBonds(F, diags, routed);
   Plan plan;
-  if (!readPlan(F, diags, plan) || !any)
+  if (!readPlan(F, diags, plan) || !any || !planDomains(F, diags, routed, plan.dom) || !splitFits(diags, plan))
     return;
   assignAsns(F, diags, plan, routed);
   assignLoopbacks(F, diags, plan, routed);
   if (plan.numbered)
     assignSubnets(F, diags, plan);
+  recordDomains(F, plan, routed);
   assignHostAddresses(F, diags, plan, routed);
   buildRoutePolicy(F, plan, routed);
   std::vector<uint32_t> switches;

@@ -33,6 +33,11 @@ void checkLatency(ir::Fabric &F, DiagEngine &diags);
 // passes/ValidateLatency.cpp: `policy latency` between two buildings or sites (round
 // trips, FAB-E0380..E0382, W0380). checkLatency calls it.
 void checkRoundTrips(ir::Fabric &F, DiagEngine &diags);
+// FAB-E0370 at `at`: `per` names no scope of the design (the nearest one it has, and the
+// list: analysis::scopeNames and `extra`). Scoped policies (Validate.cpp) and policy
+// addressing's per (Addressing.cpp) share it.
+void reportUnknownScope(const ir::Fabric &F, std::string_view per, SourceRange at, const char *kind,
+                        const std::vector<std::string> &extra, DiagEngine &diags);
 void checkRails(ir::Fabric &F, DiagEngine &diags);
 void checkRedundancy(ir::Fabric &F, DiagEngine &diags);
 // Issue 18 (passes/ValidateResilience.cpp): policy resilience against the failure

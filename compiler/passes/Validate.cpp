@@ -24,14 +24,14 @@ const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
 }
 SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
-// The scope a policy's `per` names, measured (analysis::measureScopes); nullptr after
-// reporting FAB-E0370 (with the nearest scope name the design offers) when it names none.
-const ir::ScopeStats *scopeOrReport(ir::Fabric &F, const ir::Policy &p, const char *kind, DiagEngine &diags) {
-  const ir::ScopeStats *S = analysis::scopeOf(F, p);
-  if (S && S->known)
-    return S;
-  std::string_view per = F.strings.str(p.per);
+} // namespace
+
+void reportUnknownScope(const ir::Fabric &F, std::string_view per, SourceRange at, const char *kind,
+                        const std::vector<std::string> &extra, DiagEngine &diags) {
   std::vector<std::string> names = analysis::scopeNames(F);
+  names.insert(names.end(), extra.begin(), extra.end());
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
   std::string best;
   unsigned bestDist = std::max<unsigned>(2, unsigned(per.size() / 3)) + 1;
   for (const std::string &n : names) {
@@ -41,7 +41,7 @@ const ir::ScopeStats *scopeOrReport(ir::Fabric &F, const ir::Policy &p, const ch
       best = n;
     }
   }
-  Diagnostic *dg = diags.report(DiagCode::E0370, p.perLoc, "unknown scope '{}' for the {} policy{}", per, kind,
+  Diagnostic *dg = diags.report(DiagCode::E0370, at, "unknown scope '{}' for the {} policy{}", per, kind,
                                 best.empty() ? std::string() : fmt::format("; did you mean '{}'?", best));
   std::string list;
   for (size_t i = 0; i < names.size() && i < 12; ++i)
@@ -50,6 +50,16 @@ const ir::ScopeStats *scopeOrReport(ir::Fabric &F, const ir::Policy &p, const ch
     list += ", ...";
   DiagEngine::note(dg, {}, "a scope is a group kind the design declares, \"pod\", \"rack\", \"hall\", \"building\" or an "
                            "instance array; this design has: " + list);
+}
+
+namespace {
+// The scope a policy's `per` names, measured (analysis::measureScopes); nullptr after
+// reporting FAB-E0370 (with the nearest scope name the design offers) when it names none.
+const ir::ScopeStats *scopeOrReport(ir::Fabric &F, const ir::Policy &p, const char *kind, DiagEngine &diags) {
+  const ir::ScopeStats *S = analysis::scopeOf(F, p);
+  if (S && S->known)
+    return S;
+  reportUnknownScope(F, F.strings.str(p.per), p.perLoc, kind, {}, diags);
   return nullptr;
 }
 
