@@ -320,7 +320,6 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
 
 void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const std::vector<uint8_t> &routed) {
   size_t nd = F.numDevices();
-  uint64_t size = uint64_t(1) << (32 - plan.lbLen);
   uint64_t p2pSize = uint64_t(1) << (32 - plan.p2pLen);
   ir::Wide32Map<uint32_t> taken; // address -> device
   unsigned dups = 0, overlaps = 0;
