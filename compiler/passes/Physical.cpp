@@ -38,13 +38,9 @@ double toEntry(const ir::Fabric &F, const ir::Rack &r) {
 } // namespace
 
 void computeLengths(ir::Fabric &F, DiagEngine &diags) {
-  // The fibre route between two buildings: their own span, else their sites' span.
-  std::map<std::pair<uint32_t, uint32_t>, double> span, siteSpan;
-  for (const ir::Span &s : F.spans) {
-    auto &to = s.sites ? siteSpan : span;
-    to[{s.a, s.b}] = s.route();
-    to[{s.b, s.a}] = s.route();
-  }
+  // The fibre route between two buildings (Fabric::routeBetween: their own span, else
+  // their sites'), once per pair of buildings; negative when no span gives it.
+  std::map<std::pair<uint32_t, uint32_t>, double> routes;
   std::map<std::pair<uint32_t, uint32_t>, bool> missingReported;
   size_t assumed = 0;
   SourceLoc firstAssumed;
@@ -71,13 +67,11 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
     } else if (ha.building == hb.building) {
       len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance + ha.trayDrop + hb.trayDrop;
     } else {
-      auto it = span.find({ha.building, hb.building});
-      const double *route = it == span.end() ? nullptr : &it->second;
+      auto [it, fresh] = routes.try_emplace({ha.building, hb.building}, 0.0);
+      if (fresh)
+        it->second = F.routeBetween(ha.building, hb.building);
+      const double *route = it->second >= 0 ? &it->second : nullptr;
       uint32_t sa = F.buildings[ha.building].site, sb = F.buildings[hb.building].site;
-      if (!route && sa != None && sb != None && sa != sb) {
-        auto st = siteSpan.find({sa, sb});
-        route = st == siteSpan.end() ? nullptr : &st->second;
-      }
       if (!route) {
         auto key = std::minmax(ha.building, hb.building);
         if (!missingReported[{key.first, key.second}]) {
