@@ -440,9 +440,12 @@ private:
   // not two probes of a hash table of every element of the fabric (the million-GPU bench
   // design resolves 4 million such segments). An array whose indices spread out
   // (x[0] and x[1000000]) moves to elems_ instead (Instances.cpp, setElem).
+  // nodes[k] is index base + k. The vector grows at both ends geometrically (slack holds
+  // None), so an array declared from its highest index down costs linear time too.
   struct DenseElems {
-    int64_t lo = 0;
-    uint32_t count = 0; // elements declared
+    int64_t base = 0;
+    int64_t lo = 0, hi = 0; // the lowest declared index and one past the highest
+    uint32_t count = 0;     // elements declared
     std::vector<uint32_t> nodes;
   };
   std::vector<DenseElems> dense_;
@@ -455,7 +458,7 @@ private:
     if (e.dense == Entry::kDenseNone)
       return None;
     const DenseElems &d = dense_[e.dense];
-    uint64_t k = uint64_t(index - d.lo); // below lo wraps past the end
+    uint64_t k = uint64_t(index) - uint64_t(d.base); // below base wraps past the end
     return k < d.nodes.size() ? d.nodes[k] : None;
   }
   void setElem(Entry &e, uint32_t parent, uint32_t name, int64_t index, uint32_t node);

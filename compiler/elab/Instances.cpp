@@ -1,5 +1,6 @@
 // The instance tree: declaring names, creating devices (with their instance
 // properties and port layout), instance statements and template instantiation.
+#include <limits>
 #include "diag/DiagCodes.h"
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
@@ -45,26 +46,38 @@ void Elab::setElem(Entry &e, uint32_t parent, uint32_t name, int64_t index, uint
   }
   if (e.dense == Entry::kDenseNone) {
     e.dense = uint32_t(dense_.size());
-    dense_.push_back({index, 0, {}});
+    dense_.push_back({index, index, index + 1, 0, {}});
   }
   DenseElems &d = dense_[e.dense];
-  int64_t lo = d.nodes.empty() ? index : std::min(d.lo, index);
-  int64_t hi = d.nodes.empty() ? index + 1 : std::max(d.lo + int64_t(d.nodes.size()), index + 1);
+  int64_t lo = d.count == 0 ? index : std::min(d.lo, index);
+  int64_t hi = d.count == 0 ? index + 1 : std::max(d.hi, index + 1);
   // Dense while at least about half the span is declared (a loop's array is all of it).
-  if (uint64_t(hi - lo) > 2 * uint64_t(d.count + 1) + 64) {
+  // The span is unsigned: x[INT64_MIN] and x[INT64_MAX] must not wrap into "dense".
+  if (uint64_t(hi) - uint64_t(lo) > 2 * uint64_t(d.count + 1) + 64) {
     for (size_t k = 0; k < d.nodes.size(); ++k)
       if (d.nodes[k] != None)
-        elems_[ElemKey{parent, name, d.lo + int64_t(k)}] = d.nodes[k];
+        elems_[ElemKey{parent, name, d.base + int64_t(k)}] = d.nodes[k];
     elems_[ElemKey{parent, name, index}] = node;
     d = DenseElems(); // frees the vector; the slot stays unused
     e.dense = Entry::kSparse;
     return;
   }
-  if (lo < d.lo && !d.nodes.empty())
-    d.nodes.insert(d.nodes.begin(), size_t(d.lo - lo), None);
+  if (d.nodes.empty()) {
+    d.base = index;
+  } else if (index < d.base) {
+    // At least double the room in front, but never reach below INT64_MIN.
+    uint64_t need = uint64_t(d.base) - uint64_t(index);
+    uint64_t room = uint64_t(index) - uint64_t(std::numeric_limits<int64_t>::min());
+    uint64_t grow = std::min(std::max(need, uint64_t(d.nodes.size())), std::max(need, room));
+    d.nodes.insert(d.nodes.begin(), size_t(grow), None);
+    d.base = int64_t(uint64_t(d.base) - grow);
+  }
+  uint64_t k = uint64_t(index) - uint64_t(d.base);
+  if (k >= d.nodes.size())
+    d.nodes.resize(size_t(k + 1), None);
+  d.nodes[size_t(k)] = node;
   d.lo = lo;
-  d.nodes.resize(size_t(hi - lo), None);
-  d.nodes[size_t(index - lo)] = node;
+  d.hi = hi;
   ++d.count;
 }
 
