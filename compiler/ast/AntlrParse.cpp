@@ -13,6 +13,9 @@
 #include "FabricLexer.h"
 #include "antlr4-runtime.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace fabc {
 namespace {
 using P = fabc_antlr::FabricParser;
@@ -155,6 +158,17 @@ void findNesting(antlr4::CommonTokenStream &tokens, const antlr4::dfa::Vocabular
 bool validUtf8(std::string_view s, size_t *bad) {
   size_t i = 0;
   while (i < s.size()) {
+    // Eight ASCII bytes, none NUL, at a time: a source is nearly all ASCII, and byte by
+    // byte this was 3 % of the server's compile of a 4.6 MB file.
+    while (i + 8 <= s.size()) {
+      uint64_t w;
+      std::memcpy(&w, s.data() + i, 8);
+      if ((w & 0x8080808080808080ull) || ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull))
+        break; // a byte >= 0x80 or a zero byte: the exact check below
+      i += 8;
+    }
+    if (i >= s.size())
+      break;
     unsigned char c = s[i];
     size_t n = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : (c >> 4) == 14 ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
     if (c == 0 || n == 0 || i + n > s.size()) {
