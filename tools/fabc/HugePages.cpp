@@ -12,8 +12,13 @@
 #include "HugePages.h"
 
 #include <atomic>
+#include <climits>
 #include <cstdlib>
 #include <new>
+
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #if defined(__linux__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define FABC_HUGE_PAGES 1
@@ -26,6 +31,27 @@ std::atomic<bool> hugePages{true};
 } // namespace
 
 void setHugePages(bool on) { hugePages.store(on, std::memory_order_relaxed); }
+
+// A server compiles the same design again and again. With glibc's defaults its worker
+// thread gets an arena of its own, every block past the (dynamic) mmap threshold is
+// mapped anew, and free memory is trimmed: each compile of the million-GPU bench design
+// took ~50,000 fresh page faults. Kept in one heap, the next compile reuses the pages the
+// last one freed (5,000 faults; 0471's amendment has the measurements). The heap then
+// stays at its high-water mark while the editor works; releaseFreeMemory, when the
+// server is idle, gives it back.
+void useServerHeap() {
+#ifdef __GLIBC__
+  mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's upper bound on 64-bit
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
+}
+
+void releaseFreeMemory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
 } // namespace fabc::cli
 
 #ifdef FABC_HUGE_PAGES

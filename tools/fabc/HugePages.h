@@ -4,4 +4,10 @@
 namespace fabc::cli {
 // On by default; the language server turns it off before it allocates anything large.
 void setHugePages(bool on);
+// The language server's heap (docs/decisions/0471-huge-pages-for-large-blocks.md, amendment): one arena, blocks up to
+// 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
+// pages instead of faulting in new ones. Call before any thread starts.
+void useServerHeap();
+// Returns the heap's free pages to the system (the server calls it when idle).
+void releaseFreeMemory();
 } // namespace fabc::cli

@@ -17,6 +17,7 @@ int lspCommand(Options &o) {
   // A server compiles again and again in one heap: huge pages there kept twice the
   // memory of small ones (decision 0471).
   setHugePages(false);
+  useServerHeap();
   lsp::ServerOptions so;
   so.compile = compileOptions(o, /*allowLibrary=*/true);
   for (const Backend &b : backends())
@@ -34,6 +35,7 @@ int lspCommand(Options &o) {
   so.fmtWidth = o.width;
   so.timeStages = o.timeStages;
   so.configureDiags = [&o](DiagEngine &d) { setupDiags(o, d); };
+  so.onIdle = releaseFreeMemory;
   // stdout is the protocol's: nothing else may print there.
   return lsp::runServer(std::move(so), STDIN_FILENO, STDOUT_FILENO);
 }

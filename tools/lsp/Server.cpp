@@ -420,10 +420,13 @@ void Server::compile(Document &d) {
 bool Server::startWorker(std::function<void()> wake) {
   worker_ = std::make_unique<Worker>([this](Job &job, const std::function<void(Result)> &post) { runJob(job, post); },
                                      std::move(wake));
-  if (!worker_->started())
+  if (!worker_->started()) {
     worker_.reset();
-  else
+  } else {
     disposer_ = std::make_unique<Disposer>();
+    if (opts_.onIdle)
+      worker_->setIdle(opts_.onIdle, std::chrono::milliseconds(opts_.idleMs));
+  }
   return worker_ != nullptr;
 }
 

@@ -30,6 +30,10 @@ struct ServerOptions {
   unsigned fmtWidth = 100;
   size_t maxWorkspaceFiles = 5000; // .fab files read for workspace references and rename
   bool timeStages = false;         // --time-stages: each compilation's stages on stderr
+  // Run on the worker when no compile has come for `idleMs` after one (the command line
+  // returns the heap's free pages to the system there: docs/lsp.md, "Memory").
+  std::function<void()> onIdle;
+  unsigned idleMs = 10000;
 };
 
 using Clock = std::chrono::steady_clock;

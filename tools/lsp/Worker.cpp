@@ -93,7 +93,14 @@ void Worker::loop() {
     Job job;
     {
       std::unique_lock<std::mutex> lk(mu_);
-      jobsCv_.wait(lk, [&] { return stop_ || !queue_.empty(); });
+      auto ready = [&] { return stop_ || !queue_.empty(); };
+      if (idle_ && idlePending_ && !jobsCv_.wait_for(lk, idleAfter_, ready)) {
+        idlePending_ = false;
+        lk.unlock();
+        idle_();
+        continue;
+      }
+      jobsCv_.wait(lk, ready);
       if (stop_)
         return;
       job = std::move(queue_.front());
@@ -116,7 +123,14 @@ void Worker::loop() {
     std::lock_guard<std::mutex> lk(mu_);
     runningUri_.clear();
     runningCancel_.reset();
+    idlePending_ = true;
   }
+}
+
+void Worker::setIdle(std::function<void()> idle, std::chrono::milliseconds after) {
+  std::lock_guard<std::mutex> lk(mu_);
+  idle_ = std::move(idle);
+  idleAfter_ = after;
 }
 
 } // namespace fabc::lsp

@@ -8,6 +8,7 @@
 #include "tools/lsp/Server.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -47,6 +48,9 @@ public:
   // the reader thread that results wait (a byte on its pipe).
   using Run = std::function<void(Job &, const std::function<void(Result)> &)>;
   Worker(Run run, std::function<void()> wake);
+  // `idle` runs on the worker once no job has come for `after` since the last one ended
+  // (the server hands memory back to the system then: ServerOptions::onIdle).
+  void setIdle(std::function<void()> idle, std::chrono::milliseconds after);
   ~Worker(); // cancels what runs and joins
   bool started() const { return started_; } // false: no thread could be made
 
@@ -76,6 +80,9 @@ private:
   std::shared_ptr<std::atomic<bool>> runningCancel_;
   std::vector<Result> results_;
   bool stop_ = false;
+  std::function<void()> idle_;
+  std::chrono::milliseconds idleAfter_{0};
+  bool idlePending_ = false; // a job ended since `idle_` last ran
   // A pthread for its stack: elaboration needs the 256 MiB the command line's pipeline
   // thread has (tools/fabc/main.cpp; FAB-E0070's 64 MiB of nested calls).
   pthread_t thread_{};
