@@ -98,7 +98,7 @@ Compilation::Compilation(CompileOptions opts, SourceManager &sm, DiagEngine &dia
 
 Compilation::~Compilation() = default;
 
-bool Compilation::run(const CompileInput &input) {
+bool Compilation::run(CompileInput input) {
   assert((opts_.stopAfter.empty() || passes::findPass(opts_.stopAfter)) && "stopAfter names no pass");
   SourceManager &sm = *sm_;
   DiagEngine &diags = *diags_;
@@ -116,7 +116,7 @@ bool Compilation::run(const CompileInput &input) {
   lo.importsPastSyntaxErrors = opts_.importsPastSyntaxErrors;
   LoadedProgram &prog = prog_;
   if (input.fromText) {
-    parsed_ = loadProgramText(input.name, input.text, lo, sm, diags, ctx_, prog);
+    parsed_ = loadProgramText(input.name, std::move(input.text), lo, sm, diags, ctx_, prog);
   } else {
     // '-' is standard input, read as a stream (to the end, within --max-file-size).
     bool std_in = input.name == "-";

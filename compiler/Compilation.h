@@ -103,7 +103,7 @@ public:
   // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
   // rules of the requested outputs. False if errors were reported or the input could not
   // be read (ioError()). Once per Compilation.
-  bool run(const CompileInput &input);
+  bool run(CompileInput input); // by value: a source text is moved into the SourceManager
 
   bool ioError() const { return ioError_; }
   // The main file and its imports parsed and loaded without errors.

@@ -72,7 +72,9 @@ void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
   size_t bytes = 0;
   for (const ast::File *f : prog.files)
     bytes += sm.text(f->fileId).size();
-  occ_.reserve(bytes / 8 + 64);
+  // Rounded to 64k entries, so that a text a few characters longer asks the heap for a
+  // block of the same size as the last compile's (the server reuses it: 0471's amendment).
+  occ_.reserve((bytes / 8 / 65536 + 1) * 65536);
   // Files, and the global declarations of every file (the language has one namespace
   // for models and templates across the program; the first declaration is the one
   // the elaborator keeps, a second one is FAB-E0021).

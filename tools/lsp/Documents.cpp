@@ -318,4 +318,18 @@ void Server::publish(Document &d, const std::atomic<bool> *cancel, const std::fu
          json::Object{{"uri", d.uri}, {"version", d.version}, {"diagnostics", std::move(out)}});
 }
 
+// A copy of a large text in a buffer rounded up to whole MiB. Each compile copies the
+// document's text; with exact sizes, a text one character longer than the last no longer
+// fits the block the last copy freed, and the server's heap (decision 0471, amendment)
+// grew in steps over a long session. Rounded, the copies of successive edits are the
+// same size and reuse each other's blocks.
+std::string roundedCopy(const std::string &s) {
+  constexpr size_t kMiB = size_t(1) << 20;
+  std::string r;
+  if (s.size() >= kMiB)
+    r.reserve((s.size() / kMiB + 1) * kMiB);
+  r.assign(s);
+  return r;
+}
+
 } // namespace fabc::lsp

@@ -376,7 +376,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   };
   w.comp->onStage(stage);
   try {
-    w.comp->run(CompileInput::source(w.path, w.text, dir));
+    w.comp->run(CompileInput::source(w.path, roundedCopy(w.text), dir));
   } catch (const std::bad_alloc &) {
     // As the command line does: a message, not a diagnostic code; what was reported
     // before is still published.
@@ -435,7 +435,7 @@ template <class T> static void copySource(const Document &d, T &to) {
   to.uri = d.uri;
   to.path = d.path;
   to.realPath = d.realPath;
-  to.text = d.text;
+  to.text = roundedCopy(d.text);
   to.oversize = d.oversize;
   to.version = d.version;
 }

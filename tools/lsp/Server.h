@@ -38,6 +38,10 @@ struct ServerOptions {
 
 using Clock = std::chrono::steady_clock;
 
+// A copy of a document's text for a compile, its buffer rounded up to whole MiB when
+// large (Documents.cpp says why).
+std::string roundedCopy(const std::string &s);
+
 // An open document and what its last compilation left.
 struct Document {
   std::string uri, path, realPath;
