@@ -177,6 +177,7 @@ bool Compilation::run(CompileInput input) {
     return true;
   if (opts_.checkOutputsInRun && !F_.name.empty()) {
     stage("output checks");
+    an_->checksOnly = true; // no backend follows in this run: the rules read only what they need
     for (const std::string &name : opts_.outputs)
       if (!checkOutput(name))
         return false;

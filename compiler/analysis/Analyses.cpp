@@ -22,6 +22,14 @@ const ReliabilityModel &Analyses::reliability() const {
   return *reliability_;
 }
 
+const ReliabilityModel &Analyses::reliabilityCounts() const {
+  if (reliability_ || !checksOnly)
+    return reliability();
+  if (!reliabilityCounts_)
+    reliabilityCounts_ = std::make_unique<ReliabilityModel>(computeReliability(F_, /*countsOnly=*/true));
+  return *reliabilityCounts_;
+}
+
 const std::string &Analyses::hostName(uint32_t dev) const {
   if (hostNames_.empty())
     hostNames_.resize(F_.numDevices());

@@ -32,6 +32,13 @@ public:
   const BomSummary &bom() const;
   const EnergyModel &energy() const;
   const ReliabilityModel &reliability() const;
+  // What the coverage rule (FAB-W0310, FAB-W0440) reads: the full model when it is
+  // computed or will be (a build), else, in a run that only checks, the part counts
+  // alone (computeReliability's countsOnly: the same counts, no failure sums).
+  const ReliabilityModel &reliabilityCounts() const;
+  // Set by a compilation that runs the output rules and no backend (`fabc check`, the
+  // language server): nothing will read the figures only outputs show.
+  bool checksOnly = false;
 
   // Host names (passes::hostName) by device, composed on first use and kept.
   const std::string &hostName(uint32_t dev) const;
@@ -58,6 +65,7 @@ private:
   mutable std::unique_ptr<BomSummary> bom_;
   mutable std::unique_ptr<EnergyModel> energy_;
   mutable std::unique_ptr<ReliabilityModel> reliability_;
+  mutable std::unique_ptr<ReliabilityModel> reliabilityCounts_;
   mutable std::vector<std::string> hostNames_; // sized on first use: names only for outputs that ask
 };
 

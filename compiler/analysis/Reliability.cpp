@@ -37,8 +37,13 @@ struct Charge {
 
 class Counter {
 public:
-  Counter(const ir::Fabric &F, ReliabilityModel &R) : F_(F), R_(R) {}
+  Counter(const ir::Fabric &F, ReliabilityModel &R, bool countsOnly) : F_(F), R_(R), countsOnly_(countsOnly) {}
   void charge(uint32_t dev, const Charge &c) {
+    if (countsOnly_) {
+      countParts(R_.all, c);
+      noteUnrated(c);
+      return;
+    }
     double f = c.rate->known ? c.rate->value * c.units : 0;
     unsigned t = ir::tierIndex(F_.devTier[dev]);
     add(R_.all, c, f);
@@ -49,6 +54,9 @@ public:
     add(R_.tiers[t < ReliabilityModel::Untiered ? t : ReliabilityModel::Untiered], c, f);
     uint32_t b = F_.buildingOf(dev);
     add(b == None ? R_.unplaced : R_.buildings[b], c, f);
+    noteUnrated(c);
+  }
+  void noteUnrated(const Charge &c) {
     if (!c.rate->known && c.isPart) {
       if (unrated_.empty())
         unrated_.assign(F_.models.size() * 3, {});
@@ -83,19 +91,22 @@ public:
   }
 
 private:
-  static void add(FailureBucket &b, const Charge &c, double f) {
-    size_t i = size_t(c.cat);
-    b.failures[i] += f;
+  static void countParts(FailureBucket &b, const Charge &c) {
     if (c.isPart) {
-      b.parts[i] += uint64_t(c.units + 0.5);
+      b.parts[size_t(c.cat)] += uint64_t(c.units + 0.5);
       if (!c.rate->known)
-        b.unrated[i] += uint64_t(c.units + 0.5);
+        b.unrated[size_t(c.cat)] += uint64_t(c.units + 0.5);
     }
+  }
+  static void add(FailureBucket &b, const Charge &c, double f) {
+    b.failures[size_t(c.cat)] += f;
+    countParts(b, c);
     b.touches += f;
     b.linksDown += f * c.links;
   }
   const ir::Fabric &F_;
   ReliabilityModel &R_;
+  bool countsOnly_;
   std::vector<uint8_t> noted_; // rate()'s: Figure flags per model
   std::vector<std::pair<FailCategory, uint64_t>> unrated_; // per model x figure: units without a rate
 };
@@ -152,13 +163,13 @@ void chargeRoutes(const ir::Fabric &F, Counter &C, ReliabilityModel &R) {
 
 } // namespace
 
-ReliabilityModel computeReliability(const ir::Fabric &F) {
+ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly) {
   ReliabilityModel R;
   R.buildings.resize(F.buildings.size());
-  Counter C(F, R);
+  Counter C(F, R, countsOnly);
   size_t nd = F.numDevices();
-  std::vector<uint32_t> linked(nd, 0);
-  for (size_t l = 0; l < F.numLinks(); ++l) {
+  std::vector<uint32_t> linked(nd, 0); // links down with a device: the sums only
+  for (size_t l = 0; !countsOnly && l < F.numLinks(); ++l) {
     ++linked[F.portDevice[F.linkA[l]]];
     ++linked[F.portDevice[F.linkB[l]]];
   }
@@ -214,6 +225,8 @@ ReliabilityModel computeReliability(const ir::Fabric &F) {
 
   chargeRoutes(F, C, R);
   C.collectUnrated();
+  if (countsOnly)
+    return R;
 
   // The what-if: every switch cage with optics, pluggable one way and CPO the other.
   FailureWhatIf &w = R.cpo;

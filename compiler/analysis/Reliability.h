@@ -86,7 +86,10 @@ struct ReliabilityModel {
   bool usesEstimates() const { return !estimates.empty(); }
 };
 
-ReliabilityModel computeReliability(const ir::Fabric &F);
+// countsOnly: only what the coverage rule reads (all.parts, all.unrated, unratedModels,
+// routes, estimates), by the same walk; the failure sums, the tiers, buildings and the
+// CPO what-if stay empty. `fabc check` needs no more (decision 0531).
+ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly = false);
 
 // What `fabc diff` shows of a revision's reliability: each figure old and new.
 struct ReliabilityFigures {

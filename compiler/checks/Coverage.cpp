@@ -18,7 +18,7 @@ bool checkCoverage(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
   if (an.coverage.checked)
     return true;
   an.coverage.checked = true;
-  const ReliabilityModel &R = an.reliability();
+  const ReliabilityModel &R = an.reliabilityCounts();
   // A design without a single rate does not model failures: its figures are 0 and say
   // "covers: no part". The warning is for a figure that looks like a count but is not.
   if (!R.coverage().counted)
