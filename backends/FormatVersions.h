@@ -6,7 +6,7 @@
 #pragma once
 
 namespace fabc::formats {
-inline constexpr const char Summary[] = "1.8";      // summary.json (1.7: fibre_routes, cpo_range; 1.8: addressing_domains)
+inline constexpr const char Summary[] = "1.9";      // summary.json (1.7: fibre_routes, cpo_range; 1.8: addressing_domains; 1.9: their host_pool)
 inline constexpr const char Bom[] = "1.0";          // bom/bom.json
 inline constexpr const char Energy[] = "1.5";       // energy/energy.json
 inline constexpr const char CablingPlan[] = "1.0";  // cabling/plan.json

@@ -103,7 +103,7 @@ struct SwitchConf {
       appendIpv4(b, net.base + 1);
       out(b, "/{}\nexit\n!\n", unsigned(net.len));
     }
-    writePolicy(b);
+    writePolicy(b, F.routePolicyOf(d));
     // policy bfd: bfdd's profile FABRIC, used by every session of the peer group.
     if (bfd.enabled)
       out(b, "bfd\n profile FABRIC\n  detect-multiplier {}\n  receive-interval {}\n  transmit-interval {}\n exit\n !\nexit\n!\n",
@@ -162,14 +162,15 @@ struct SwitchConf {
         kMaxPaths);
   }
 
-  // The fabric's routing policy (F.routePolicy): a prefix-list of the switch loopbacks,
-  // one of the host subnets, and route-maps FABRIC_IN and FABRIC_OUT that permit those
-  // and nothing else (a route-map denies what no entry permits), on every fabric session.
-  void writePolicy(TextBuffer &b) {
+  // The routing policy of the switch's addressing domain (F.routePolicyOf, decision 0521):
+  // a prefix-list of the domain's switch loopbacks, one of its host subnets, and route-maps
+  // FABRIC_IN and FABRIC_OUT that permit those and nothing else (a route-map denies what no
+  // entry permits), on every fabric session.
+  void writePolicy(TextBuffer &b, const std::vector<ir::PrefixRule> &policy) {
     static const char *const lists[2] = {"FABRIC_LOOPBACKS", "FABRIC_HOSTS"};
     bool used[2] = {false, false};
     unsigned seq[2] = {0, 0};
-    for (const ir::PrefixRule &r : F.routePolicy) {
+    for (const ir::PrefixRule &r : policy) {
       used[r.list] = true;
       out(b, "ip prefix-list {} seq {} permit ", lists[r.list], seq[r.list] += 10);
       appendIpv4(b, r.base);

@@ -86,11 +86,16 @@ struct Writer {
     uint32_t net = len ? F.linkHostAddr[n.link] & ~((1ull << (32 - len)) - 1) : 0;
     sub.clear();
     appendCidr(sub, net, len);
+    // The host pool this NIC reaches: its plane's slice with addressing domains (0521).
+    auto [poolBase, poolLen] = passes::hostPoolOf(F, n.link);
+    TextBuffer own;
+    appendCidr(own, poolBase, poolLen);
+    std::string_view reach = view(own);
     fmt::format_to(fmt::appender(y),
                    "      routes:\n        - to: {}\n          scope: link\n          from: {}\n          table: {}\n"
                    "        - to: {}\n          via: {}\n          table: {}\n"
                    "        - to: {}\n          via: {}\n          metric: {}\n",
-                   view(sub), view(a), table, pool, view(b), table, pool, view(b), 100 + k);
+                   view(sub), view(a), table, reach, view(b), table, reach, view(b), 100 + k);
     fmt::format_to(fmt::appender(y), "      routing-policy:\n        - from: {}\n          table: {}\n", view(a),
                    table);
   }

@@ -221,7 +221,7 @@ struct SwitchDoc {
     y.scalar(nv.state, nv.on);
     y.scalar("router-id", lo);
     y.endMap();
-    writePolicy(y);
+    writePolicy(y, F.routePolicyOf(d));
     y.endMap();
 
     y.beginMap("vrf");
@@ -477,12 +477,13 @@ struct SwitchDoc {
     y.endMap();
   }
 
-  // router policy: the prefix-lists of F.routePolicy and the route-maps FABRIC_IN and
-  // FABRIC_OUT that permit them (and deny the rest), as in frr.conf.
-  void writePolicy(YamlWriter &y) {
+  // router policy: the prefix-lists of the switch's domain (F.routePolicyOf, decision
+  // 0521) and the route-maps FABRIC_IN and FABRIC_OUT that permit them (and deny the
+  // rest), as in frr.conf.
+  void writePolicy(YamlWriter &y, const std::vector<ir::PrefixRule> &policy) {
     static const char *const lists[2] = {"FABRIC_LOOPBACKS", "FABRIC_HOSTS"};
     bool used[2] = {false, false};
-    for (const ir::PrefixRule &r : F.routePolicy)
+    for (const ir::PrefixRule &r : policy)
       used[r.list] = true;
     y.beginMap("policy");
     y.beginMap("prefix-list");
@@ -492,7 +493,7 @@ struct SwitchDoc {
       y.beginMap(lists[l]);
       y.beginMap("rule");
       unsigned seq = 0;
-      for (const ir::PrefixRule &r : F.routePolicy) {
+      for (const ir::PrefixRule &r : policy) {
         if (r.list != l)
           continue;
         name.clear();

@@ -225,15 +225,15 @@ void SwitchDb::vlanTables(JsonWriter &j, uint32_t d) {
   j.endObject();
 }
 
-// The routing policy (F.routePolicy): PREFIX_SET/PREFIX and ROUTE_MAP_SET/ROUTE_MAP, the
-// tables frrcfgd renders as ip prefix-list and route-map (sonic-routing-policy-sets,
-// sonic-route-map).
+// A switch's routing policy (its domain's, F.routePolicyOf): PREFIX_SET/PREFIX and
+// ROUTE_MAP_SET/ROUTE_MAP, the tables frrcfgd renders as ip prefix-list and route-map
+// (sonic-routing-policy-sets, sonic-route-map).
 const char *const kLists[2] = {"FABRIC_LOOPBACKS", "FABRIC_HOSTS"};
 
-void prefixTables(JsonWriter &j, const ir::Fabric &F) {
+void prefixTables(JsonWriter &j, const std::vector<ir::PrefixRule> &policy) {
   std::vector<std::string> keys;
   unsigned seq[2] = {0, 0};
-  for (const ir::PrefixRule &r : F.routePolicy) {
+  for (const ir::PrefixRule &r : policy) {
     std::string range = r.ge > r.len ? fmt::format("{}..{}", unsigned(r.ge), unsigned(r.le)) : "exact";
     keys.push_back(fmt::format("{}|{}|{}/{}|{}", kLists[r.list], seq[r.list] += 10, ir::ipv4String(r.base),
                                unsigned(r.len), range));
@@ -256,9 +256,9 @@ void prefixTables(JsonWriter &j, const ir::Fabric &F) {
   j.endObject();
 }
 
-void routeMapTables(JsonWriter &j, const ir::Fabric &F) {
+void routeMapTables(JsonWriter &j, const std::vector<ir::PrefixRule> &policy) {
   bool used[2] = {false, false};
-  for (const ir::PrefixRule &r : F.routePolicy)
+  for (const ir::PrefixRule &r : policy)
     used[r.list] = true;
   j.key("ROUTE_MAP").beginObject();
   for (const char *map : {"FABRIC_IN", "FABRIC_OUT"}) {

@@ -329,7 +329,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     }
   }
 
-  prefixTables(j, F);
+  prefixTables(j, F.routePolicyOf(d));
 
   if (roce.enabled && anyPeer) {
     // Per port: queue 0 (default traffic), the RoCE queue and the CNP queue, in key
@@ -357,7 +357,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
     j.endObject();
   }
 
-  routeMapTables(j, F);
+  routeMapTables(j, F.routePolicyOf(d));
 
   if (roce.enabled) {
     // RoCE and the rest share the bandwidth (DWRR 50/50); CNPs are strict priority.

@@ -86,8 +86,9 @@ private:
   std::vector<std::pair<std::string, uint32_t>> sorted_; // numbered keys, sorted per switch
 };
 
-// The routing policy (F.routePolicy): PREFIX_SET/PREFIX and ROUTE_MAP_SET/ROUTE_MAP.
-void prefixTables(JsonWriter &j, const ir::Fabric &F);
-void routeMapTables(JsonWriter &j, const ir::Fabric &F);
+// A switch's routing policy (F.routePolicyOf: its addressing domain's, decision 0521):
+// PREFIX_SET/PREFIX and ROUTE_MAP_SET/ROUTE_MAP.
+void prefixTables(JsonWriter &j, const std::vector<ir::PrefixRule> &policy);
+void routeMapTables(JsonWriter &j, const std::vector<ir::PrefixRule> &policy);
 
 } // namespace fabc::sonicdb

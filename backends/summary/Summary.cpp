@@ -345,6 +345,8 @@ void writeGroups(JsonWriter &j, const ir::Fabric &F) {
       j.key("loopback_pool").string(ir::ipv4String(a.lbBase) + "/" + std::to_string(a.lbLen));
       j.key("p2p_pool");
       a.p2pLen ? j.string(ir::ipv4String(a.p2pBase) + "/" + std::to_string(a.p2pLen)) : j.null();
+      j.key("host_pool"); // 1.9, decision 0521
+      a.hostLen ? j.string(ir::ipv4String(a.hostBase) + "/" + std::to_string(a.hostLen)) : j.null();
       j.endObject();
     }
     j.endArray();

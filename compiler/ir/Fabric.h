@@ -675,17 +675,29 @@ public:
   std::vector<uint32_t> linkHostAddr;
   std::vector<uint32_t> linkHostNet;
   std::vector<HostNet> hostNets;
-  std::vector<PrefixRule> routePolicy; // filled by the addressing pass; lists in order
+  // The prefix-lists every fabric BGP session filters with, per addressing domain (one
+  // entry for the shared plan; decision 0521), filled by the addressing pass, lists in
+  // order. A switch filters with its own domain's: routePolicyOf.
+  std::vector<std::vector<PrefixRule>> routePolicies;
+  // Per device, the addressing domain of a routed switch; empty for the shared plan.
+  std::vector<uint32_t> devDomain;
+  uint32_t domainOf(uint32_t dev) const { return devDomain.empty() ? 0 : devDomain[dev]; }
+  const std::vector<PrefixRule> &routePolicyOf(uint32_t dev) const {
+    static const std::vector<PrefixRule> none;
+    uint32_t k = domainOf(dev);
+    return k < routePolicies.size() ? routePolicies[k] : none;
+  }
   // Addressing domains (passes/AddressDomains.h, decision 0481): one entry per domain when
   // policy addressing's `per` splits the plan, in the scope's order; empty for the shared
   // plan (addressPer empty). The ASN range is what its switches got; a pool slice's
-  // length 0: not numbered (p2p with BGP unnumbered).
+  // length 0: not numbered (p2p with BGP unnumbered; the host slice without a host
+  // scheme). The host slice numbers the NICs on the domain's leaves (decision 0521).
   struct AddressDomain {
     std::string name;
     uint32_t switches = 0;
     uint32_t asnFirst = 0, asnLast = 0;
-    uint32_t lbBase = 0, p2pBase = 0;
-    uint8_t lbLen = 0, p2pLen = 0;
+    uint32_t lbBase = 0, p2pBase = 0, hostBase = 0;
+    uint8_t lbLen = 0, p2pLen = 0, hostLen = 0;
   };
   std::string addressPer;
   std::vector<AddressDomain> addressDomains;

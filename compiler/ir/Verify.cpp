@@ -77,6 +77,7 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
   c.length("portBond", F.portBond, np, true);
   c.length("linkBondNo", F.linkBondNo, nl, true);
   c.length("linkPeerLink", F.linkPeerLink, nl, true);
+  c.length("devDomain", F.devDomain, nd, true);
   if (!c.problems.empty())
     return c.problems; // the checks below index these arrays
 

@@ -468,7 +468,8 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   F.linkHostAddr.clear();
   F.linkHostNet.clear();
   F.hostNets.clear();
-  F.routePolicy.clear();
+  F.routePolicies.clear();
+  F.devDomain.clear();
   F.addressPer.clear();
   F.addressDomains.clear();
   std::vector<uint8_t> routed(nd, 0);
@@ -484,8 +485,8 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
   if (plan.numbered)
     assignSubnets(F, diags, plan);
   recordDomains(F, plan, routed);
-  assignHostAddresses(F, diags, plan, routed);
-  buildRoutePolicy(F, plan, routed);
+  assignHostAddresses(F, diags, plan, plan.dom, routed);
+  buildRoutePolicy(F, plan, plan.dom, routed);
   std::vector<uint32_t> switches;
   for (uint32_t d = 0; d < nd; ++d)
     if (routed[d])

@@ -1,9 +1,13 @@
 // Host-facing addressing: /31 per NIC-leaf link, or one subnet per leaf (or per rail on a
-// leaf) behind an SVI; and the fabric's routing policy. Linear in devices + links: two
+// leaf) behind an SVI, from host_pool or, with addressing domains, from the slice of the
+// leaf's domain (decision 0521). The plan's keys: HostPlan.cpp; the routing policy:
+// RoutePolicy.cpp. Linear in devices + links: two
 // walks over the NIC ports (count, then assign), per-leaf arrays, a hash map only for the
 // (leaf, rail) subnets of the rail scheme.
 #include "diag/DiagCodes.h"
 #include "passes/HostAddressing.h"
+#include "passes/AddressDomains.h"
+#include "passes/HostPlan.h"
 #include "diag/Diag.h"
 #include "passes/Bonds.h"
 #include "ir/Address.h"
@@ -27,135 +31,6 @@ bool isEndSystem(const ir::Fabric &F, uint32_t dev) {
 bool isRouted(const ir::Fabric &F, uint32_t dev) {
   const ir::Model &m = F.modelOf(dev);
   return m.kind == ir::ModelKind::Switch && m.protocol != ir::Protocol::InfiniBand;
-}
-
-struct HostPlan {
-  ir::HostScheme scheme = ir::HostScheme::None;
-  uint32_t base = 0;
-  unsigned len = 0;
-  unsigned subnetLen = 0; // 0: the smallest that holds the largest leaf (or rail)
-  uint32_t vlan = 100;
-  SourceRange poolLoc, schemeLoc, lenLoc, vlanLoc;
-};
-
-bool readHostPlan(const ir::Fabric &F, DiagEngine &diags, HostPlan &plan) {
-  const ir::PolicyBlock *pol = F.policyBlock("addressing");
-  if (!pol)
-    return true;
-  bool ok = true;
-  auto bad = [&](const ir::Setting &s, std::string msg, std::string fix) {
-    Diagnostic *d = diags.report(DiagCode::E0105, s.loc, "{}", msg);
-    DiagEngine::note(d, {}, std::move(fix));
-    ok = false;
-  };
-  auto whole = [](const ir::Setting &s, double lo, double hi) {
-    return s.type == ir::Setting::Number && s.dim.none() && s.number >= lo && s.number <= hi &&
-           s.number == double(int64_t(s.number));
-  };
-  const ir::Setting *scheme = nullptr;
-  for (const ir::Setting &s : pol->props) {
-    std::string_view key = F.strings.str(s.name);
-    if (key == "host_pool") {
-      uint32_t base;
-      unsigned len;
-      if (s.type != ir::Setting::String || !ir::parseCidr(F.strings.str(s.str), base, len) || base == 0 || len > 31) {
-        bad(s, "'host_pool' must be an IPv4 prefix \"a.b.c.d/len\" of at most /31",
-            "for example host_pool = \"172.16.0.0/12\"; the host bits must be zero");
-        continue;
-      }
-      if (const char *block = ir::specialUseBlock(base, len)) {
-        Diagnostic *d = diags.report(DiagCode::E0144, s.loc, "host_pool {}/{} overlaps {}", ipv4String(base), len, block);
-        DiagEngine::note(d, {}, "no NIC may be numbered from it: take a private range, for example \"172.16.0.0/12\"");
-        ok = false;
-        continue;
-      }
-      plan.base = base;
-      plan.len = len;
-      plan.poolLoc = s.loc;
-      if (plan.scheme == ir::HostScheme::None)
-        plan.scheme = ir::HostScheme::P2p;
-    } else if (key == "host_scheme") {
-      scheme = &s;
-    } else if (key == "host_subnet_len") {
-      if (!whole(s, 1, 30)) {
-        bad(s, "'host_subnet_len' must be a prefix length from 1 to 30",
-            "the length of every leaf's (or rail's) host subnet, for example 24; leave it out to take the smallest "
-            "that holds the largest leaf");
-        continue;
-      }
-      plan.subnetLen = unsigned(s.number);
-      plan.lenLoc = s.loc;
-    } else if (key == "host_vlan") {
-      if (!whole(s, 1, 4094)) {
-        bad(s, "'host_vlan' must be a VLAN ID from 1 to 4094", "the VLAN of the host subnets' SVIs (default 100)");
-        continue;
-      }
-      plan.vlan = uint32_t(s.number);
-      plan.vlanLoc = s.loc;
-    }
-  }
-  if (scheme) {
-    std::string_view v = scheme->type == ir::Setting::String ? F.strings.str(scheme->str) : "";
-    ir::HostScheme sc = v == "p2p" ? ir::HostScheme::P2p : v == "leaf" ? ir::HostScheme::Leaf
-                        : v == "rail" ? ir::HostScheme::Rail : ir::HostScheme::None;
-    if (sc == ir::HostScheme::None) {
-      bad(*scheme, "host_scheme must be \"p2p\", \"leaf\" or \"rail\"",
-          "\"p2p\": a /31 per NIC-leaf link; \"leaf\": one subnet per leaf behind a VLAN interface; \"rail\": one "
-          "subnet per rail on each leaf, each in its own VLAN (host_vlan + rail)");
-    } else if (!plan.len) {
-      Diagnostic *d = diags.report(DiagCode::E0105, scheme->loc, "host_scheme is set but policy addressing has no host_pool");
-      DiagEngine::note(d, {}, "add host_pool = \"a.b.c.d/len\", the pool the GPU NICs are addressed from");
-      ok = false;
-    } else {
-      plan.scheme = sc;
-    }
-    plan.schemeLoc = scheme->loc;
-  }
-  if (!plan.schemeLoc.begin.valid())
-    plan.schemeLoc = plan.poolLoc;
-  return ok;
-}
-
-bool overlaps(uint64_t a, unsigned alen, uint64_t b, unsigned blen) {
-  uint64_t aend = a + (uint64_t(1) << (32 - alen)), bend = b + (uint64_t(1) << (32 - blen));
-  return a < bend && b < aend;
-}
-
-// FAB-E0142: the host pool shares addresses with a fabric pool or an explicit loopback.
-bool checkOverlaps(const ir::Fabric &F, DiagEngine &diags, const HostPlan &plan, const FabricPools &pools,
-                   const std::vector<uint8_t> &routed) {
-  bool ok = true;
-  auto pool = [&](const char *name, uint32_t base, unsigned len, SourceRange at) {
-    if (!overlaps(plan.base, plan.len, base, len))
-      return;
-    Diagnostic *d = diags.report(DiagCode::E0142, plan.poolLoc, "host_pool {}/{} overlaps {} {}/{}",
-                                 ipv4String(plan.base), plan.len, name, ipv4String(base), len);
-    DiagEngine::note(d, at, fmt::format("{} is set here{}", name,
-                                        std::string_view(name) == "loopback_pool" ? " (default 10.0.0.0/16)"
-                                                                                  : " (default 10.254.0.0/16)"));
-    ok = false;
-  };
-  pool("loopback_pool", pools.lbBase, pools.lbLen, pools.lbLoc);
-  if (pools.numbered) // unnumbered fabrics take no address from p2p_pool
-    pool("p2p_pool", pools.p2pBase, pools.p2pLen, pools.p2pLoc);
-  if (!ok)
-    return false; // the pool's loopbacks lie in the host pool too: said once
-  // Explicit loopbacks (the pool's are outside the host pool by now).
-  unsigned shown = 0;
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    uint32_t a = F.devLoopback[d];
-    if (!routed[d] || !a || !overlaps(plan.base, plan.len, a, 32))
-      continue;
-    ok = false;
-    if (shown++ >= 20) {
-      diags.tally(DiagCode::E0142, {F.devLoc[d], 1});
-      continue;
-    }
-    Diagnostic *dg = diags.report(DiagCode::E0142, {F.devLoc[d], 1}, "loopback {} of '{}' lies in host_pool {}/{}",
-                                  ipv4String(a), F.deviceName(d), ipv4String(plan.base), plan.len);
-    DiagEngine::note(dg, plan.poolLoc, "host_pool is set here");
-  }
-  return ok;
 }
 
 // The NIC a port belongs to, for FAB-E0143: a nic device is one NIC; on a system, the
@@ -246,7 +121,7 @@ uint32_t nicRail(const ir::Fabric &F, uint32_t port) {
   return idx / std::max<uint32_t>(1, F.modelOf(F.portDevice[port]).portsPerGpu);
 }
 
-void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools,
+void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools, const AddressDomains &dom,
                          const std::vector<uint8_t> &routed) {
   F.hostScheme = ir::HostScheme::None;
   F.linkHostAddr.clear();
@@ -255,10 +130,39 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
   HostPlan plan;
   if (!readHostPlan(F, diags, plan) || plan.scheme == ir::HostScheme::None)
     return;
-  if (!checkOverlaps(F, diags, plan, pools, routed))
+  if (!checkHostOverlaps(F, diags, plan, pools, routed))
     return;
   const size_t nd = F.numDevices();
-  const uint64_t poolSize = uint64_t(1) << (32 - plan.len);
+  // Addressing domains (decision 0521): the pool is cut into 2^splitBits aligned slices
+  // as the loopback pool is, domain k's NICs numbered from slice k. One domain: the pool.
+  const unsigned bits = dom.splitBits, sliceLen = plan.len + bits;
+  if (sliceLen > 31) {
+    Diagnostic *dg = diags.report(DiagCode::E0435, plan.poolLoc, "host_pool {}/{} cannot be split among {} {}s: each "
+                                  "would be a /{}", ipv4String(plan.base), plan.len, dom.count, dom.per, sliceLen);
+    DiagEngine::note(dg, dom.perLoc, fmt::format("per = \"{}\" cuts host_pool into {} aligned slices, one per {}",
+                                                 dom.per, uint64_t(1) << bits, dom.per));
+    DiagEngine::note(dg, {}, fmt::format("give policy addressing a host_pool of /{} or shorter", 31 - bits));
+    return;
+  }
+  const uint64_t poolSize = uint64_t(1) << (32 - sliceLen); // a domain's slice (the pool with one)
+  auto sliceOf = [&](uint32_t k) { return sliceBase(plan.base, plan.len, bits, k); };
+  // E0436: domain k's slice holds `fits` /31s or subnets (`what`), but `need` of its NIC
+  // links or leaves (`who`) need one each.
+  auto shortSlice = [&](uint32_t k, uint64_t fits, std::string what, uint64_t need, const char *who, std::string fix) {
+    Diagnostic *dg = diags.report(DiagCode::E0436, plan.poolLoc, "host_pool's slice {}/{} for {} {} holds {} {}, but {} "
+                                  "{} need one", ipv4String(sliceOf(k)), sliceLen, dom.per, dom.names[k], fits, what,
+                                  need, who);
+    DiagEngine::note(dg, dom.perLoc, fmt::format("per = \"{}\" gives each {} 1/{} of host_pool {}/{}", dom.per, dom.per,
+                                                 uint64_t(1) << bits, ipv4String(plan.base), plan.len));
+    DiagEngine::note(dg, {}, std::move(fix));
+  };
+  // The domains' host slices, for summary.json, once the NICs are numbered.
+  auto record = [&] {
+    for (uint32_t k = 0; k < F.addressDomains.size(); ++k) {
+      F.addressDomains[k].hostBase = sliceOf(k);
+      F.addressDomains[k].hostLen = uint8_t(sliceLen);
+    }
+  };
   if (plan.scheme == ir::HostScheme::P2p) {
     for (const ir::BondGroup &g : F.bondGroups) {
       if (g.kind == uint8_t(ir::Model::Bond::Lacp))
@@ -315,14 +219,25 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     flush();
     if (twice)
       return;
-    // Each leaf's /31s are one run of the pool, leaves in device order.
-    uint64_t capacity = poolSize / 2, k = 0;
-    std::vector<uint64_t> next(nd, 0);
+    // Each leaf's /31s are one run of its domain's slice, leaves in device order.
+    uint64_t capacity = poolSize / 2;
+    std::vector<uint64_t> next(nd, 0), inDom(dom.count, 0);
     for (uint32_t d = 0; d < nd; ++d) {
-      next[d] = k;
-      k += perLeaf[d];
+      next[d] = inDom[dom.at(d)];
+      inDom[dom.at(d)] += perLeaf[d];
     }
-    if (needed > capacity) {
+    if (dom.split()) {
+      bool fit = true;
+      for (uint32_t k = 0; k < dom.count; ++k)
+        if (inDom[k] > capacity) {
+          fit = false;
+          shortSlice(k, capacity, capacity == 1 ? "/31" : "/31s", inDom[k], "NIC links", fmt::format(
+                     "give policy addressing a host_pool of /{} or shorter, or use host_scheme = \"leaf\" (one subnet "
+                     "per leaf)", std::max(1, 32 - int(std::ceil(std::log2(double(inDom[k]) * 2))) - int(bits))));
+        }
+      if (!fit)
+        return;
+    } else if (needed > capacity) {
       Diagnostic *dg = diags.report(DiagCode::E0140, plan.poolLoc,
                                     "host_pool {}/{} holds {} /31{}, but {} NIC links need one", ipv4String(plan.base),
                                     plan.len, capacity, capacity == 1 ? "" : "s", needed);
@@ -332,9 +247,10 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     }
     forEachNic(F, routed, [&](const NicLink &n) {
       // The leaf port takes the even address (the NIC's gateway), the NIC the odd one.
-      addr[n.link] = uint32_t(plan.base + 2 * next[n.leaf]++ + 1);
+      addr[n.link] = uint32_t(sliceOf(dom.at(n.leaf)) + 2 * next[n.leaf]++ + 1);
     });
     bondAddresses(F, addr, nullptr);
+    record();
     F.hostScheme = plan.scheme;
     F.hostPoolBase = plan.base;
     F.hostPoolLen = uint8_t(plan.len);
@@ -391,6 +307,7 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     linkGroup[n.link] = *slot;
   });
   if (keys.empty()) {
+    record();
     F.hostScheme = plan.scheme;
     F.hostPoolBase = plan.base;
     F.hostPoolLen = uint8_t(plan.len);
@@ -432,7 +349,24 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
                              "host_subnet_len, or leave it out to take the smallest that fits");
     return;
   }
-  if (subnetLen < plan.len || uint64_t(keys.size()) * subnetSize > poolSize) {
+  // Subnets per domain (of the leaf that holds a shared one's own entry).
+  std::vector<uint64_t> inDom(dom.count, 0);
+  for (uint64_t key : keys)
+    ++inDom[dom.at(uint32_t(key >> 32))];
+  if (dom.split()) {
+    bool fit = true;
+    for (uint32_t k = 0; k < dom.count; ++k) {
+      if (inDom[k] && (subnetLen < sliceLen || inDom[k] * subnetSize > poolSize)) {
+        fit = false;
+        uint64_t fits = subnetLen < sliceLen ? 0 : poolSize / subnetSize;
+        shortSlice(k, fits, fmt::format("/{} subnet{}", subnetLen, fits == 1 ? "" : "s"), inDom[k],
+                   byRail ? "leaf rails" : "leaves", "give policy addressing a larger host_pool, or a longer "
+                   "host_subnet_len");
+      }
+    }
+    if (!fit)
+      return;
+  } else if (subnetLen < plan.len || uint64_t(keys.size()) * subnetSize > poolSize) {
     uint64_t fits = subnetLen < plan.len ? 0 : poolSize / subnetSize;
     Diagnostic *dg = diags.report(DiagCode::E0140, plan.poolLoc,
                                   "host_pool {}/{} holds {} /{} subnet{}, but {} {} need one", ipv4String(plan.base),
@@ -441,18 +375,23 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     DiagEngine::note(dg, {}, "give policy addressing a larger host_pool, or a longer host_subnet_len");
     return;
   }
-  // Subnets in (leaf, rail) order; a shared one is on each of its switches (HostNet::copy).
+  // Subnets in (domain, leaf, rail) order, each domain's from the start of its slice; a
+  // shared one is on each of its switches (HostNet::copy).
   std::vector<uint32_t> order(keys.size()), rank(keys.size());
   for (uint32_t i = 0; i < order.size(); ++i)
     order[i] = i;
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+  auto domOfKey = [&](uint32_t g) { return dom.at(uint32_t(keys[g] >> 32)); };
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return std::make_pair(domOfKey(a), keys[a]) < std::make_pair(domOfKey(b), keys[b]);
+  });
   F.hostNets.clear();
   F.hostNets.reserve(keys.size());
+  std::vector<uint64_t> nextInDom(dom.count, 0);
   for (uint32_t i = 0; i < order.size(); ++i) {
     uint32_t g = order[i];
     rank[g] = i;
     ir::HostNet net;
-    net.base = uint32_t(plan.base + uint64_t(i) * subnetSize);
+    net.base = uint32_t(sliceOf(domOfKey(g)) + nextInDom[domOfKey(g)]++ * subnetSize);
     net.len = uint8_t(subnetLen);
     net.leaf = uint32_t(keys[g] >> 32);
     net.rail = byRail ? uint32_t(keys[g]) : None;
@@ -498,6 +437,7 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
     addr[l] = byRank[r] + 2 + F.hostNets[net].shared + used[r]++;
   }
   bondAddresses(F, addr, &F.linkHostNet);
+  record();
   // A bond member on another switch of the domain: its own switch's entry of the subnet.
   for (uint32_t p = 0; p < F.portBond.size(); ++p) {
     uint32_t l = F.portLink[p];
@@ -512,29 +452,6 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
   F.hostPoolBase = plan.base;
   F.hostPoolLen = uint8_t(plan.len);
   F.linkHostAddr = std::move(addr);
-}
-
-void buildRoutePolicy(ir::Fabric &F, const FabricPools &pools, const std::vector<uint8_t> &routed) {
-  F.routePolicy.clear();
-  auto rule = [&](uint32_t base, unsigned len, unsigned ge, unsigned le, uint8_t list) {
-    F.routePolicy.push_back({base, uint8_t(len), uint8_t(ge), uint8_t(le), list});
-  };
-  rule(pools.lbBase, pools.lbLen, 32, 32, ir::PrefixListLoopbacks);
-  // Explicit loopbacks outside the pool, each exactly (sorted, once).
-  std::vector<uint32_t> outside;
-  for (uint32_t d = 0; d < F.numDevices(); ++d) {
-    uint32_t a = F.devLoopback[d];
-    if (routed[d] && a && !overlaps(pools.lbBase, pools.lbLen, a, 32))
-      outside.push_back(a);
-  }
-  std::sort(outside.begin(), outside.end());
-  outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
-  for (uint32_t a : outside)
-    rule(a, 32, 32, 32, ir::PrefixListLoopbacks);
-  if (F.hostScheme == ir::HostScheme::None)
-    return;
-  unsigned len = F.hostScheme == ir::HostScheme::P2p ? 31 : F.hostNets.empty() ? 31 : F.hostNets[0].len;
-  rule(F.hostPoolBase, F.hostPoolLen, len, len, ir::PrefixListHosts);
 }
 
 uint32_t nicPortOf(const ir::Fabric &F, uint32_t link) {
@@ -552,6 +469,14 @@ uint32_t hostGateway(const ir::Fabric &F, uint32_t link) {
 
 uint32_t hostSubnet(const ir::Fabric &F, uint32_t link) {
   return F.hostScheme == ir::HostScheme::P2p ? F.linkHostAddr[link] & ~1u : F.hostNets[F.linkHostNet[link]].base;
+}
+
+std::pair<uint32_t, unsigned> hostPoolOf(const ir::Fabric &F, uint32_t link) {
+  uint32_t leaf = F.portDevice[F.otherEnd(link, nicPortOf(F, link))];
+  uint32_t k = F.domainOf(leaf);
+  if (k < F.addressDomains.size() && F.addressDomains[k].hostLen)
+    return {F.addressDomains[k].hostBase, F.addressDomains[k].hostLen};
+  return {F.hostPoolBase, F.hostPoolLen};
 }
 
 std::pair<uint32_t, uint32_t> hostNetsOf(const ir::Fabric &F, uint32_t leaf) {

@@ -3,7 +3,7 @@
 // their leaves, from policy addressing's host_pool and host_scheme, and the routing
 // policy every fabric BGP session applies (loopbacks and host subnets only, in and out).
 // The backends read the results from the IR (linkHostAddr, linkHostNet, hostNets,
-// routePolicy) through the helpers below and never recompute them.
+// routePolicies) through the helpers below and never recompute them.
 #include "ir/Fabric.h"
 
 #include <utility>
@@ -13,6 +13,7 @@ namespace fabc {
 class DiagEngine;
 
 namespace passes {
+struct AddressDomains;
 
 // The fabric pools as the addressing plan read them, for the overlap checks and the
 // loopback prefix-list.
@@ -34,11 +35,19 @@ uint32_t nicRail(const ir::Fabric &F, uint32_t port);
 
 // Reads host_pool, host_scheme, host_subnet_len and host_vlan, checks them (E0105,
 // E0140..E0143) and fills F.hostScheme, F.linkHostAddr, F.linkHostNet and F.hostNets.
-void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools,
+// With addressing domains (decision 0521) the host pool is cut as the loopback pool is,
+// each domain's NICs numbered from its slice (E0435, E0436), recorded in
+// F.addressDomains' host slices.
+void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &pools, const AddressDomains &dom,
                          const std::vector<uint8_t> &routed);
-// Fills F.routePolicy: the loopback pool (and explicit loopbacks outside it) as /32s,
-// the host pool at the host subnets' length.
-void buildRoutePolicy(ir::Fabric &F, const FabricPools &pools, const std::vector<uint8_t> &routed);
+// Fills F.routePolicies (RoutePolicy.cpp), one per domain: the domain's loopback slice
+// (and its switches' explicit loopbacks outside it) as /32s, its host slice at the host
+// subnets' length. The shared plan's one domain: the whole pools.
+void buildRoutePolicy(ir::Fabric &F, const FabricPools &pools, const AddressDomains &dom,
+                      const std::vector<uint8_t> &routed);
+// The host pool a NIC link is numbered from: its leaf's domain's slice (the whole pool
+// for the shared plan), as base and length.
+std::pair<uint32_t, unsigned> hostPoolOf(const ir::Fabric &F, uint32_t link);
 
 // For a link with a host address (F.linkHostAddr[link] != 0):
 inline bool isHostLink(const ir::Fabric &F, uint32_t link) {

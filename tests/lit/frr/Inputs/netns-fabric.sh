@@ -15,7 +15,9 @@
 # server of every leaf must ping rail r of the first server of every other leaf from its
 # own address, and of the second server on its own leaf in one hop at most (directly on
 # a shared subnet), and a prefix outside the routing policy, announced by a leaf, must
-# reach no other switch.
+# reach no other switch. With planes (switches whose FABRIC_LOOPBACKS name different
+# slices, decision 0521), a leaf expects its own plane's loopbacks only, and an address
+# of another plane's slice announced by the first leaf must reach no other switch.
 #
 #   usage: netns-fabric.sh OUTDIR      (as root; needs iproute2 and FRR)
 set -euo pipefail
@@ -176,6 +178,14 @@ for h in "${HOSTS[@]}"; do
   head -1 "$OUT/frr/$h/frr.conf" | grep -q ', leaf)' && LEAVES+=("$h")
 done
 [ ${#LEAVES[@]} -ge 2 ] || fail "need at least two leaves, found ${#LEAVES[@]}"
+# Planes (decision 0521): switches whose FABRIC_LOOPBACKS lists name different loopback
+# slices are in different addressing domains; a leaf expects its own plane's routes only.
+declare -A PLANE
+for h in "${HOSTS[@]}"; do
+  PLANE[$h]=$(sed -n 's/^ip prefix-list FABRIC_LOOPBACKS seq 10 permit \([^ ]*\).*/\1/p' "$OUT/frr/$h/frr.conf")
+done
+NPLANES=$(printf '%s\n' "${PLANE[@]}" | sort -u | wc -l)
+[ "$NPLANES" -le 1 ] || [ ! -f "$PLAN" ] || fail "servers with several planes: not supported (build with --emit=frr)"
 
 # In a two-tier Clos every uplink of a leaf leads to a spine that has the other leaves'
 # loopbacks: BGP multipath must install one next hop per uplink. The expectations, one
@@ -183,7 +193,7 @@ done
 for h in "${LEAVES[@]}"; do
   uplinks=$(links_of "$h")
   for other in "${LEAVES[@]}"; do
-    [ "$other" = "$h" ] || echo "$h ${LOOPBACK[$other]} $uplinks"
+    [ "$other" = "$h" ] || [ "${PLANE[$other]}" != "${PLANE[$h]}" ] || echo "$h ${LOOPBACK[$other]} $uplinks"
   done
 done > "$WORK/expect"
 # The host subnets: every leaf learns every other leaf's, over every uplink.
@@ -248,6 +258,29 @@ if $BFD; then
     done
   }
   poll bfd_ok "$WORK/bfd" "BFD sessions not all up"
+fi
+
+# Planes: the first leaf announces an address of another plane's loopback slice, which
+# its own plane's filters (FABRIC_OUT, and every peer's FABRIC_IN) refuse: no other
+# switch may accept it. With one fabric-wide loopback list, its spines would.
+if [ "$NPLANES" -gt 1 ]; then
+  first=${LEAVES[0]}
+  other=$(printf '%s\n' "${PLANE[@]}" | sort -u | grep -vxF "${PLANE[$first]}" | head -1)
+  leak=$("$PY" -c 'import ipaddress, sys; print(f"{ipaddress.ip_network(sys.argv[1])[200]}/32")' "$other")
+  asn=$(awk '/^router bgp / { print $3; exit }' "$OUT/frr/$first/frr.conf")
+  ip -n "$TAG-$first" route add blackhole "$leak"
+  vtysh --vty_socket "$WORK/$first" -c "configure terminal" -c "router bgp $asn" -c "address-family ipv4 unicast" \
+    -c "network $leak" > /dev/null
+  sleep 3
+  vtysh --vty_socket "$WORK/$first" -d bgpd -c "show ip bgp $leak json" | grep -q '"paths"' ||
+    fail "$first did not originate $leak"
+  for h in "${HOSTS[@]}"; do
+    [ "$h" = "$first" ] && continue
+    if vtysh --vty_socket "$WORK/$h" -d bgpd -c "show ip bgp $leak json" | grep -q '"paths"'; then
+      fail "$h accepted $leak, an address of another plane's slice ($other)"
+    fi
+  done
+  echo "planes: $NPLANES; $leak of $other from $first (plane ${PLANE[$first]}) reached no other switch"
 fi
 
 if [ ${#SERVERS[@]} -gt 0 ]; then
