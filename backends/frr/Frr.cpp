@@ -3,6 +3,7 @@
 // cabling in interface names (what a lab in network namespaces or containers needs).
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
+#include "ir/Address.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
 #include "passes/Overlay.h"
