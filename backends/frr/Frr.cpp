@@ -71,11 +71,7 @@ struct SwitchConf {
         append(b, " ip address ");
         appendIpv4(b, eth::localAddress(F, p));
         append(b, "/31\n");
-      }
-      // A VTEP tracks its uplinks: with all of them down it stops serving its segments
-      // (FRR's EVPN multihoming, "uplink tracking").
-      if (p.routed && F.isVtep(d))
-        append(b, " evpn mh uplink\n"); else if (F.hostScheme == ir::HostScheme::P2p && passes::isHostLink(F, p.link)) {
+      } else if (F.hostScheme == ir::HostScheme::P2p && passes::isHostLink(F, p.link)) {
         // The NIC's gateway: the even address of the link's /31.
         append(b, " ip address ");
         appendIpv4(b, passes::hostGateway(F, p.link));
@@ -84,6 +80,10 @@ struct SwitchConf {
         out(b, " ! access port of vlan{} (bridged by the OS: ifupdown2, NVUE or SONiC)\n",
             F.hostNets[F.linkHostNet[p.link]].vlan);
       }
+      // A VTEP tracks its uplinks: with all of them down it stops serving its segments
+      // (FRR's EVPN multihoming, "uplink tracking").
+      if (p.routed && F.isVtep(d))
+        append(b, " evpn mh uplink\n");
       append(b, "exit\n!\n");
     }
     // A bond under host_scheme "p2p" (LACP on one switch): its /31 on the bond, once.
