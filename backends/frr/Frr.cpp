@@ -3,8 +3,10 @@
 // cabling in interface names (what a lab in network namespaces or containers needs).
 #include "backends/Common.h"
 #include "backends/ethernet/Ethernet.h"
+#include "ir/Address.h"
 #include "passes/Addressing.h"
 #include "passes/HostAddressing.h"
+#include "passes/Overlay.h"
 
 #include <algorithm>
 
@@ -78,6 +80,10 @@ struct SwitchConf {
         out(b, " ! access port of vlan{} (bridged by the OS: ifupdown2, NVUE or SONiC)\n",
             F.hostNets[F.linkHostNet[p.link]].vlan);
       }
+      // A VTEP tracks its uplinks: with all of them down it stops serving its segments
+      // (FRR's EVPN multihoming, "uplink tracking").
+      if (p.routed && F.isVtep(d))
+        append(b, " evpn mh uplink\n");
       append(b, "exit\n!\n");
     }
     // A bond under host_scheme "p2p" (LACP on one switch): its /31 on the bond, once.
@@ -92,6 +98,7 @@ struct SwitchConf {
       appendIpv4(b, passes::hostGateway(F, p.link));
       append(b, "/31\nexit\n!\n");
     }
+    writeSegments(b, d);
     // The host subnets' gateways: one VLAN interface (SVI) per subnet of this leaf.
     auto [first, last] = passes::hostNetsOf(F, d);
     for (uint32_t n = first; n < last; ++n) {
@@ -158,8 +165,37 @@ struct SwitchConf {
     if (bgp.enabled && bgp.maxPrefix)
       out(b, "  neighbor FABRIC maximum-prefix {}{}\n", bgp.maxPrefix, bgp.warningOnly ? " warning-only" : "");
     out(b, "  neighbor FABRIC route-map FABRIC_IN in\n"
-           "  neighbor FABRIC route-map FABRIC_OUT out\n  maximum-paths {}\n exit-address-family\nexit\n!\n",
+           "  neighbor FABRIC route-map FABRIC_OUT out\n  maximum-paths {}\n exit-address-family\n",
         kMaxPaths);
+    if (F.runsEvpn(d)) {
+      // The EVPN-VXLAN overlay (decision 0511): the address family on every session, and
+      // a VTEP advertises its VNIs (the kernel's VXLAN devices, from the OS's bridge).
+      append(b, " !\n address-family l2vpn evpn\n  neighbor FABRIC activate\n");
+      if (F.isVtep(d))
+        append(b, "  advertise-all-vni\n");
+      append(b, " exit-address-family\n");
+    }
+    append(b, "exit\n!\n");
+  }
+
+  // EVPN multihoming: each bond of an Ethernet segment names it (zebra's `evpn mh`), its
+  // type-3 ESI from the group's system MAC and the bond's local id, the same on every
+  // switch of the segment.
+  void writeSegments(TextBuffer &b, uint32_t d) {
+    if (!F.isVtep(d))
+      return;
+    std::vector<uint16_t> done;
+    for (const eth::Peer &p : peers) {
+      uint32_t no = F.linkBondNo[p.link], bond = F.bondOf(p.peerPort);
+      if (!no || bond == ir::None || std::find(done.begin(), done.end(), no) != done.end())
+        continue;
+      const ir::BondGroup &g = F.bondGroups[F.bonds[bond].group];
+      if (g.kind != uint8_t(ir::Model::Bond::EvpnMh))
+        continue;
+      done.push_back(uint16_t(no));
+      out(b, "interface bond{}\n evpn mh es-df-pref {}\n evpn mh es-id {}\n evpn mh es-sys-mac {}\nexit\n!\n", no,
+          passes::esDfPreference(F, bond, d), F.bonds[bond].local, ir::macString(passes::groupSystemMac(g.index)));
+    }
   }
 
   // The routing policy of the switch's addressing domain (F.routePolicyOf, decision 0521):

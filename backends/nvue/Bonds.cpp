@@ -169,13 +169,41 @@ void writeVrr(YamlWriter &y, const ir::HostNet &net, const Dialect &nv) {
   y.endMap();
 }
 
-void writeEvpnMlag(YamlWriter &y, const ir::Fabric &F, const SwitchBonds &sb, const Dialect &nv) {
-  if (sb.evpnGroups) {
+void writeVlanVni(YamlWriter &y, uint32_t vlan, uint32_t vni) {
+  TextBuffer t;
+  fmt::format_to(fmt::appender(t), "'{}'", vlan);
+  y.beginMapRawKey(view(t));
+  y.beginMap("vni");
+  t.clear();
+  fmt::format_to(fmt::appender(t), "'{}'", vni);
+  y.emptyMapRawKey(view(t));
+  y.endMap();
+  y.endMap();
+}
+
+void writeEvpnMlag(YamlWriter &y, const ir::Fabric &F, uint32_t d, const SwitchBonds &sb, const Dialect &nv) {
+  if (sb.evpnGroups || F.runsEvpn(d)) {
     y.beginMap("evpn");
-    y.beginMap("multihoming");
+    if (sb.evpnGroups) {
+      y.beginMap("multihoming");
+      y.scalar(nv.state, nv.on);
+      y.endMap();
+    }
     y.scalar(nv.state, nv.on);
     y.endMap();
+  }
+  if (F.isVtep(d)) {
+    // The VTEP (Cumulus Linux 5.15, EVPN Basic Configuration / VXLAN Devices: `nv set nve
+    // vxlan source address`, `nv set nve vxlan enable on`), its source the loopback.
+    TextBuffer t;
+    y.beginMap("nve");
+    y.beginMap("vxlan");
+    y.beginMap("source");
+    appendIpv4(t, F.devLoopback[d]);
+    y.scalar("address", view(t));
+    y.endMap();
     y.scalar(nv.state, nv.on);
+    y.endMap();
     y.endMap();
   }
   if (sb.mlagGroup == ir::None || sb.peerDev == ir::None)

@@ -39,6 +39,10 @@ void writePeerlink(YamlWriter &y, const ir::Fabric &F, const SwitchBonds &b, uin
 // A shared subnet's SVI (HostNet::shared): the switch's own address and the gateway as VRR.
 void writeVrr(YamlWriter &y, const ir::HostNet &net, const Dialect &nv);
 // The top-level `evpn` and `mlag` trees, when the switch has such bonds.
-void writeEvpnMlag(YamlWriter &y, const ir::Fabric &F, const SwitchBonds &b, const Dialect &nv);
+// The top-level `evpn` (also on a spine carrying the overlay's address family), a VTEP's
+// `nve: vxlan` from its loopback, and `mlag`.
+void writeEvpnMlag(YamlWriter &y, const ir::Fabric &F, uint32_t d, const SwitchBonds &b, const Dialect &nv);
+// A host VLAN of br_default mapped to its VNI: `'VLAN': vni: 'VNI': {}`.
+void writeVlanVni(YamlWriter &y, uint32_t vlan, uint32_t vni);
 
 } // namespace fabc::nvue

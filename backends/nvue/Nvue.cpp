@@ -195,6 +195,10 @@ struct SwitchDoc {
       for (uint32_t n = firstNet; n < lastNet; ++n) {
         name.clear();
         fmt::format_to(fmt::appender(name), "'{}'", F.hostNets[n].vlan);
+        if (F.isVtep(d) && F.hostNetVni[n]) {
+          nvue::writeVlanVni(y, F.hostNets[n].vlan, F.hostNetVni[n]);
+          continue;
+        }
         y.emptyMapRawKey(view(name));
       }
       y.endMap();
@@ -202,7 +206,7 @@ struct SwitchDoc {
       y.endMap();
       y.endMap();
     }
-    nvue::writeEvpnMlag(y, F, bonds, nv);
+    nvue::writeEvpnMlag(y, F, d, bonds, nv);
 
     y.beginMap("router");
     if (ar) {
@@ -312,6 +316,11 @@ struct SwitchDoc {
       y.endMap();
     }
     y.endMap();
+    if (F.runsEvpn(d)) { // the EVPN-VXLAN overlay (decision 0511)
+      y.beginMap("l2vpn-evpn");
+      y.scalar(nv.state, nv.on);
+      y.endMap();
+    }
     y.endMap();
     if (an.bfd.enabled) {
       // policy bfd on every session of the peer group (BFD timers in milliseconds).

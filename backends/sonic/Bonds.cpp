@@ -153,4 +153,39 @@ void SwitchDb::portChannelTables(JsonWriter &j, uint32_t mtu) {
   j.endObject();
 }
 
+// The EVPN-VXLAN overlay of a VTEP (sonic-vxlan.yang): the tunnel "vtep" from the
+// loopback, the EVPN NVO "nvo" on it, and each host VLAN mapped to its VNI
+// ("vtep|map_<vni>_Vlan<id>", SONiC's naming), sorted as strings.
+void SwitchDb::vxlanTables(JsonWriter &j, uint32_t d, std::string_view los) {
+  if (!F.isVtep(d))
+    return;
+  j.key("VXLAN_EVPN_NVO").beginObject();
+  j.key("nvo").beginObject();
+  j.key("source_vtep").string("vtep");
+  j.endObject();
+  j.endObject();
+  j.key("VXLAN_TUNNEL").beginObject();
+  j.key("vtep").beginObject();
+  j.key("src_ip").string(los);
+  j.endObject();
+  j.endObject();
+  std::vector<std::pair<std::string, uint32_t>> maps;
+  auto [first, last] = passes::hostNetsOf(F, d);
+  for (uint32_t n = first; n < last; ++n)
+    if (F.hostNetVni[n])
+      maps.emplace_back(fmt::format("vtep|map_{}_Vlan{}", F.hostNetVni[n], F.hostNets[n].vlan), n);
+  std::sort(maps.begin(), maps.end());
+  maps.erase(std::unique(maps.begin(), maps.end(),
+                         [](const auto &a, const auto &b) { return a.first == b.first; }),
+             maps.end());
+  j.key("VXLAN_TUNNEL_MAP").beginObject();
+  for (const auto &[k, n] : maps) {
+    j.key(k).beginObject();
+    j.key("vlan").string(fmt::format("Vlan{}", F.hostNets[n].vlan));
+    j.key("vni").quotedInteger(F.hostNetVni[n]);
+    j.endObject();
+  }
+  j.endObject();
+}
+
 } // namespace fabc::sonicdb

@@ -27,6 +27,11 @@ void SwitchDb::bgpTables(JsonWriter &j, uint32_t d, std::string_view los, bool u
   j.key("default|ipv4_unicast").beginObject();
   j.key("max_ebgp_paths").string("64");
   j.endObject();
+  if (F.isVtep(d)) { // the EVPN-VXLAN overlay's VTEP advertises its VNIs (decision 0511)
+    j.key("default|l2vpn_evpn").beginObject();
+    j.key("advertise-all-vni").string("true");
+    j.endObject();
+  }
   j.endObject();
 
   j.key("BGP_GLOBALS_AF_NETWORK").beginObject();
@@ -84,6 +89,11 @@ void SwitchDb::bgpTables(JsonWriter &j, uint32_t d, std::string_view los, bool u
   j.string("FABRIC_OUT");
   j.endArray();
   j.endObject();
+  if (F.runsEvpn(d)) { // BGP's l2vpn-evpn address family on every session (decision 0511)
+    j.keyf("default|{}|l2vpn_evpn", kGroup).beginObject();
+    j.key("admin_status").string("up");
+    j.endObject();
+  }
   j.endObject();
 }
 

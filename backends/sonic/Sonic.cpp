@@ -402,6 +402,7 @@ void SwitchDb::write(TextBuffer &out, uint32_t d, uint32_t index, bool unnumbere
   j.endObject();
 
   vlanTables(j, d);
+  vxlanTables(j, d, los);
 
   if (roce.enabled) {
     if (roce.ecn) {

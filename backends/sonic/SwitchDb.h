@@ -68,6 +68,8 @@ private:
   // The port channel a row is a member of, or nullptr.
   const Channel *channelOf(uint32_t row) const;
   void evpnSegments(JsonWriter &j);         // EVPN_ETHERNET_SEGMENT
+  // VXLAN_EVPN_NVO, VXLAN_TUNNEL, VXLAN_TUNNEL_MAP: a VTEP's overlay (decision 0511).
+  void vxlanTables(JsonWriter &j, uint32_t d, std::string_view loopback);
   void mclagTables(JsonWriter &j);          // MCLAG_DOMAIN, MCLAG_INTERFACE
   void portChannelTables(JsonWriter &j, uint32_t mtu); // PORTCHANNEL, _INTERFACE, _MEMBER
   std::vector<Channel> channels_;           // sorted by name (as strings)

@@ -714,6 +714,17 @@ public:
   std::vector<uint8_t> linkPeerLink;
   uint32_t bondOf(uint32_t port) const { return portBond.empty() ? None : portBond[port]; }
   bool isPeerLink(uint32_t link) const { return !linkPeerLink.empty() && linkPeerLink[link]; }
+  // The EVPN-VXLAN overlay that EVPN multihoming runs on (passes/Overlay.h; decision
+  // 0511), empty without an EVPN-MH bond group or when it cannot be written (FAB-W0400).
+  // Per device: kVtep for a switch of an EVPN-MH group (its VTEP's source address is its
+  // loopback, its host VLANs map to VNIs, BGP's l2vpn-evpn address family advertises
+  // them), kEvpnTransit for a routed neighbour of a VTEP that only carries the address
+  // family (a spine), 0 otherwise. Per host net (hostNets): its VNI, 0 for none.
+  static constexpr uint8_t kEvpnTransit = 1, kVtep = 2;
+  std::vector<uint8_t> devEvpn;
+  std::vector<uint32_t> hostNetVni;
+  bool isVtep(uint32_t d) const { return !devEvpn.empty() && devEvpn[d] == kVtep; }
+  bool runsEvpn(uint32_t d) const { return !devEvpn.empty() && devEvpn[d] != 0; }
 
   // Filled by the passes.
   std::vector<float> devPower;       // W, the device itself

@@ -1,6 +1,7 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
+#include "passes/Overlay.h"
 #include "passes/HostAddressing.h"
 #include "passes/AddressDomains.h"
 #include "passes/Bonds.h"
@@ -486,6 +487,7 @@ void assignAddresses(ir::Fabric &F, DiagEngine &diags) {
     assignSubnets(F, diags, plan);
   recordDomains(F, plan, routed);
   assignHostAddresses(F, diags, plan, plan.dom, routed);
+  planOverlay(F, diags, routed);
   buildRoutePolicy(F, plan, plan.dom, routed);
   std::vector<uint32_t> switches;
   for (uint32_t d = 0; d < nd; ++d)

@@ -202,19 +202,6 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
     }
   }
 
-  // EVPN multihoming runs over an EVPN-VXLAN overlay the outputs do not write (decision 0441).
-  for (uint32_t gi = 0; gi < F.bondGroups.size(); ++gi) {
-    if (F.bondGroups[gi].kind != uint8_t(Kind::EvpnMh))
-      continue;
-    uint32_t b = groupFirstBond[gi];
-    Diagnostic *dg = diags.report(DiagCode::W0400, {F.linkLoc[firstLink[b]], 4},
-                                  "EVPN multihoming bonds need an EVPN-VXLAN overlay that fabc does not write");
-    DiagEngine::note(dg, {}, "the outputs write the bonds and their Ethernet segments; add the VTEP, the VLAN-to-VNI map "
-                             "and BGP's l2vpn-evpn address family on every ToR and spine (docs/backends.md), or use "
-                             "bond = \"mc-lag\"");
-    break;
-  }
-
   // RoCE over a bond runs on the adapter's RoCE LAG: one RDMA device for both ports, which
   // needs both members on one dual-port ConnectX, and the design does not say which ports
   // share an adapter (decision 0441).

@@ -4,7 +4,7 @@
 // by the switches they land on (ir::BondGroup), numbers them on each switch (the port
 // channel / bond interface), marks the MC-LAG peer links, and joins the switches that
 // share bonds into one L2 domain (bondDomain), the unit a host subnet spans.
-// Diagnostics E0400..E0404 and W0400 (docs/diagnostics.md); the decision: docs/decisions/0441.
+// Diagnostics E0400..E0404 and W0401 (docs/diagnostics.md; W0400 in Overlay.h); the decision: docs/decisions/0441.
 #include "ir/Fabric.h"
 
 #include <vector>
