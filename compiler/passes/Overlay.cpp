@@ -26,21 +26,25 @@ SourceRange at(const ir::Fabric &F, uint32_t link) {
   return link == None ? SourceRange{} : SourceRange{F.linkLoc[link], 4};
 }
 
+// Calls fn for each routed switch linked to d, over links that are not MC-LAG peer links.
+template <class Fn>
+void forEachRoutedNeighbour(const ir::Fabric &F, const std::vector<uint8_t> &routed, uint32_t d, Fn fn) {
+  uint32_t base = F.devPortBase[d], n = F.layoutOf(d).ports;
+  for (uint32_t p = base; p < base + n; ++p) {
+    uint32_t l = F.portLink[p];
+    if (l == None || F.isPeerLink(l))
+      continue;
+    uint32_t o = F.portDevice[F.otherEnd(l, p)];
+    if (routed[o])
+      fn(o);
+  }
+}
+
 // Whether switches a and b are linked directly or through one routed switch.
 bool withinTwoHops(const ir::Fabric &F, const std::vector<uint8_t> &routed, uint32_t a, uint32_t b,
                    std::vector<uint8_t> &mark) {
   std::fill(mark.begin(), mark.end(), 0);
-  auto neighbours = [&](uint32_t d, auto fn) {
-    uint32_t base = F.devPortBase[d], n = F.layoutOf(d).ports;
-    for (uint32_t p = base; p < base + n; ++p) {
-      uint32_t l = F.portLink[p];
-      if (l == None || F.isPeerLink(l))
-        continue;
-      uint32_t o = F.portDevice[F.otherEnd(l, p)];
-      if (routed[o])
-        fn(o);
-    }
-  };
+  auto neighbours = [&](uint32_t d, auto fn) { forEachRoutedNeighbour(F, routed, d, fn); };
   bool found = false;
   neighbours(a, [&](uint32_t o) { mark[o] = 1; });
   neighbours(b, [&](uint32_t o) { found |= o == a || mark[o]; });
@@ -108,15 +112,10 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
   for (uint32_t d = 0; d < nd; ++d) {
     if (F.devEvpn[d] != ir::Fabric::kVtep)
       continue;
-    uint32_t base = F.devPortBase[d], n = F.layoutOf(d).ports;
-    for (uint32_t p = base; p < base + n; ++p) {
-      uint32_t l = F.portLink[p];
-      if (l == None || F.isPeerLink(l))
-        continue;
-      uint32_t o = F.portDevice[F.otherEnd(l, p)];
-      if (routed[o] && !F.devEvpn[o])
+    forEachRoutedNeighbour(F, routed, d, [&](uint32_t o) {
+      if (!F.devEvpn[o])
         F.devEvpn[o] = ir::Fabric::kEvpnTransit;
-    }
+    });
   }
 
   // The switches of a segment exchange its routes through one such neighbour; two that

@@ -161,6 +161,25 @@ done
 # The cables of a switch in wiring.csv: its BGP sessions, and a leaf's uplinks.
 links_of() { awk -F, -v h="$1" '$1 == h || $4 == h' "$OUT/frr/wiring.csv" | wc -l; }
 # Runs FN into OUT every half second until it succeeds; fails with WHAT after WAIT seconds.
+# FIRST announces PREFIX (a blackhole route under `network`); no other switch may accept
+# it, because WHY (the routing policy's prefix-lists refuse it).
+contained() { # FIRST PREFIX WHY
+  local first=$1 prefix=$2 why=$3 asn h
+  asn=$(awk '/^router bgp / { print $3; exit }' "$OUT/frr/$first/frr.conf")
+  ip -n "$TAG-$first" route add blackhole "$prefix"
+  vtysh --vty_socket "$WORK/$first" -c "configure terminal" -c "router bgp $asn" -c "address-family ipv4 unicast" \
+    -c "network $prefix" > /dev/null
+  sleep 3
+  vtysh --vty_socket "$WORK/$first" -d bgpd -c "show ip bgp $prefix json" | grep -q '"paths"' ||
+    fail "$first did not originate $prefix"
+  for h in "${HOSTS[@]}"; do
+    [ "$h" = "$first" ] && continue
+    if vtysh --vty_socket "$WORK/$h" -d bgpd -c "show ip bgp $prefix json" | grep -q '"paths"'; then
+      fail "$h accepted $prefix, $why"
+    fi
+  done
+}
+
 poll() { # FN OUT WHAT
   local deadline=$((SECONDS + WAIT))
   until "$1" > "$2"; do
@@ -267,19 +286,7 @@ if [ "$NPLANES" -gt 1 ]; then
   first=${LEAVES[0]}
   other=$(printf '%s\n' "${PLANE[@]}" | sort -u | grep -vxF "${PLANE[$first]}" | head -1)
   leak=$("$PY" -c 'import ipaddress, sys; print(f"{ipaddress.ip_network(sys.argv[1])[200]}/32")' "$other")
-  asn=$(awk '/^router bgp / { print $3; exit }' "$OUT/frr/$first/frr.conf")
-  ip -n "$TAG-$first" route add blackhole "$leak"
-  vtysh --vty_socket "$WORK/$first" -c "configure terminal" -c "router bgp $asn" -c "address-family ipv4 unicast" \
-    -c "network $leak" > /dev/null
-  sleep 3
-  vtysh --vty_socket "$WORK/$first" -d bgpd -c "show ip bgp $leak json" | grep -q '"paths"' ||
-    fail "$first did not originate $leak"
-  for h in "${HOSTS[@]}"; do
-    [ "$h" = "$first" ] && continue
-    if vtysh --vty_socket "$WORK/$h" -d bgpd -c "show ip bgp $leak json" | grep -q '"paths"'; then
-      fail "$h accepted $leak, an address of another plane's slice ($other)"
-    fi
-  done
+  contained "$first" "$leak" "an address of another plane's slice ($other)"
   echo "planes: $NPLANES; $leak of $other from $first (plane ${PLANE[$first]}) reached no other switch"
 fi
 
@@ -319,19 +326,7 @@ if [ ${#SERVERS[@]} -gt 0 ]; then
   # The routing policy: a prefix outside both prefix-lists, announced by the first leaf,
   # reaches no other switch (its FABRIC_OUT denies it, and every peer's FABRIC_IN would).
   first=${LEAVES[0]}
-  asn=$(awk '/^router bgp / { print $3; exit }' "$OUT/frr/$first/frr.conf")
-  ip -n "$TAG-$first" route add blackhole 192.0.2.0/24
-  vtysh --vty_socket "$WORK/$first" -c "configure terminal" -c "router bgp $asn" -c "address-family ipv4 unicast" \
-    -c "network 192.0.2.0/24" > /dev/null
-  sleep 3
-  vtysh --vty_socket "$WORK/$first" -d bgpd -c "show ip bgp 192.0.2.0/24 json" | grep -q '"paths"' ||
-    fail "$first did not originate 192.0.2.0/24"
-  for h in "${HOSTS[@]}"; do
-    [ "$h" = "$first" ] && continue
-    if vtysh --vty_socket "$WORK/$h" -d bgpd -c "show ip bgp 192.0.2.0/24 json" | grep -q '"paths"'; then
-      fail "$h accepted 192.0.2.0/24, a prefix outside the routing policy"
-    fi
-  done
+  contained "$first" 192.0.2.0/24 "a prefix outside the routing policy"
   echo "policy: 192.0.2.0/24 from $first reached no other switch"
 fi
 
