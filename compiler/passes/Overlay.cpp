@@ -3,7 +3,9 @@
 #include "passes/Overlay.h"
 #include "diag/Diag.h"
 #include "diag/DiagCodes.h"
+#include "passes/Addressing.h"
 #include "passes/Bonds.h"
+#include "passes/Roce.h"
 
 #include <algorithm>
 
@@ -11,6 +13,8 @@ namespace fabc::passes {
 using ir::None;
 
 namespace {
+
+constexpr uint32_t kVxlanOverhead = 50; // bytes: RFC 7348's encapsulation over IPv4
 
 using Kind = ir::Model::Bond;
 
@@ -116,6 +120,28 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
       if (!F.devEvpn[o])
         F.devEvpn[o] = ir::Fabric::kEvpnTransit;
     });
+  }
+
+  // A host frame bridged between a segment's VTEPs (to a GPU whose link to the receiving
+  // ToR is down, and every flooded frame) crosses the underlay in VXLAN: 50 bytes more
+  // (inner Ethernet 14, VXLAN 8, UDP 8, outer IPv4 20) than the host sent. Full-size
+  // frames that no longer fit the fabric MTU are dropped, not fragmented.
+  const uint32_t host = hostMtu(F), fabric = fabricMtu(F);
+  if (host + kVxlanOverhead > fabric) {
+    const ir::PolicyBlock *roce = F.policyBlock("roce");
+    const ir::Setting *roceMtu = roce ? roce->get(F.strings, "mtu") : nullptr;
+    const ir::Setting *mtuOpt = F.option("mtu");
+    SourceRange where = roceMtu ? roceMtu->loc : mtuOpt ? mtuOpt->loc : at(F, firstLinkOf(F, firstGroup));
+    Diagnostic *dg = diags.report(DiagCode::W0405, where,
+                                  "the EVPN-VXLAN overlay adds {} bytes to a host frame, and the host MTU {} plus "
+                                  "them exceeds the fabric MTU {}",
+                                  kVxlanOverhead, host, fabric);
+    uint32_t fit = fabric >= kVxlanOverhead + 68 ? fabric - kVxlanOverhead : 0;
+    DiagEngine::note(dg, {},
+                     fit ? fmt::format("a full-size frame bridged between a segment's ToRs would be dropped: set "
+                                       "policy roce {{ mtu = {}; }} (the host MTU) or less, or raise option mtu to {}",
+                                       fit, std::min<uint32_t>(host + kVxlanOverhead, 9216))
+                         : std::string("raise option mtu: it leaves no room for a host frame and VXLAN"));
   }
 
   // The switches of a segment exchange its routes through one such neighbour; two that
