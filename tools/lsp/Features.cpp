@@ -204,7 +204,7 @@ uint32_t renameTarget(Server &s, Document &d, const json::Object *params) {
 }
 
 json::Value hover(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
+  Document &d = s.documentOrStale(params);
   uint32_t off = s.offsetOf(d, params);
   std::string_view text = d.comp->sources().text(d.mainFile);
   std::string md;
@@ -238,7 +238,7 @@ json::Value hover(Server &s, const json::Object *params) {
 }
 
 json::Value definition(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
+  Document &d = s.documentOrStale(params);
   uint32_t sym = symbolAt(s, d, params);
   if (sym == NoSymbol)
     return nullptr;
@@ -266,7 +266,7 @@ json::Value references(Server &s, const json::Object *params) {
 }
 
 json::Value completion(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
+  Document &d = s.documentOrStale(params);
   uint32_t off = s.offsetOf(d, params);
   std::string_view text = d.comp->sources().text(d.mainFile);
   json::Array items;
@@ -571,7 +571,7 @@ bool Features::handle(Server &s, const std::string &method, const json::Object *
   else if (method == "textDocument/references") result = references(s, params);
   else if (method == "textDocument/completion") result = completion(s, params);
   else if (method == "textDocument/documentSymbol") {
-    Document &d = s.document(params);
+    Document &d = s.documentOrStale(params);
     llvm::raw_string_ostream os(s.rawResult);
     json::OStream j(os);
     writeOutline(j, s, d, outline(*d.index, d.mainFile));

@@ -129,7 +129,23 @@ void Server::request(const std::string &method, const json::Value &id, const jso
   try {
     json::Value result = nullptr;
     rawResult.clear();
-    if (Features::handle(*this, method, params, result)) {
+    bool handled;
+    try {
+      handled = Features::handle(*this, method, params, result);
+    } catch (const StaleMiss &) {
+      // The older parse's answer named a place the edit changed: the new text's parse.
+      staleDenied_ = true;
+      result = nullptr;
+      rawResult.clear();
+      try {
+        handled = Features::handle(*this, method, params, result);
+      } catch (...) {
+        staleDenied_ = false;
+        throw;
+      }
+      staleDenied_ = false;
+    }
+    if (handled) {
       if (!rawResult.empty()) {
         std::string raw = std::move(rawResult);
         rawResult.clear();
@@ -174,6 +190,8 @@ json::Value Server::initialize(const json::Object *params) {
     if (const json::Object *io = params->getObject("initializationOptions")) {
       if (auto d = io->getInteger("debounceMs"); d && *d >= 0 && *d <= 10000)
         opts_.debounceMs = unsigned(*d);
+      if (auto b = io->getInteger("staleAboveBytes"); b && *b >= 0)
+        opts_.staleAboveBytes = size_t(*b);
       if (const json::Array *inc = io->getArray("includes"))
         for (const json::Value &i : *inc)
           if (auto s = i.getAsString())
@@ -550,6 +568,7 @@ void Server::install(Document &d, Result &&r) {
     d.mainFile = r.mainFile;
     d.syntaxErrors = r.syntaxErrors;
     d.lines.clear();
+    d.stale.on = false;
     if (!d.syntaxErrors || prevParsed)
       drop(d.lastParsed);
     if (d.syntaxErrors && prevParsed)

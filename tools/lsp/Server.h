@@ -3,7 +3,8 @@
 // the open documents and answers requests; a worker thread (Worker.h) compiles each
 // edited text through the one entry point (Compilation) the way `fabc check` does, after
 // a short quiet period (debounce). A request about a document with pending edits waits
-// for their parse only, and reads the index of it. Without the worker (the fuzzer,
+// for their parse only, and reads the index of it (a large text's is answered from the
+// last parse, positions mapped across the edit: answerStale). Without the worker (the fuzzer,
 // runServer's fallback) the reader compiles itself. docs/lsp.md lists the features and
 // describes the threading.
 #include "Compilation.h"
@@ -27,6 +28,10 @@ struct ServerOptions {
   CompileOptions compile;                            // -I, -D, limits, the outputs whose rules run
   std::function<void(DiagEngine &)> configureDiags;  // -Werror, -Wno-CODE, --error-limit
   unsigned debounceMs = 25;                          // quiet period after an edit
+  // A request about a text of at least this many bytes with edits not yet parsed is
+  // answered from the last parse, positions mapped across the edit (docs/lsp.md,
+  // "Threading"): parsing it would cost more than the answer may take.
+  size_t staleAboveBytes = size_t(1) << 20;
   unsigned fmtWidth = 100;
   size_t maxWorkspaceFiles = 5000; // .fab files read for workspace references and rename
   bool timeStages = false;         // --time-stages: each compilation's stages on stderr
@@ -74,6 +79,20 @@ struct Document {
   } lastParsed;
   bool syntaxErrors = false;
   std::map<uint32_t, LineTable> lines; // by SourceManager id, built on first use
+  // Set while a request is answered from the compilation of an older text (Server::
+  // answerStale): the one region where that text and `text` differ, as offsets in each,
+  // and `text`'s lines. Positions in the main file are mapped through it.
+  struct Stale {
+    bool on = false;
+    int64_t version = -1; // of `text` when computed
+    uint64_t installed = 0; // the compilation's serial when computed
+    uint32_t begin = 0, oldEnd = 0, newEnd = 0;
+    LineTable lines;
+    // An offset strictly inside the region has no place in the other text.
+    bool inside(uint32_t oldOff) const { return oldOff > begin && oldOff < oldEnd; }
+    uint32_t toOld(uint32_t off) const { return off < begin ? off : off >= newEnd ? off - newEnd + oldEnd : begin; }
+    uint32_t toNew(uint32_t off) const { return off < begin ? off : off >= oldEnd ? off - oldEnd + newEnd : begin; }
+  } stale;
   struct Published {
     uint32_t begin, end; // byte range in the main file
     std::string code;
@@ -89,6 +108,11 @@ struct Document {
 struct Job;
 struct Result;
 class Worker;
+
+// Thrown while a request is answered from an older parse (Document::stale) when its
+// answer names a place inside the edited region: the request is then answered again
+// from the new text's parse (Server::request).
+struct StaleMiss {};
 
 // An error a request handler answers with.
 struct RequestError {
@@ -140,6 +164,10 @@ private:
 public:
   // For the request handlers (Features.cpp).
   Document &document(const llvm::json::Object *params); // parsed, or RequestError
+  // The same, but a request that can be answered from an older parse of a large text
+  // (hover, definition, completion, documentSymbol) is, when its position is outside
+  // the lines edited since: it waits for no parse.
+  Document &documentOrStale(const llvm::json::Object *params);
   // Checked too (`full`): for a request that reads the IR or the diagnostics (rename
   // compares them before and after), which the worker writes until then.
   Document &checkedDocument(const llvm::json::Object *params);
@@ -181,6 +209,10 @@ private:
   // Parses d's pending text on this thread and installs it as the parse of d's latest job
   // (whose worker result replaces it later): a request's answer then waits for no compile.
   void parseHere(Document &d);
+  // Sets d.stale if the request (`params`) can be answered from d's installed
+  // compilation although newer edits wait (documentOrStale).
+  bool answerStale(Document &d, const llvm::json::Object *params);
+  Document &document(const llvm::json::Object *params, bool staleOk);
   void indexMain(Document &w);
   void runJob(Job &job, const std::function<void(Result)> &post); // the worker's
   void submit(Document &d);
@@ -205,6 +237,7 @@ private:
       disposer_->dispose(std::move(gone));
   }
   uint64_t serial_ = 0;
+  bool staleDenied_ = false; // a request's second try after a StaleMiss
   Encoding enc_ = Encoding::Utf16;
   bool initialized_ = false, shutdown_ = false, exited_ = false;
   std::vector<std::string> roots_;
