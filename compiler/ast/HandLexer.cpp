@@ -269,4 +269,40 @@ LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
   return f;
 }
 
+bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs) {
+  const ParseLimits limits = ParseLimits::unlimited();
+  Lexer la(a, limits), lb(b, limits);
+  if (runs)
+    runs->clear();
+  uint32_t pa = 0, pb = 0; // the ends of the tokens before
+  for (;;) {
+    Token x = la.next(), y = lb.next();
+    if (x.kind != y.kind || x.kind == Bad ||
+        a.substr(x.begin, x.end - x.begin) != b.substr(y.begin, y.end - y.begin))
+      return false;
+    if (runs) {
+      if (runs->empty() || int64_t(y.begin) - x.begin != int64_t(runs->back().newBegin) - runs->back().oldBegin) {
+        // The white space and comments between the tokens differ; what they share next
+        // to either token (a line's indentation, the rest of its line) belongs to the
+        // runs, so that an unchanged line maps whole.
+        uint32_t k = 0, j = 0;
+        while (x.begin - k > pa && y.begin - k > pb && a[x.begin - k - 1] == b[y.begin - k - 1])
+          ++k;
+        if (!runs->empty())
+          while (pa + j < x.begin - k && pb + j < y.begin - k && a[pa + j] == b[pb + j])
+            ++j;
+        if (!runs->empty())
+          runs->back().oldEnd += j;
+        runs->push_back({x.begin - k, x.end, y.begin - k});
+      } else {
+        runs->back().oldEnd = x.end;
+      }
+    }
+    pa = x.end;
+    pb = y.end;
+    if (x.kind == End)
+      return true;
+  }
+}
+
 } // namespace fabc::hand

@@ -91,6 +91,19 @@ private:
   bool limited_ = false;
 };
 
+// A stretch of text at [oldBegin, oldEnd] in one text and at newBegin in another, the
+// same length in both: offsets in it map by the difference of the two starts.
+struct TextRun {
+  uint32_t oldBegin, oldEnd, newBegin;
+};
+
+// True if `a` and `b` are the same tokens (kinds and spellings, comments and white space
+// aside): the same program, its places shifted. False at a token the lexer refuses. The
+// language server skips the check of an edit that only touched comments or white space.
+// `runs`, if given, receives the tokens' places: each run, from a token's start to a
+// later token's end, is where consecutive tokens keep one shift from `a` to `b`.
+bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs = nullptr);
+
 } // namespace fabc::hand
 
 namespace fabc {

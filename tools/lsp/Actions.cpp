@@ -61,8 +61,10 @@ json::Value codeActions(Server &s, const json::Object *params) {
 // brace's line stays visible), and comments over several lines (a block comment, or line
 // comments on consecutive lines). Lines only: no position encoding is involved.
 json::Value foldingRanges(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
-  std::string_view text = d.comp->sources().text(d.mainFile);
+  // Read from the text itself: an older parse (Server::answerStale) serves, as its text
+  // is not used.
+  Document &d = s.documentOrStale(params);
+  std::string_view text = d.stale.on ? std::string_view(d.text) : d.comp->sources().text(d.mainFile);
   cst::Tree tree;
   tree.source = text;
   // After a syntax error (a statement being typed) the tree is still whole, with Error

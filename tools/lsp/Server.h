@@ -8,6 +8,7 @@
 // runServer's fallback) the reader compiles itself. docs/lsp.md lists the features and
 // describes the threading.
 #include "Compilation.h"
+#include "ast/HandLexer.h"
 #include "lsp/Index.h"
 #include "tools/lsp/Disposer.h"
 #include "tools/lsp/Protocol.h"
@@ -78,20 +79,26 @@ struct Document {
     uint32_t mainFile = UINT32_MAX;
   } lastParsed;
   bool syntaxErrors = false;
+  // `comp` is of an older text with the same tokens as `text` (an edit of comments or
+  // white space only): its check's diagnostics were published for `text`, mapped, and
+  // requests read it through `stale` (Server::skipTrivia).
+  bool trivial = false;
+  // Another open document, or a file on disk, changed since this one's last compile
+  // submitted: an edit of its comments still recompiles it (its imports may differ).
+  bool depsChanged = false;
   std::map<uint32_t, LineTable> lines; // by SourceManager id, built on first use
   // Set while a request is answered from the compilation of an older text (Server::
-  // answerStale): the one region where that text and `text` differ, as offsets in each,
-  // and `text`'s lines. Positions in the main file are mapped through it.
+  // answerStale): the stretches both texts share, and `text`'s lines. Positions in the
+  // main file are mapped through it; a place in neither stretch was edited.
   struct Stale {
     bool on = false;
-    int64_t version = -1; // of `text` when computed
+    int64_t version = -1;   // of `text` when computed
     uint64_t installed = 0; // the compilation's serial when computed
-    uint32_t begin = 0, oldEnd = 0, newEnd = 0;
+    std::vector<hand::TextRun> runs; // in order: before and after the edited region, or each token's
     LineTable lines;
-    // An offset strictly inside the region has no place in the other text.
-    bool inside(uint32_t oldOff) const { return oldOff > begin && oldOff < oldEnd; }
-    uint32_t toOld(uint32_t off) const { return off < begin ? off : off >= newEnd ? off - newEnd + oldEnd : begin; }
-    uint32_t toNew(uint32_t off) const { return off < begin ? off : off >= oldEnd ? off - oldEnd + newEnd : begin; }
+    // False for an offset inside an edit (the start of the file is always its start).
+    bool toNew(uint32_t off, uint32_t &out) const;
+    bool toOld(uint32_t off, uint32_t &out) const;
   } stale;
   struct Published {
     uint32_t begin, end; // byte range in the main file
@@ -212,6 +219,12 @@ private:
   // Sets d.stale if the request (`params`) can be answered from d's installed
   // compilation although newer edits wait (documentOrStale).
   bool answerStale(Document &d, const llvm::json::Object *params);
+  // An edit due for compiling that changed no token of a checked, clean-parsing text
+  // whose imports did not change: its diagnostics are the last check's, published now
+  // for the new version with their places mapped; nothing is compiled. False: compile.
+  bool skipTrivia(Document &d);
+  // The region where d's compiled text and d.text differ (Document::Stale), up to date.
+  void diffRegion(Document &d);
   Document &document(const llvm::json::Object *params, bool staleOk);
   void indexMain(Document &w);
   void runJob(Job &job, const std::function<void(Result)> &post); // the worker's

@@ -44,10 +44,15 @@ int lspSymbolKindOf(SymbolKind k) {
 }
 
 json::Value semanticTokens(Server &s, const json::Object *params) {
-  Document &d = s.document(params);
+  Document &d = s.documentOrStale(params);
   const Index &ix = *d.index;
-  std::string_view text = d.comp->sources().text(d.mainFile);
-  LineTable lt(text);
+  // From an older parse (Server::answerStale): its places mapped into the current text.
+  const bool stale = d.stale.on;
+  std::string_view text = stale ? std::string_view(d.text) : d.comp->sources().text(d.mainFile);
+  LineTable own;
+  if (!stale)
+    own = LineTable(text);
+  const LineTable &lt = stale ? d.stale.lines : own;
   std::set<uint32_t> catalogFiles;
   for (const ast::File *f : d.comp->program().files)
     if (f->catalog)
@@ -65,6 +70,8 @@ json::Value semanticTokens(Server &s, const json::Object *params) {
     if (type < 0)
       continue;
     uint32_t b = o.range.begin.offset, e = b + o.range.length;
+    if (stale && !(d.stale.toNew(b, b) && d.stale.toNew(o.range.begin.offset + o.range.length, e)))
+      throw StaleMiss{};
     if (e > text.size() || text.substr(b, e - b).find('\n') != std::string_view::npos)
       continue; // a token is on one line
     Position p = lt.position(text, b, s.encoding()), q = lt.position(text, e, s.encoding());
@@ -105,7 +112,7 @@ json::Value workspaceSymbols(Server &s, const json::Object *params) {
     uris.push_back(kv.first);
   for (const std::string &uri : uris) {
     json::Object p{{"textDocument", json::Object{{"uri", uri}}}};
-    Document &d = s.document(&p);
+    Document &d = s.documentOrStale(&p);
     const Index &ix = *d.index;
     for (const Symbol &sym : ix.symbols()) {
       if (out.size() >= kMax)
