@@ -3,6 +3,7 @@
 
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
+#include "passes/Passes.h"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -29,6 +30,7 @@ bool checkHostNames(const ir::Fabric &F, DiagEngine &diags, const std::vector<ui
         Diagnostic *dg = diags.report(DiagCode::E0107, {F.devLoc[d], 1},
                                       "'{}' gives the hostname '{}', which is not a valid RFC 1123 hostname",
                                       F.deviceName(d), h);
+        passes::noteInstances(dg, F, d);
         DiagEngine::note(dg, {}, "hostnames are at most 63 letters, digits and '-', and neither start nor end with '-'");
       } else {
         diags.tally(DiagCode::E0107, {F.devLoc[d], 1});
@@ -41,6 +43,7 @@ bool checkHostNames(const ir::Fabric &F, DiagEngine &diags, const std::vector<ui
     if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::E0107, {F.devLoc[d], 1}, "'{}' and '{}' both get the hostname '{}'",
                                     F.deviceName(ins.first->second), F.deviceName(d), h);
+      passes::noteInstances(dg, F, d);
       DiagEngine::note(dg, {F.devLoc[ins.first->second], 1}, "the first one is declared here");
     } else {
       diags.tally(DiagCode::E0107, {F.devLoc[d], 1});

@@ -8,6 +8,7 @@
 #include "checks/InfiniBand.h"
 #include "diag/Diag.h"
 #include "ir/InfiniBand.h"
+#include "passes/Passes.h"
 
 #include <algorithm>
 #include <cctype>
@@ -169,6 +170,7 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                  v.cnUnpinned, v.cnUnpinned + v.cnPorts.size(), F.portName(firstUnpinned),
                                  v.cnUnpinned == 1 ? "it" : "them",
                                  v.cnPorts.empty() ? ", and opensm.conf.fragment names no cn_guid_file" : "");
+    passes::noteInstances(d, F, F.portDevice[firstUnpinned]);
     DiagEngine::note(d, {}, "discover the whole fabric; an HCA is found by its description, 'host port' or "
                             "rdma-ndd's 'host mlx5_N' on the port the design cables it to");
   }
@@ -210,6 +212,7 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
     Diagnostic *d = diags.report(DiagCode::W0152, {F.devLoc[first], 1},
                                  "{} InfiniBand node description{} longer than {} bytes, cut (first: '{}')", truncated,
                                  truncated == 1 ? " is" : "s are", MaxDesc, F.deviceName(first));
+    passes::noteInstances(d, F, first);
     DiagEngine::note(d, {}, "shorter instance names keep the descriptions whole and unique");
   }
   return splitInfinibandPlanes(F, v, diags);

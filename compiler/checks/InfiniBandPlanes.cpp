@@ -9,6 +9,7 @@
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
 #include "ir/InfiniBand.h"
+#include "passes/Passes.h"
 
 #include <llvm/ADT/StringMap.h>
 
@@ -125,6 +126,7 @@ bool splitInfinibandPlanes(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &d
                                  "InfiniBand switch '{}' is in no plane; on InfiniBand each plane is a subnet, and "
                                  "every InfiniBand switch is in one",
                                  F.deviceName(s));
+    passes::noteInstances(d, F, s);
     DiagEngine::note(d, F.groups[v.planes[0].group].loc,
                      "add it to the plane whose switches it is cabled to (each plane is written to "
                      "infiniband/<plane>/ with its own subnet manager)");

@@ -10,6 +10,7 @@
 
 #include "checks/HostNames.h"
 #include "diag/Diag.h"
+#include "passes/Passes.h"
 
 #include <llvm/ADT/StringSet.h>
 
@@ -127,6 +128,7 @@ bool buildTree(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
                                         "switch '{}' has compute systems and lower-tier switch '{}' below it; "
                                         "topology.conf lists it as a leaf only",
                                         F.deviceName(s), F.deviceName(w));
+          passes::noteInstances(dg, F, s);
           DiagEngine::note(dg, {}, "Slurm's tree topology gives a switch either nodes or switches");
         } else {
           diags.tally(DiagCode::W0156, {F.devLoc[s], 1});
@@ -244,6 +246,7 @@ void buildBlocks(const ir::Fabric &F, DiagEngine &diags, SlurmPlan &t) {
                                  "{} compute system{} in no NVLink group, left out of the block topology "
                                  "(first: '{}')",
                                  outside, outside == 1 ? " is" : "s are", F.deviceName(firstOutside));
+    passes::noteInstances(d, F, firstOutside);
     DiagEngine::note(d, {}, "add it to a 'group nvlink', or schedule it with the tree topology");
   }
   if (base != largest) {
@@ -274,6 +277,7 @@ void warnRackScale(const ir::Fabric &F, DiagEngine &diags, const SlurmPlan &t) {
                                   "node of {} GPUs (first: '{}')",
                                   count[m], count[m] == 1 ? "" : "s", F.strings.str(M.name), count[m] == 1 ? "s" : "",
                                   M.hosts, F.gpusOf(d), F.deviceName(d));
+    passes::noteInstances(dg, F, d);
     DiagEngine::note(dg, M.loc, fmt::format("model '{}' says hosts = {}", F.strings.str(M.name), M.hosts));
     DiagEngine::note(dg, {}, "model each host (compute tray) as a system of its own, in a 'group nvlink' for the rack: "
                              "examples/gb200/nvl72_pod.fab does so with GB200_ComputeTray");

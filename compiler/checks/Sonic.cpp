@@ -8,6 +8,7 @@
 #include "diag/Diag.h"
 #include "ir/Address.h"
 #include "passes/Roce.h"
+#include "passes/Passes.h"
 
 #include <cctype>
 #include <cmath>
@@ -140,6 +141,7 @@ bool checkPlatform(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
                                     "'{}' does not offer",
                                     F.deviceName(d), F.strings.str(g.name), gl.portsPerCage, speedText(gl.speed),
                                     F.strings.str(m.name));
+      passes::noteInstances(dg, F, d);
       std::string list;
       for (uint32_t s : g.sonicBreakoutModes)
         list += fmt::format("{}{}", list.empty() ? "" : ", ", F.strings.str(s));

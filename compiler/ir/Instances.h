@@ -41,15 +41,23 @@ struct InstanceTree {
       n += t.stampOf != UINT32_MAX;
     return n;
   }
-  // The innermost template instance whose devices include dev, or UINT32_MAX. Device
-  // ranges nest and instances are in preorder, so the last one containing dev is the
-  // innermost. Linear: for diagnostics, not for per-device loops.
+  // The innermost template instance whose devices include dev, or UINT32_MAX. Instances
+  // are in preorder and their device ranges nest, so devBegin never decreases: the last
+  // instance that begins at or before dev holds it, or one of its ancestors does.
+  // O(log n + depth): a pass may ask for each diagnostic it reports.
   uint32_t instanceOfDevice(uint32_t dev) const {
-    uint32_t found = UINT32_MAX;
-    for (size_t i = 0; i < instances.size(); ++i)
+    size_t lo = 0, hi = instances.size();
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (instances[mid].devBegin <= dev)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (uint32_t i = lo ? uint32_t(lo - 1) : UINT32_MAX; i != UINT32_MAX; i = instances[i].parent)
       if (instances[i].devBegin <= dev && dev < instances[i].devEnd)
-        found = uint32_t(i);
-    return found;
+        return i;
+    return UINT32_MAX;
   }
 };
 

@@ -14,7 +14,6 @@ namespace fabc::passes {
 using ir::None;
 
 namespace {
-SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
 // A routed switch in two groups of the scope's kind (resolveScope keeps the first):
 // E0432 at the switch, with the second group. Group scopes only: an instance array's
@@ -45,6 +44,7 @@ bool checkOverlaps(const ir::Fabric &F, DiagEngine &diags, const std::vector<uin
       Diagnostic *dg = diags.report(DiagCode::E0432, devRange(F, d), "'{}' is in {} {} and in {} {}: it can be in one "
                                     "addressing domain only", F.deviceName(d), kind, P.names[seen[d]], kind,
                                     F.nodeName(g.node));
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, g.loc, fmt::format("{} {} is declared here", kind, F.nodeName(g.node)));
       DiagEngine::note(dg, {}, fmt::format("planes share no switch: remove '{}' from one of the two {} groups",
                                            F.deviceName(d), kind));
@@ -104,6 +104,7 @@ bool planDomains(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8
       }
       Diagnostic *dg = diags.report(DiagCode::E0431, devRange(F, d), "'{}' is in no {}, but policy addressing numbers "
                                     "each {} as a domain of its own", F.deviceName(d), per, per);
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, out.perLoc, fmt::format("per = \"{}\" is set here", per));
       DiagEngine::note(dg, {}, fmt::format("{} '{}' {} {}; a switch that joins the {}s (a shared core) makes them one "
                                            "domain: then leave per out", P.kind == "array" ? "declare" : "add",

@@ -1,6 +1,7 @@
 // The addressing pass: the eBGP ASN plan (RFC 7938 style), loopbacks, /31s, hostnames.
 #include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
+#include "passes/Passes.h"
 #include "passes/Overlay.h"
 #include "passes/HostAddressing.h"
 #include "passes/AddressDomains.h"
@@ -78,7 +79,6 @@ struct Plan : FabricPools {
   AddressDomains dom; // one shared domain unless policy addressing's per names a scope
 };
 
-SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
 // Reads policy addressing and option bgp_unnumbered; false after E0105.
 bool readPlan(const ir::Fabric &F, DiagEngine &diags, Plan &plan) {
@@ -242,6 +242,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
       Diagnostic *dg = diags.report(DiagCode::E0109, devRange(F, d),
                                     "'{}' has asn {}, but '{}' in the same shared-ASN tier has {}", F.deviceName(d),
                                     F.devAsn[d], F.deviceName(g.explicitDev), g.asn);
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, devRange(F, g.explicitDev), "the tier's ASN is set here");
       DiagEngine::note(dg, plan.policyLoc, "asn_per = \"tier\" (the default) shares one ASN per spine tier and pod; "
                                            "use asn_per = \"switch\" for one ASN per switch");
@@ -301,6 +302,7 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     uint32_t first = ins.first->second.second;
     Diagnostic *dg = diags.report(DiagCode::E0103, devRange(F, d), "'{}' and '{}' both have ASN {}", F.deviceName(first),
                                   F.deviceName(d), F.devAsn[d]);
+    noteInstances(dg, F, d);
     DiagEngine::note(dg, devRange(F, first), "the first one is declared here");
     DiagEngine::note(dg, {}, group[d] == None && group[first] == None && F.devTier[d] >= ir::Tier::Spine && F.devTier[d] != ir::Tier::Unknown
                                  ? "to share one ASN across a spine tier, use asn_per = \"tier\" in policy addressing"
@@ -332,12 +334,14 @@ void assignLoopbacks(ir::Fabric &F, DiagEngine &diags, const Plan &plan, const s
     if (!ins.second && dups++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::E0104, devRange(F, d), "'{}' and '{}' both have loopback {}",
                                     F.deviceName(ins.first->second), F.deviceName(d), ipv4String(a));
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, devRange(F, ins.first->second), "the first one is declared here");
     }
     bool inP2p = plan.numbered && a >= plan.p2pBase && uint64_t(a) < plan.p2pBase + p2pSize;
     if (inP2p && overlaps++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::E0106, devRange(F, d), "loopback {} of '{}' lies in the point-to-point pool",
                                     ipv4String(a), F.deviceName(d));
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, plan.p2pLoc, fmt::format("p2p_pool is {}/{}", ipv4String(plan.p2pBase), plan.p2pLen));
     }
   }

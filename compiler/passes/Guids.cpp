@@ -7,6 +7,7 @@
 // `guid` instance property are kept, and the counter steps over their blocks.
 #include "diag/DiagCodes.h"
 #include "passes/Guids.h"
+#include "passes/Passes.h"
 #include "ir/DenseKeys.h"
 
 #include "diag/Diag.h"
@@ -23,7 +24,6 @@ namespace fabc::passes {
 using ir::None;
 
 namespace {
-SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
 struct Prefix {
   uint64_t value = 0; // the fixed high bits, in place
@@ -95,6 +95,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
                                        "switch '{}' is linked to InfiniBand switch '{}' but its model '{}' states no "
                                        "protocol; the InfiniBand outputs leave it out",
                                        F.deviceName(o), F.deviceName(s), F.strings.str(om.name));
+          noteInstances(d, F, o);
           DiagEngine::note(d, om.loc, "add protocol = \"infiniband\" (or \"ethernet\") to the model");
         }
       }
@@ -109,6 +110,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *dg = diags.report(DiagCode::E0134, devRange(F, d),
                                     "InfiniBand switch '{}' has {} logical ports; InfiniBand numbers at most {}",
                                     F.deviceName(d), ports, ir::ib::MaxSwitchPorts);
+      noteInstances(dg, F, d);
       uint32_t native = 0;
       for (const ir::PortGroup &g : F.modelOf(d).ports)
         native += g.count;
@@ -125,6 +127,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       if (unused++ < 20) {
         Diagnostic *dg = diags.report(DiagCode::W0151, devRange(F, d), "'{}' has a guid but no InfiniBand link",
                                       F.deviceName(d));
+        noteInstances(dg, F, d);
         DiagEngine::note(dg, {}, "remove the guid, or link the device to a switch whose model says protocol = "
                                  "\"infiniband\"");
       } else {
@@ -150,6 +153,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *dg = diags.report(DiagCode::E0132, devRange(F, d),
                                     "guid 0x{:016x} of '{}' leaves no room for the {} GUIDs of its ports", g,
                                     F.deviceName(d), blk);
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, {}, "an end system reserves two GUIDs per port, counting up from its guid");
       F.devGuid[d] = 0;
       continue;
@@ -237,6 +241,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     }
     Diagnostic *dg = diags.report(DiagCode::E0132, devRange(F, b), "GUID 0x{:016x} of '{}' is also a GUID of '{}'",
                                   used[i].first, F.deviceName(b), F.deviceName(a));
+    noteInstances(dg, F, b);
     DiagEngine::note(dg, devRange(F, a), "'" + F.deviceName(a) + "' is declared here");
     DiagEngine::note(dg, {}, "an end system takes two GUIDs per port from its guid; a switch takes one");
   }

@@ -4,6 +4,7 @@
 #include "diag/Diag.h"
 #include "diag/DiagCodes.h"
 #include "ir/Address.h"
+#include "passes/Passes.h"
 
 namespace fabc::passes {
 using ir::ipv4String;
@@ -122,6 +123,7 @@ bool checkHostOverlaps(const ir::Fabric &F, DiagEngine &diags, const HostPlan &p
     }
     Diagnostic *dg = diags.report(DiagCode::E0142, {F.devLoc[d], 1}, "loopback {} of '{}' lies in host_pool {}/{}",
                                   ipv4String(a), F.deviceName(d), ipv4String(plan.base), plan.len);
+    passes::noteInstances(dg, F, d);
     DiagEngine::note(dg, plan.poolLoc, "host_pool is set here");
   }
   return ok;

@@ -12,8 +12,17 @@
 
 namespace fabc {
 class DiagEngine;
+struct Diagnostic;
 
 namespace passes {
+// Where a diagnostic about device d points: its instance statement.
+SourceRange devRange(const ir::Fabric &F, uint32_t d);
+// The template instances device d is in, as notes on dg, innermost first, like the
+// elaborator's instantiation backtrace: a statement in a template body is every
+// instance's, and the notes say which instance the diagnostic is about
+// (InstanceNotes.cpp). Nothing for a device outside templates or a folded diagnostic.
+void noteInstances(Diagnostic *dg, const ir::Fabric &F, uint32_t d);
+
 // Infers the tier of switches that do not state one (leaf: links to end systems).
 void inferTiers(ir::Fabric &F);
 // Route length of every link from placement, or the default with a warning.

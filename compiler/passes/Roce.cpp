@@ -1,6 +1,7 @@
 // RoCE and Ethernet lint: the settings every Ethernet switch config must agree on.
 #include "diag/DiagCodes.h"
 #include "passes/Roce.h"
+#include "passes/Passes.h"
 #include "diag/Diag.h"
 #include "passes/Addressing.h"
 #include "analysis/Groups.h"
@@ -189,7 +190,6 @@ RoceSettings read(const ir::Fabric &F, DiagEngine *diags) {
   return r;
 }
 
-SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
 } // namespace
 

@@ -22,7 +22,6 @@ const ir::Policy *findPolicy(const ir::Fabric &F, ir::PolicyKind k) {
       return &p;
   return nullptr;
 }
-SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
 } // namespace
 
@@ -157,6 +156,7 @@ void checkPorts(ir::Fabric &F, DiagEngine &diags) {
     if (free && reported < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0100, devRange(F, d), "'{}' has {} unconnected GPU port{} (first: {})",
                                     F.deviceName(d), free, free == 1 ? "" : "s", F.portName(first));
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, {}, "connect every port of the system's first port group to the fabric");
       reported += !DiagEngine::isFolded(dg);
     } else if (free) {
@@ -318,6 +318,7 @@ void checkOversubscription(ir::Fabric &F, DiagEngine &diags) {
     Diagnostic *dg = diags.report(DiagCode::E0048, devRange(F, d), "{} '{}' is oversubscribed {:.2f}:1 ({} down, {} up), above {:g}:1",
                                   tier, F.deviceName(d), ts.maxOversubscription,
                                   formatQuantity(ts.worstDown, dims::Bandwidth), formatQuantity(ts.worstUp, dims::Bandwidth), p.max);
+    noteInstances(dg, F, d);
     DiagEngine::note(dg, p.loc, "the oversubscription policy sets the limit");
     DiagEngine::note(dg, {}, fmt::format("{} down:up at the {} is {} up:down at the layer above, as papers write it",
                                          ir::downUpText(ts.maxOversubscription), tier,
@@ -427,6 +428,7 @@ void checkRedundancy(ir::Fabric &F, DiagEngine &diags) {
       continue;
     if (reported++ < 20) {
       Diagnostic *dg = diags.report(DiagCode::W0103, devRange(F, d), "'{}' has a single uplink", F.deviceName(d));
+      noteInstances(dg, F, d);
       DiagEngine::note(dg, {}, "a second uplink removes the single point of failure");
     } else {
       diags.tally(DiagCode::W0103, devRange(F, d));

@@ -121,6 +121,15 @@ fabric f {
   EXPECT_EQ(T.argSets[T.instances[9].argSet].text, "n = 2");
   EXPECT_EQ(T.stamped(), 7u);
   EXPECT_EQ(T.instanceOfDevice(13), 5u); // r[1].p[1]
+  // The binary search against its definition: the last instance (in preorder) holding it.
+  for (uint32_t d = 0; d < F.numDevices(); ++d) {
+    uint32_t linear = ir::None;
+    for (uint32_t i = 0; i < T.instances.size(); ++i)
+      if (T.instances[i].devBegin <= d && d < T.instances[i].devEnd)
+        linear = i;
+    EXPECT_EQ(T.instanceOfDevice(d), linear) << F.deviceName(d);
+  }
+  EXPECT_EQ(T.instanceOfDevice(F.numDevices()), ir::None);
   // The group inside each copy holds the copy's servers.
   EXPECT_EQ(F.nodeName(F.groups[2].node), "r[0].p[1].dom");
 }
