@@ -205,18 +205,21 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
 
 // Articulation points of the device graph (links, and NVLink groups as chains) whose loss
 // leaves GPUs outside the largest piece: an iterative Tarjan DFS, linear in links.
+// Memory (decision 0541): the adjacency holds neighbours only, no edge ids. The DFS skips
+// the first entry of a vertex's list that leads back to its parent, which is the tree
+// edge or a parallel copy of it; either way the other copies count as back edges to the
+// parent, so `low` (a minimum) and every figure come out as with edge ids.
 void singlePoints(ir::Fabric &F) {
   size_t nd = F.numDevices();
   std::vector<uint32_t> deg(nd + 1, 0);
-  // The edges, numbered in order (links joining two devices, then each NVLink group's
-  // chain), are walked twice, to count the degrees and then to fill the adjacency, rather
-  // than kept in a list of pairs (25 MB at a million GPUs, written once and read twice).
+  // The edges, in order (links joining two devices, then each NVLink group's chain), are
+  // walked twice, to count the degrees and then to fill the adjacency, rather than kept
+  // in a list of pairs (25 MB at a million GPUs, written once and read twice).
   auto forEachEdge = [&](auto &&fn) {
-    uint32_t i = 0;
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       if (a != b)
-        fn(i++, a, b);
+        fn(a, b);
     }
     for (const ir::Group &g : F.groups) {
       if (g.kind != ir::GroupKind::NvLink)
@@ -224,27 +227,28 @@ void singlePoints(ir::Fabric &F) {
       uint32_t prev = None;
       for (uint32_t d : g.devices()) {
         if (prev != None && prev != d)
-          fn(i++, prev, d);
+          fn(prev, d);
         prev = d;
       }
     }
   };
-  forEachEdge([&](uint32_t, uint32_t a, uint32_t b) {
+  forEachEdge([&](uint32_t a, uint32_t b) {
     ++deg[a + 1];
     ++deg[b + 1];
   });
   std::partial_sum(deg.begin(), deg.end(), deg.begin());
-  std::vector<uint32_t> adj(deg[nd]), fill(deg.begin(), deg.end() - 1), adjEdge(deg[nd]);
-  forEachEdge([&](uint32_t i, uint32_t a, uint32_t b) {
-    adj[fill[a]] = b;
-    adjEdge[fill[a]++] = i;
-    adj[fill[b]] = a;
-    adjEdge[fill[b]++] = i;
+  // `it` is the fill cursor here and the DFS's next-neighbour cursor below (set when a
+  // vertex is discovered).
+  std::vector<uint32_t> adj(deg[nd]), it(deg.begin(), deg.end() - 1);
+  forEachEdge([&](uint32_t a, uint32_t b) {
+    adj[it[a]++] = b;
+    adj[it[b]++] = a;
   });
   auto gpus = [&](uint32_t d) -> uint64_t {
     return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
   };
-  std::vector<uint32_t> disc(nd, 0), low(nd, 0), it(nd, 0), parentEdge(nd, None), parent(nd, None), comp(nd, None);
+  std::vector<uint32_t> disc(nd, 0), low(nd, 0), parent(nd, None), comp(nd, None);
+  std::vector<uint8_t> skippedParent(nd, 0);
   std::vector<uint64_t> sub(nd, 0), sepSum(nd, 0), sepMax(nd, 0);
   std::vector<uint64_t> compTotal;
   std::vector<uint32_t> stack;
@@ -261,9 +265,11 @@ void singlePoints(ir::Fabric &F) {
     while (!stack.empty()) {
       uint32_t v = stack.back();
       if (it[v] < deg[v + 1]) {
-        uint32_t i = it[v]++, w = adj[i];
-        if (adjEdge[i] == parentEdge[v])
+        uint32_t w = adj[it[v]++];
+        if (w == parent[v] && !skippedParent[v]) {
+          skippedParent[v] = 1;
           continue;
+        }
         if (disc[w]) {
           low[v] = std::min(low[v], disc[w]);
           continue;
@@ -271,7 +277,6 @@ void singlePoints(ir::Fabric &F) {
         disc[w] = low[w] = ++timer;
         it[w] = deg[w];
         parent[w] = v;
-        parentEdge[w] = adjEdge[i];
         comp[w] = c;
         sub[w] = gpus(w);
         stack.push_back(w);
