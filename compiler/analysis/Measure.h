@@ -26,6 +26,9 @@ inline constexpr const char *kLatencyMatrixCovers =
     "switches (where it turns, the path climbs the worst way from each side); fibre at 4.9 us/km over the cable routes "
     "(spans included), each switch at its port-to-port latency, the NIC latency at both ends; not counted: queueing, "
     "serialization, retransmission, DCI amplifiers or transponders";
+// The tiers the devices have, a bit per tierIndex (Unknown has none): the climbs of
+// measureLatency and measureLatencyMatrix skip a step whose two tiers are not both there.
+uint32_t tiersPresent(const ir::Fabric &F);
 // All of them, in order.
 void measure(ir::Fabric &F);
 } // namespace fabc::analysis

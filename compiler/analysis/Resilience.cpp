@@ -178,7 +178,9 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
     double cut[ir::NumTiers] = {};
   };
   std::map<std::pair<uint32_t, uint32_t>, Acc> pairs;
-  for (size_t l = 0; l < F.numLinks(); ++l) {
+  // A span joins two buildings: with fewer, no link crosses one (decision 0541).
+  size_t links = F.buildings.size() < 2 ? 0 : F.numLinks();
+  for (size_t l = 0; l < links; ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     uint32_t ba = F.buildingOf(a), bb = F.buildingOf(b);
     if (ba == None || bb == None || ba == bb)
