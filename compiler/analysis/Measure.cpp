@@ -64,8 +64,15 @@ void measureNvLink(ir::Fabric &F) {
 }
 
 void measureTiers(ir::Fabric &F) {
+  TierLoads unused;
+  measureTiers(F, unused);
+}
+
+void measureTiers(ir::Fabric &F, TierLoads &keep) {
   size_t nd = F.numDevices();
-  std::vector<double> down(nd, 0), up(nd, 0);
+  std::vector<double> &down = keep.down, &up = keep.up;
+  down.assign(nd, 0);
+  up.assign(nd, 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     ir::Tier ta = F.devTier[a], tb = F.devTier[b];
@@ -253,10 +260,11 @@ void measureLatency(ir::Fabric &F) {
 void measure(ir::Fabric &F) {
   countSystems(F);
   measureNvLink(F);
-  measureTiers(F);
+  TierLoads loads;
+  measureTiers(F, loads);
   measureLatency(F);
   measureLatencyMatrix(F);
-  measureResilience(F);
+  measureResilience(F, std::move(loads));
   measureReachability(F);
   measureGroups(F);
   measureScopes(F);

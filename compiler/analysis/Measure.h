@@ -14,6 +14,12 @@ void measureNvLink(ir::Fabric &F);
 // The tier summary: switches, bandwidth up and down, the worst oversubscription per
 // tier, the top tier, and the bisection estimate.
 void measureTiers(ir::Fabric &F);
+// The bandwidth up and down of every device (b/s), as measureTiers sums them.
+struct TierLoads {
+  std::vector<double> down, up;
+};
+// measureTiers, keeping its per-device sums for measureResilience (decision 0541).
+void measureTiers(ir::Fabric &F, TierLoads &keep);
 // Worst GPU-to-GPU latency paths: overall, within a pod, across buildings (needs the
 // top tier from measureTiers).
 void measureLatency(ir::Fabric &F);

@@ -93,25 +93,22 @@ struct Loads {
   std::vector<Edge> podEdges;
 };
 
-Loads gather(const ir::Fabric &F) {
+// The per-device sums are measureTiers' (the same links, tests and order), taken over
+// rather than summed again; the links are walked for the pods' boundaries only, and not
+// at all without pods (decision 0541).
+Loads gather(const ir::Fabric &F, TierLoads &&tiers) {
   Loads L;
-  size_t nd = F.numDevices();
-  L.down.assign(nd, 0);
-  L.up.assign(nd, 0);
+  L.down = std::move(tiers.down);
+  L.up = std::move(tiers.up);
   L.pod = podOfDevices(F);
   L.podUplink.assign(F.metrics.pods, 0);
-  for (size_t l = 0; l < F.numLinks(); ++l) {
+  size_t links = F.metrics.podKind == ir::GroupKind::Other ? 0 : F.numLinks(); // no pods: every pod is None
+  for (size_t l = 0; l < links; ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
-    double bw = F.portSpeed(F.linkA[l]);
-    if (ta != ir::Tier::Unknown && tb != ir::Tier::Unknown && ta != tb) {
-      uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
-      L.up[lo] += bw;
-      L.down[hi] += bw;
-    }
     uint32_t pa = L.pod[a], pb = L.pod[b];
     if (pa == pb)
       continue;
+    double bw = F.portSpeed(F.linkA[l]);
     for (uint32_t p : {pa, pb}) {
       if (p == None)
         continue;
@@ -348,12 +345,12 @@ ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p) {
   return ir::isSwitchTier(t) ? t : ir::Tier::Unknown;
 }
 
-void measureResilience(ir::Fabric &F) {
+void measureResilience(ir::Fabric &F, TierLoads &&loads) {
   ir::ResilienceStats &R = F.metrics.resilience;
   ir::Reachability reach = R.reach;
   R = {};
   R.reach = reach;
-  Loads L = gather(F);
+  Loads L = gather(F, std::move(loads));
   Terms T = intactTerms(F.metrics);
   for (unsigned t = 1; t < ir::NumTiers; ++t) {
     if (!F.metrics.tiers[t].switches)
