@@ -204,22 +204,18 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
 
 // Articulation points of the device graph (links, and NVLink groups as chains) whose loss
 // leaves GPUs outside the largest piece: an iterative Tarjan DFS, linear in links.
-// Memory (decision 0541): the adjacency holds neighbours only, no edge ids. The DFS skips
-// the first entry of a vertex's list that leads back to its parent, which is the tree
-// edge or a parallel copy of it; either way the other copies count as back edges to the
-// parent, so `low` (a minimum) and every figure come out as with edge ids.
+// Memory (decision 0541): a device's link neighbours are read from its own ports (each
+// port is the end of at most one link, ir::verify), so only the NVLink chains get an
+// adjacency list of their own. The DFS skips the first neighbour entry that leads back
+// to a vertex's parent (the tree edge or a parallel copy of it): the other copies count
+// as back edges to the parent either way. The visiting order is the ports' rather than
+// the links', which changes no figure: a vertex's separated pieces are the pieces of the
+// graph without it that do not hold the component's root (its lowest device), whatever
+// the order.
 void singlePoints(ir::Fabric &F) {
   size_t nd = F.numDevices();
-  std::vector<uint32_t> deg(nd + 1, 0);
-  // The edges, in order (links joining two devices, then each NVLink group's chain), are
-  // walked twice, to count the degrees and then to fill the adjacency, rather than kept
-  // in a list of pairs (25 MB at a million GPUs, written once and read twice).
-  auto forEachEdge = [&](auto &&fn) {
-    for (size_t l = 0; l < F.numLinks(); ++l) {
-      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      if (a != b)
-        fn(a, b);
-    }
+  std::vector<uint32_t> cdeg(nd + 1, 0);
+  auto forEachChainEdge = [&](auto &&fn) {
     for (const ir::Group &g : F.groups) {
       if (g.kind != ir::GroupKind::NvLink)
         continue;
@@ -231,17 +227,17 @@ void singlePoints(ir::Fabric &F) {
       }
     }
   };
-  forEachEdge([&](uint32_t a, uint32_t b) {
-    ++deg[a + 1];
-    ++deg[b + 1];
+  forEachChainEdge([&](uint32_t a, uint32_t b) {
+    ++cdeg[a + 1];
+    ++cdeg[b + 1];
   });
-  std::partial_sum(deg.begin(), deg.end(), deg.begin());
-  // `it` is the fill cursor here and the DFS's next-neighbour cursor below (set when a
-  // vertex is discovered).
-  std::vector<uint32_t> adj(deg[nd]), it(deg.begin(), deg.end() - 1);
-  forEachEdge([&](uint32_t a, uint32_t b) {
-    adj[it[a]++] = b;
-    adj[it[b]++] = a;
+  std::partial_sum(cdeg.begin(), cdeg.end(), cdeg.begin());
+  // `it` is the fill cursor here and the DFS's next-neighbour cursor below (reset when a
+  // vertex is discovered): k < ports is port k of the device, then chain entry k - ports.
+  std::vector<uint32_t> cadj(cdeg[nd]), it(cdeg.begin(), cdeg.end() - 1);
+  forEachChainEdge([&](uint32_t a, uint32_t b) {
+    cadj[it[a]++] = b;
+    cadj[it[b]++] = a;
   });
   auto gpus = [&](uint32_t d) -> uint64_t {
     return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
@@ -258,13 +254,21 @@ void singlePoints(ir::Fabric &F) {
     uint32_t c = uint32_t(compTotal.size());
     stack.push_back(r);
     disc[r] = low[r] = ++timer;
-    it[r] = deg[r];
+    it[r] = 0;
     comp[r] = c;
     sub[r] = gpus(r);
     while (!stack.empty()) {
       uint32_t v = stack.back();
-      if (it[v] < deg[v + 1]) {
-        uint32_t w = adj[it[v]++];
+      uint32_t ports = F.layoutOf(v).ports;
+      if (it[v] < ports + (cdeg[v + 1] - cdeg[v])) {
+        uint32_t k = it[v]++, w;
+        if (k < ports) {
+          uint32_t p = F.devPortBase[v] + k, l = F.portLink[p];
+          if (l == None || (w = F.portDevice[F.otherEnd(l, p)]) == v)
+            continue; // no link, or one between two ports of this device
+        } else {
+          w = cadj[cdeg[v] + k - ports];
+        }
         if (w == parent[v] && !skippedParent[v]) {
           skippedParent[v] = 1;
           continue;
@@ -274,7 +278,7 @@ void singlePoints(ir::Fabric &F) {
           continue;
         }
         disc[w] = low[w] = ++timer;
-        it[w] = deg[w];
+        it[w] = 0;
         parent[w] = v;
         comp[w] = c;
         sub[w] = gpus(w);
