@@ -480,15 +480,23 @@ void measureReachability(ir::Fabric &F) {
   }
   // Pairs over the network: within a signature all of them; between two signatures all
   // of them when they share an island. Signatures meet through the islands they hold.
-  std::vector<std::vector<uint32_t>> sigsOfIsland(nd);
+  // A list per island that holds a signature, not per device (24 bytes a device, mostly
+  // empty; decision 0541).
+  std::vector<uint32_t> islandSlot(nd, None);
+  std::vector<std::vector<uint32_t>> sigsOfIsland;
   for (uint32_t s = 0; s < sigs.size(); ++s)
-    for (uint32_t i : sigIslands[s])
-      sigsOfIsland[i].push_back(s);
+    for (uint32_t i : sigIslands[s]) {
+      if (islandSlot[i] == None) {
+        islandSlot[i] = uint32_t(sigsOfIsland.size());
+        sigsOfIsland.emplace_back();
+      }
+      sigsOfIsland[islandSlot[i]].push_back(s);
+    }
   std::vector<uint32_t> metBy(sigs.size(), None);
   for (uint32_t s = 0; s < sigs.size(); ++s) {
     R.networkPairs += pairs(double(sigs[s].n));
     for (uint32_t i : sigIslands[s])
-      for (uint32_t t : sigsOfIsland[i])
+      for (uint32_t t : sigsOfIsland[islandSlot[i]])
         if (t > s && metBy[t] != s) {
           metBy[t] = s;
           R.networkPairs += double(sigs[s].n) * double(sigs[t].n);
