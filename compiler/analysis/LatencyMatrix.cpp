@@ -54,8 +54,11 @@ void measureLatencyMatrix(ir::Fabric &F) {
     return m.latency.known ? m.latency.value : 0.0;
   };
   // Tier by tier, as measureLatency climbs: a link from the tier below into this one.
+  uint32_t present = tiersPresent(F);
   for (unsigned k = 1; k < ir::NumTiers; ++k) {
     const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
+    if (!(present >> k & 1) || !(present >> (k - 1) & 1))
+      continue; // no link climbs from `below` into `t`
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;

@@ -15,6 +15,14 @@ namespace {
 constexpr double kFibreDelay = ir::FibreDelayPerMetre;
 } // namespace
 
+uint32_t tiersPresent(const ir::Fabric &F) {
+  uint32_t mask = 0;
+  for (ir::Tier t : F.devTier)
+    if (ir::tierIndex(t) < ir::NumTiers)
+      mask |= 1u << ir::tierIndex(t);
+  return mask;
+}
+
 void countSystems(ir::Fabric &F) {
   uint64_t systems = 0, gpus = 0;
   for (uint32_t d = 0; d < F.numDevices(); ++d) {
@@ -56,8 +64,15 @@ void measureNvLink(ir::Fabric &F) {
 }
 
 void measureTiers(ir::Fabric &F) {
+  TierLoads unused;
+  measureTiers(F, unused);
+}
+
+void measureTiers(ir::Fabric &F, TierLoads &keep) {
   size_t nd = F.numDevices();
-  std::vector<double> down(nd, 0), up(nd, 0);
+  std::vector<double> &down = keep.down, &up = keep.up;
+  down.assign(nd, 0);
+  up.assign(nd, 0);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     ir::Tier ta = F.devTier[a], tb = F.devTier[b];
@@ -163,16 +178,33 @@ void measureLatency(ir::Fabric &F) {
     }
   }
   std::vector<uint32_t> tag(nd, None); // pod of every GPU below a switch, or kMixed
-  std::vector<TwoBuildings> byBuilding(nd);
+  // The climbs per building are kept only when GPUs sit in two buildings or more: with
+  // one, no switch sees a second building and the cross-building path stays empty
+  // (48 bytes a device otherwise; decision 0541).
+  uint32_t firstBuilding = None;
+  bool cross = false;
+  for (uint32_t d = 0; d < nd && !cross; ++d)
+    if (F.devTier[d] == ir::Tier::EndSystem && F.modelOf(d).gpus) {
+      uint32_t b = F.buildingOf(d);
+      if (b != None && firstBuilding != None && b != firstBuilding)
+        cross = true;
+      else if (b != None)
+        firstBuilding = b;
+    }
+  std::vector<TwoBuildings> byBuilding(cross ? nd : 0);
   for (uint32_t d = 0; d < nd; ++d)
     if (F.devTier[d] == ir::Tier::EndSystem && F.modelOf(d).gpus) {
       const ir::Model &m = F.modelOf(d);
       upLat[d] = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
       tag[d] = pod[d];
-      byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
+      if (cross)
+        byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
     }
+  uint32_t present = tiersPresent(F);
   for (unsigned k = 1; k < ir::NumTiers; ++k) {
     const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
+    if (!(present >> k & 1) || !(present >> (k - 1) & 1))
+      continue; // no link climbs from `below` into `t`
     for (size_t l = 0; l < F.numLinks(); ++l) {
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;
@@ -189,9 +221,10 @@ void measureLatency(ir::Fabric &F) {
         upHops[hi] = upHops[lo] + 1;
       }
       tag[hi] = tag[hi] == None || tag[hi] == tag[lo] ? tag[lo] : kMixed;
-      for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
-        if (c->lat >= 0)
-          byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
+      if (cross)
+        for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
+          if (c->lat >= 0)
+            byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
     }
   }
   M.worstLatency = 0;
@@ -207,11 +240,11 @@ void measureLatency(ir::Fabric &F) {
     double path = 2 * upLat[d] - sw; // the turning switch is crossed once
     if (tag[d] != kMixed && path > M.podPath.latency)
       M.podPath = {path, 2 * upHops[d] - 1, 2 * upLen[d], d};
-    const TwoBuildings &tb = byBuilding[d];
-    if (tb.b.lat >= 0) {
-      double cross = tb.a.lat + tb.b.lat - sw;
-      if (cross > M.crossBuildingPath.latency)
-        M.crossBuildingPath = {cross, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
+    if (cross && byBuilding[d].b.lat >= 0) {
+      const TwoBuildings &tb = byBuilding[d];
+      double both = tb.a.lat + tb.b.lat - sw;
+      if (both > M.crossBuildingPath.latency)
+        M.crossBuildingPath = {both, tb.a.hops + tb.b.hops - 1, tb.a.len + tb.b.len, d};
     }
     if (ir::tierIndex(F.devTier[d]) != M.topTier)
       continue;
@@ -227,10 +260,11 @@ void measureLatency(ir::Fabric &F) {
 void measure(ir::Fabric &F) {
   countSystems(F);
   measureNvLink(F);
-  measureTiers(F);
+  TierLoads loads;
+  measureTiers(F, loads);
   measureLatency(F);
   measureLatencyMatrix(F);
-  measureResilience(F);
+  measureResilience(F, std::move(loads));
   measureReachability(F);
   measureGroups(F);
   measureScopes(F);

@@ -14,6 +14,12 @@ void measureNvLink(ir::Fabric &F);
 // The tier summary: switches, bandwidth up and down, the worst oversubscription per
 // tier, the top tier, and the bisection estimate.
 void measureTiers(ir::Fabric &F);
+// The bandwidth up and down of every device (b/s), as measureTiers sums them.
+struct TierLoads {
+  std::vector<double> down, up;
+};
+// measureTiers, keeping its per-device sums for measureResilience (decision 0541).
+void measureTiers(ir::Fabric &F, TierLoads &keep);
 // Worst GPU-to-GPU latency paths: overall, within a pod, across buildings (needs the
 // top tier from measureTiers).
 void measureLatency(ir::Fabric &F);
@@ -26,6 +32,9 @@ inline constexpr const char *kLatencyMatrixCovers =
     "switches (where it turns, the path climbs the worst way from each side); fibre at 4.9 us/km over the cable routes "
     "(spans included), each switch at its port-to-port latency, the NIC latency at both ends; not counted: queueing, "
     "serialization, retransmission, DCI amplifiers or transponders";
+// The tiers the devices have, a bit per tierIndex (Unknown has none): the climbs of
+// measureLatency and measureLatencyMatrix skip a step whose two tiers are not both there.
+uint32_t tiersPresent(const ir::Fabric &F);
 // All of them, in order.
 void measure(ir::Fabric &F);
 } // namespace fabc::analysis

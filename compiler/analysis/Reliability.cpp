@@ -1,6 +1,7 @@
 // Expected failures per year (analysis/Reliability.h). One pass over the devices, one
 // over the links, one over the switch cages for the what-if: linear in links.
 #include "analysis/Reliability.h"
+#include "ir/CpoModels.h"
 
 #include "analysis/Energy.h"
 
@@ -190,10 +191,11 @@ ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly) {
     }
   }
   CpoEngineCache engineFor(F);
+  std::vector<uint8_t> cpoModel = ir::cpoModels(F);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     for (int side = 0; side < 2; ++side) {
       uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
-      if (F.modelOf(dev).ports[F.portGroup(port)].cpo) {
+      if (cpoModel[F.devModel[dev]] && F.modelOf(dev).ports[F.portGroup(port)].cpo) {
         uint32_t e = engineFor(F.portSpeed(port));
         if (e == None)
           continue;

@@ -93,25 +93,22 @@ struct Loads {
   std::vector<Edge> podEdges;
 };
 
-Loads gather(const ir::Fabric &F) {
+// The per-device sums are measureTiers' (the same links, tests and order), taken over
+// rather than summed again; the links are walked for the pods' boundaries only, and not
+// at all without pods (decision 0541).
+Loads gather(const ir::Fabric &F, TierLoads &&tiers) {
   Loads L;
-  size_t nd = F.numDevices();
-  L.down.assign(nd, 0);
-  L.up.assign(nd, 0);
+  L.down = std::move(tiers.down);
+  L.up = std::move(tiers.up);
   L.pod = podOfDevices(F);
   L.podUplink.assign(F.metrics.pods, 0);
-  for (size_t l = 0; l < F.numLinks(); ++l) {
+  size_t links = F.metrics.podKind == ir::GroupKind::Other ? 0 : F.numLinks(); // no pods: every pod is None
+  for (size_t l = 0; l < links; ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-    ir::Tier ta = F.devTier[a], tb = F.devTier[b];
-    double bw = F.portSpeed(F.linkA[l]);
-    if (ta != ir::Tier::Unknown && tb != ir::Tier::Unknown && ta != tb) {
-      uint32_t lo = ta < tb ? a : b, hi = ta < tb ? b : a;
-      L.up[lo] += bw;
-      L.down[hi] += bw;
-    }
     uint32_t pa = L.pod[a], pb = L.pod[b];
     if (pa == pb)
       continue;
+    double bw = F.portSpeed(F.linkA[l]);
     for (uint32_t p : {pa, pb}) {
       if (p == None)
         continue;
@@ -178,7 +175,9 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
     double cut[ir::NumTiers] = {};
   };
   std::map<std::pair<uint32_t, uint32_t>, Acc> pairs;
-  for (size_t l = 0; l < F.numLinks(); ++l) {
+  // A span joins two buildings: with fewer, no link crosses one (decision 0541).
+  size_t links = F.buildings.size() < 2 ? 0 : F.numLinks();
+  for (size_t l = 0; l < links; ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     uint32_t ba = F.buildingOf(a), bb = F.buildingOf(b);
     if (ba == None || bb == None || ba == bb)
@@ -205,46 +204,46 @@ void spanLosses(ir::Fabric &F, const Terms &T) {
 
 // Articulation points of the device graph (links, and NVLink groups as chains) whose loss
 // leaves GPUs outside the largest piece: an iterative Tarjan DFS, linear in links.
+// Memory (decision 0541): a device's link neighbours are read from its own ports (each
+// port is the end of at most one link, ir::verify), so only the NVLink chains get an
+// adjacency list of their own. The DFS skips the first neighbour entry that leads back
+// to a vertex's parent (the tree edge or a parallel copy of it): the other copies count
+// as back edges to the parent either way. The visiting order is the ports' rather than
+// the links', which changes no figure: a vertex's separated pieces are the pieces of the
+// graph without it that do not hold the component's root (its lowest device), whatever
+// the order.
 void singlePoints(ir::Fabric &F) {
   size_t nd = F.numDevices();
-  std::vector<uint32_t> deg(nd + 1, 0);
-  // The edges, numbered in order (links joining two devices, then each NVLink group's
-  // chain), are walked twice, to count the degrees and then to fill the adjacency, rather
-  // than kept in a list of pairs (25 MB at a million GPUs, written once and read twice).
-  auto forEachEdge = [&](auto &&fn) {
-    uint32_t i = 0;
-    for (size_t l = 0; l < F.numLinks(); ++l) {
-      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      if (a != b)
-        fn(i++, a, b);
-    }
+  std::vector<uint32_t> cdeg(nd + 1, 0);
+  auto forEachChainEdge = [&](auto &&fn) {
     for (const ir::Group &g : F.groups) {
       if (g.kind != ir::GroupKind::NvLink)
         continue;
       uint32_t prev = None;
       for (uint32_t d : g.devices()) {
         if (prev != None && prev != d)
-          fn(i++, prev, d);
+          fn(prev, d);
         prev = d;
       }
     }
   };
-  forEachEdge([&](uint32_t, uint32_t a, uint32_t b) {
-    ++deg[a + 1];
-    ++deg[b + 1];
+  forEachChainEdge([&](uint32_t a, uint32_t b) {
+    ++cdeg[a + 1];
+    ++cdeg[b + 1];
   });
-  std::partial_sum(deg.begin(), deg.end(), deg.begin());
-  std::vector<uint32_t> adj(deg[nd]), fill(deg.begin(), deg.end() - 1), adjEdge(deg[nd]);
-  forEachEdge([&](uint32_t i, uint32_t a, uint32_t b) {
-    adj[fill[a]] = b;
-    adjEdge[fill[a]++] = i;
-    adj[fill[b]] = a;
-    adjEdge[fill[b]++] = i;
+  std::partial_sum(cdeg.begin(), cdeg.end(), cdeg.begin());
+  // `it` is the fill cursor here and the DFS's next-neighbour cursor below (reset when a
+  // vertex is discovered): k < ports is port k of the device, then chain entry k - ports.
+  std::vector<uint32_t> cadj(cdeg[nd]), it(cdeg.begin(), cdeg.end() - 1);
+  forEachChainEdge([&](uint32_t a, uint32_t b) {
+    cadj[it[a]++] = b;
+    cadj[it[b]++] = a;
   });
   auto gpus = [&](uint32_t d) -> uint64_t {
     return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
   };
-  std::vector<uint32_t> disc(nd, 0), low(nd, 0), it(nd, 0), parentEdge(nd, None), parent(nd, None), comp(nd, None);
+  std::vector<uint32_t> disc(nd, 0), low(nd, 0), parent(nd, None), comp(nd, None);
+  std::vector<uint8_t> skippedParent(nd, 0);
   std::vector<uint64_t> sub(nd, 0), sepSum(nd, 0), sepMax(nd, 0);
   std::vector<uint64_t> compTotal;
   std::vector<uint32_t> stack;
@@ -255,23 +254,32 @@ void singlePoints(ir::Fabric &F) {
     uint32_t c = uint32_t(compTotal.size());
     stack.push_back(r);
     disc[r] = low[r] = ++timer;
-    it[r] = deg[r];
+    it[r] = 0;
     comp[r] = c;
     sub[r] = gpus(r);
     while (!stack.empty()) {
       uint32_t v = stack.back();
-      if (it[v] < deg[v + 1]) {
-        uint32_t i = it[v]++, w = adj[i];
-        if (adjEdge[i] == parentEdge[v])
+      uint32_t ports = F.layoutOf(v).ports;
+      if (it[v] < ports + (cdeg[v + 1] - cdeg[v])) {
+        uint32_t k = it[v]++, w;
+        if (k < ports) {
+          uint32_t p = F.devPortBase[v] + k, l = F.portLink[p];
+          if (l == None || (w = F.portDevice[F.otherEnd(l, p)]) == v)
+            continue; // no link, or one between two ports of this device
+        } else {
+          w = cadj[cdeg[v] + k - ports];
+        }
+        if (w == parent[v] && !skippedParent[v]) {
+          skippedParent[v] = 1;
           continue;
+        }
         if (disc[w]) {
           low[v] = std::min(low[v], disc[w]);
           continue;
         }
         disc[w] = low[w] = ++timer;
-        it[w] = deg[w];
+        it[w] = 0;
         parent[w] = v;
-        parentEdge[w] = adjEdge[i];
         comp[w] = c;
         sub[w] = gpus(w);
         stack.push_back(w);
@@ -341,12 +349,12 @@ ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p) {
   return ir::isSwitchTier(t) ? t : ir::Tier::Unknown;
 }
 
-void measureResilience(ir::Fabric &F) {
+void measureResilience(ir::Fabric &F, TierLoads &&loads) {
   ir::ResilienceStats &R = F.metrics.resilience;
   ir::Reachability reach = R.reach;
   R = {};
   R.reach = reach;
-  Loads L = gather(F);
+  Loads L = gather(F, std::move(loads));
   Terms T = intactTerms(F.metrics);
   for (unsigned t = 1; t < ir::NumTiers; ++t) {
     if (!F.metrics.tiers[t].switches)
@@ -472,15 +480,23 @@ void measureReachability(ir::Fabric &F) {
   }
   // Pairs over the network: within a signature all of them; between two signatures all
   // of them when they share an island. Signatures meet through the islands they hold.
-  std::vector<std::vector<uint32_t>> sigsOfIsland(nd);
+  // A list per island that holds a signature, not per device (24 bytes a device, mostly
+  // empty; decision 0541).
+  std::vector<uint32_t> islandSlot(nd, None);
+  std::vector<std::vector<uint32_t>> sigsOfIsland;
   for (uint32_t s = 0; s < sigs.size(); ++s)
-    for (uint32_t i : sigIslands[s])
-      sigsOfIsland[i].push_back(s);
+    for (uint32_t i : sigIslands[s]) {
+      if (islandSlot[i] == None) {
+        islandSlot[i] = uint32_t(sigsOfIsland.size());
+        sigsOfIsland.emplace_back();
+      }
+      sigsOfIsland[islandSlot[i]].push_back(s);
+    }
   std::vector<uint32_t> metBy(sigs.size(), None);
   for (uint32_t s = 0; s < sigs.size(); ++s) {
     R.networkPairs += pairs(double(sigs[s].n));
     for (uint32_t i : sigIslands[s])
-      for (uint32_t t : sigsOfIsland[i])
+      for (uint32_t t : sigsOfIsland[islandSlot[i]])
         if (t > s && metBy[t] != s) {
           metBy[t] = s;
           R.networkPairs += double(sigs[s].n) * double(sigs[t].n);

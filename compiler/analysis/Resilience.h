@@ -4,6 +4,7 @@
 // checks that compare it with `policy resilience` and `policy rail_optimized`, and every
 // output reads it. Closed-form or linear in links (docs/decisions/0055-failure-what-if-in-closed-form.md, "Failure
 // what-if in closed form").
+#include "analysis/Measure.h"
 #include "ir/Fabric.h"
 
 namespace fabc::analysis {
@@ -11,7 +12,8 @@ namespace fabc::analysis {
 // and as many as each `policy resilience` asks), the switch whose loss costs most, every
 // building-to-building span cut, and the switches whose loss cuts GPUs off (needs
 // measureTiers and the pods of measureLatency).
-void measureResilience(ir::Fabric &F);
+// `loads`: measureTiers' per-device sums (taken over).
+void measureResilience(ir::Fabric &F, TierLoads &&loads);
 // Which GPU endpoints reach each other over the switches, only through NVLink, or not at all.
 void measureReachability(ir::Fabric &F);
 // The tier a `policy resilience` names (its `tier`, else the top tier); Tier::Unknown

@@ -22,7 +22,8 @@ uint32_t cageOf(const ir::Fabric &F, uint32_t port) {
 }
 } // namespace
 
-void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const std::vector<Option> *> &linkOpts) {
+void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
+                    const std::function<const std::vector<Option> &(uint32_t)> &optionsOf) {
   unsigned reported = 0;
   auto endOptic = [&](uint32_t l, uint32_t port) { return F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l]; };
   auto reachOf = [&](uint32_t optic) { return optic == None ? 0.0 : F.models[optic].reach.value; };
@@ -67,7 +68,7 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const st
             continue;
           bool isA = F.linkA[l] == port;
           const Option *pick = nullptr;
-          for (const Option &o : *linkOpts[l]) {
+          for (const Option &o : optionsOf(l)) {
             if (o.media < need || o.reach < F.linkLength[l] || (splitAssembly && isAssembly(o.media)))
               continue;
             if (o.media == top && topOptic != None && (isA ? o.opticA : o.opticB) != topOptic)

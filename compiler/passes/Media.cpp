@@ -285,10 +285,21 @@ private:
   bool any_ = false;
 };
 
-End endOf(const ir::Fabric &F, uint32_t port) {
-  uint32_t d = F.portDevice[port], g = F.portGroup(port);
-  const ir::PortGroup &pg = F.modelOf(d).ports[g];
-  const ir::GroupLayout &gl = F.layoutOf(d).groups[g];
+// One end of a link as read once per link (decision 0541): its device, model and port
+// group, for the protocol rule and for the End the options depend on.
+struct PortAt {
+  uint32_t port, dev, group;
+  const ir::Model *model;
+  const ir::Layout *layout;
+};
+PortAt portAt(const ir::Fabric &F, uint32_t port) {
+  uint32_t d = F.portDevice[port];
+  return {port, d, F.portGroup(port), &F.modelOf(d), &F.layoutOf(d)};
+}
+
+End endOf(const PortAt &at) {
+  const ir::PortGroup &pg = at.model->ports[at.group];
+  const ir::GroupLayout &gl = at.layout->groups[at.group];
   End e;
   e.speed = gl.speed;
   e.lanes = gl.lanes;
@@ -385,20 +396,18 @@ std::string partsFor(const ir::Fabric &F, const End &e) {
 // its shape runs must list that one (FAB-E0360). A ConnectX-8 cage at 1 x 800G is XDR on
 // InfiniBand only, and its lane rate (200G) is not an SN5600's (100G): without this rule a
 // gearbox optic would paper over a link no vendor lists.
-static bool runsProtocol(const ir::Fabric &F, uint32_t l, DiagEngine &diags, unsigned &reported) {
-  uint32_t port[2] = {F.linkA[l], F.linkB[l]};
+static bool runsProtocol(const ir::Fabric &F, uint32_t l, const PortAt (&at)[2], DiagEngine &diags,
+                         unsigned &reported) {
   ir::Protocol proto = ir::Protocol::Unspecified;
   uint32_t from = ir::None;
-  for (uint32_t p : port) {
-    uint32_t d = F.portDevice[p];
-    if (F.modelOf(d).protocol != ir::Protocol::Unspecified && proto == ir::Protocol::Unspecified)
-      proto = F.modelOf(d).protocol, from = d;
-  }
+  for (const PortAt &e : at)
+    if (e.model->protocol != ir::Protocol::Unspecified && proto == ir::Protocol::Unspecified)
+      proto = e.model->protocol, from = e.dev;
   if (proto == ir::Protocol::Unspecified)
     return true;
-  for (uint32_t p : port) {
-    uint32_t d = F.portDevice[p];
-    const ir::PortGroup &pg = F.modelOf(d).ports[F.portGroup(p)];
+  for (const PortAt &e : at) {
+    uint32_t p = e.port, d = e.dev;
+    const ir::PortGroup &pg = e.model->ports[e.group];
     if (!pg.protocols || (pg.protocols >> unsigned(proto) & 1))
       continue;
     if (reported++ >= 20) {
@@ -428,7 +437,6 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
   F.linkOpticA.assign(n, None);
   F.linkOpticB.assign(n, None);
   std::map<Key, std::vector<Option>> cache; // node-based: the vectors never move
-  std::vector<const std::vector<Option> *> linkOpts(n, nullptr);
   unsigned reachReported = 0, fitReported = 0, joinReported = 0;
   std::set<Key> explained; // a key's misfit or missing join is reported once
   Choices choices(F);
@@ -438,23 +446,33 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       it = cache.emplace(k, options(F, k)).first;
     return it->second;
   };
+  // A link's key: its ends and what the design chose for it. The cage step (Cages.cpp)
+  // asks again for the few links it raises, rather than this pass keeping a pointer per
+  // link (25 MB at a million GPUs; decision 0541).
+  auto keyOf = [&](uint32_t l, const PortAt (&at)[2], Chosen &chosen) {
+    Key key;
+    key.a = endOf(at[0]);
+    key.b = endOf(at[1]);
+    key.req = F.linkMediaReq[l];
+    if (choices.any()) {
+      chosen = choices.of(l);
+      key.a.optic = chosen.optic[0];
+      key.b.optic = chosen.optic[1];
+      key.cable = chosen.cable;
+    }
+    return key;
+  };
   Key last;
   const std::vector<Option> *lastOpts = nullptr;
   unsigned shapeReported = 0;
   for (size_t l = 0; l < n; ++l) {
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
-    if (!runsProtocol(F, uint32_t(l), diags, shapeReported))
+    PortAt at[2] = {portAt(F, pa), portAt(F, pb)};
+    if (!runsProtocol(F, uint32_t(l), at, diags, shapeReported))
       continue; // no part is chosen for a shape the port does not run
-    Key key;
-    key.a = endOf(F, pa);
-    key.b = endOf(F, pb);
-    key.req = F.linkMediaReq[l];
     Chosen chosen;
+    Key key = keyOf(uint32_t(l), at, chosen);
     if (choices.any()) {
-      chosen = choices.of(uint32_t(l));
-      key.a.optic = chosen.optic[0];
-      key.b.optic = chosen.optic[1];
-      key.cable = chosen.cable;
       for (int side = 0; side < 2; ++side)
         if (chosen.cpoOptic[side] && fitReported++ < 20) {
           Diagnostic *d = diags.report(DiagCode::E0058, chosen.opticAt[side], "'{}' is a CPO port: it takes no optic",
@@ -480,7 +498,6 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       last = key;
     }
     const std::vector<Option> &opts = *lastOpts;
-    linkOpts[l] = &opts;
     double len = F.linkLength[l];
     const Option *pick = nullptr;
     for (const Option &o : opts)
@@ -611,7 +628,13 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     if (F.linkFlags[l] & ir::LinkLengthAssumed)
       DiagEngine::note(d, F.options.defaultCableLengthLoc, "the length is the assumed default_cable_length");
   }
-  harmonizeCages(F, diags, linkOpts);
+  // A link the cage step reads has a part, so it passed the protocol rule and had no
+  // conflicting cables above: its key is the one its part was chosen from, in the cache.
+  harmonizeCages(F, diags, [&](uint32_t l) -> const std::vector<Option> & {
+    PortAt at[2] = {portAt(F, F.linkA[l]), portAt(F, F.linkB[l])};
+    Chosen chosen;
+    return optionsFor(keyOf(l, at, chosen));
+  });
 }
 
 } // namespace fabc::passes

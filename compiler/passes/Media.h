@@ -3,6 +3,7 @@
 // agree). Not part of the passes' interface.
 #include "ir/Fabric.h"
 
+#include <functional>
 #include <tuple>
 #include <vector>
 
@@ -45,7 +46,9 @@ struct Option {
 std::vector<Option> options(const ir::Fabric &F, const Key &k);
 
 // Raises the links of a cage to what its most demanding link needs (Cages.cpp).
-void harmonizeCages(ir::Fabric &F, DiagEngine &diags, const std::vector<const std::vector<Option> *> &linkOpts);
+// `optionsOf(l)`: the options link l's part was chosen from (asked only for links with a part).
+void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
+                    const std::function<const std::vector<Option> &(uint32_t)> &optionsOf);
 
 } // namespace passes::media
 } // namespace fabc

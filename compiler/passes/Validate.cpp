@@ -358,7 +358,10 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
   // Pass 1: the rails each leaf serves, as a sorted list. Pass 2: per (system, leaf),
   // the number of rails the system brings must equal the leaf's rail count.
   size_t nd = F.numDevices();
-  std::vector<std::vector<uint32_t>> leafRails(nd);
+  // A rail list only for the devices GPU ports reach (the leaves), not one per device
+  // (24 bytes a device, mostly empty; decision 0541).
+  std::vector<uint32_t> leafSlot(nd, None);
+  std::vector<std::vector<uint32_t>> leafRails;
   auto forEachRail = [&](uint32_t d, auto &&fn) {
     const ir::Model &m = F.modelOf(d);
     if (m.kind != ir::ModelKind::System || !m.gpus || F.devRole[d] != ir::Role::Compute || F.layoutOf(d).groups.empty())
@@ -374,7 +377,11 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
   };
   for (uint32_t d = 0; d < nd; ++d)
     forEachRail(d, [&](uint32_t rail, uint32_t leaf, uint32_t) {
-      std::vector<uint32_t> &r = leafRails[leaf];
+      if (leafSlot[leaf] == None) {
+        leafSlot[leaf] = uint32_t(leafRails.size());
+        leafRails.emplace_back();
+      }
+      std::vector<uint32_t> &r = leafRails[leafSlot[leaf]];
       auto it = std::lower_bound(r.begin(), r.end(), rail);
       if (it == r.end() || *it != rail)
         r.insert(it, rail);
@@ -394,16 +401,17 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
       for (; j < mine.size() && mine[j].leaf == mine[i].leaf; ++j)
         rails += j == i || mine[j].rail != mine[j - 1].rail;
       uint32_t leaf = mine[i].leaf;
+      size_t served = leafRails[leafSlot[leaf]].size(); // every leaf in `mine` got a slot above
       uint32_t first = mine[i].link;
       for (size_t k = i; k < j; ++k)
         first = std::min(first, mine[k].link);
-      if (rails != leafRails[leaf].size() && reported++ < 20) {
+      if (rails != served && reported++ < 20) {
         Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[first], 4},
                                       "'{}' brings {} of the {} rails leaf '{}' serves", F.deviceName(d), rails,
-                                      leafRails[leaf].size(), F.deviceName(leaf));
+                                      served, F.deviceName(leaf));
         DiagEngine::note(dg, {}, "wire port r of every system to the leaf (or leaf group) of rail r, so each leaf serves "
                                  "the same rails for all its systems");
-      } else if (rails != leafRails[leaf].size()) {
+      } else if (rails != served) {
         diags.tally(DiagCode::W0102, {F.linkLoc[first], 4});
       }
       i = j;
