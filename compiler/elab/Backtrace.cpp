@@ -5,12 +5,6 @@
 
 namespace fabc::elab {
 
-// An instance path as a note shows it: a deep recursion's path ('a.x.x.x...') is cut to
-// its last 60 characters, so the backtrace stays a few lines whatever the depth.
-static std::string shortPath(std::string s) {
-  return s.size() <= 80 ? s : "..." + s.substr(s.size() - 60);
-}
-
 void Elab::backtrace(Diagnostic *d) {
   if (frames_.empty() || !d || DiagEngine::isFolded(d))
     return;
@@ -26,7 +20,7 @@ void Elab::backtrace(Diagnostic *d) {
     if (f.tmpl)
       DiagEngine::note(d, f.stmt->name2Range(),
                        fmt::format("in instantiation of template '{}' as '{}' requested here", f.tmpl->name,
-                                   shortPath(F.nodeName(f.node))));
+                                   ir::shortInstancePath(F.nodeName(f.node))));
     else
       DiagEngine::note(d, f.stmt->nameRange, fmt::format("in iteration {} = {} of this loop", f.stmt->name, f.index));
   }

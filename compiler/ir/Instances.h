@@ -31,6 +31,12 @@ struct ArgSet {
   std::string text;
 };
 
+// An instance path as a backtrace note shows it: a deep recursion's path ('a.x.x.x...')
+// cut to its last 60 characters, so the notes stay a few lines whatever the depth.
+inline std::string shortInstancePath(std::string s) {
+  return s.size() <= 80 ? s : "..." + s.substr(s.size() - 60);
+}
+
 struct InstanceTree {
   std::vector<TemplateInstance> instances;
   std::vector<ArgSet> argSets;

@@ -25,11 +25,8 @@ void noteInstances(Diagnostic *dg, const ir::Fabric &F, uint32_t d) {
       k = n - tail;
     }
     const ir::TemplateInstance &t = T.instances[chain[k]];
-    std::string path = F.nodeName(t.node);
-    if (path.size() > 80)
-      path = "..." + path.substr(path.size() - 60);
-    DiagEngine::note(dg, t.at,
-                     fmt::format("in instantiation of template '{}' as '{}' requested here", F.strings.str(t.tmpl), path));
+    DiagEngine::note(dg, t.at, fmt::format("in instantiation of template '{}' as '{}' requested here",
+                                           F.strings.str(t.tmpl), ir::shortInstancePath(F.nodeName(t.node))));
   }
 }
 

@@ -26,8 +26,10 @@ uint32_t offsetAt(Server &s, Document &d, const json::Object &o, const char *key
 // textDocument/codeAction: a quick fix for each published diagnostic with fix-its whose
 // range meets the requested one. Its edit applies all the diagnostic's fix-its at once.
 json::Value codeActions(Server &s, const json::Object *params) {
-  // Checked: the fix-its come from elaboration's diagnostics, which the worker writes.
-  Document &d = s.checkedDocument(params);
+  // Checked: the fix-its come from elaboration's diagnostics, which the worker writes
+  // (or those of the last check, published again for a text behind by trivia only: their
+  // fix-its were mapped to it then).
+  Document &d = s.checkedDocumentOrTrivia(params);
   const json::Object *range = params->getObject("range");
   if (!range)
     throw RequestError{InvalidParams, "missing range"};

@@ -162,6 +162,21 @@ bool Server::answerStale(Document &d, const json::Object *params) {
   return true;
 }
 
+Document &Server::checkedDocumentOrTrivia(const json::Object *params) {
+  if (worker_ && !staleDenied_) {
+    const json::Object *td = params ? params->getObject("textDocument") : nullptr;
+    auto uri = td ? td->getString("uri") : llvm::None;
+    auto it = uri ? docs_.find(uri->str()) : docs_.end();
+    if (it != docs_.end()) {
+      Document &d = *it->second;
+      d.stale.on = false;
+      if (d.trivial && !d.dirty && d.full && d.installed == d.submitted && answerStale(d, params))
+        return d;
+    }
+  }
+  return checkedDocument(params);
+}
+
 Document &Server::checkedDocument(const json::Object *params) {
   Document &d = document(params);
   // The parse is installed; its check's result is the job's next (and last) post. Only

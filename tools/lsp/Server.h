@@ -178,6 +178,10 @@ public:
   // Checked too (`full`): for a request that reads the IR or the diagnostics (rename
   // compares them before and after), which the worker writes until then.
   Document &checkedDocument(const llvm::json::Object *params);
+  // The same, but a document behind by trivia only (Document::trivial: its check's
+  // diagnostics were published for the current text) is answered from that check,
+  // mapped, without compiling: code actions, which editors ask at every cursor move.
+  Document &checkedDocumentOrTrivia(const llvm::json::Object *params);
   void compile(Document &d); // on this thread
   // The IR of d's compilation if its check is done, else nullptr.
   const ir::Fabric *fabricOf(Document &d) { return d.full && d.comp ? &d.comp->fabric() : nullptr; }
