@@ -262,12 +262,12 @@ EnergyModel computeEnergy(const ir::Fabric &F) {
   std::vector<uint8_t> opticEst(F.numDevices(), 0);
   std::vector<uint8_t> noted(F.models.size(), 0); // collectEstimate's: models already looked at
   std::map<double, uint32_t> portEngines;
-  std::vector<uint8_t> cpoModel = ir::cpoModels(F);
+  const ir::CpoPorts isCpo(F);
   for (size_t l = 0; l < F.numLinks(); ++l)
     for (int side = 0; side < 2; ++side) {
       uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
       uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
-      if (cpoModel[F.devModel[dev]] && F.modelOf(dev).ports[F.portGroup(port)].cpo) {
+      if (isCpo(port)) {
         double speed = F.portSpeed(port);
         auto it = portEngines.find(speed);
         if (it == portEngines.end())

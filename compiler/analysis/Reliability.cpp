@@ -191,11 +191,11 @@ ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly) {
     }
   }
   CpoEngineCache engineFor(F);
-  std::vector<uint8_t> cpoModel = ir::cpoModels(F);
+  const ir::CpoPorts isCpo(F);
   for (size_t l = 0; l < F.numLinks(); ++l) {
     for (int side = 0; side < 2; ++side) {
       uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
-      if (cpoModel[F.devModel[dev]] && F.modelOf(dev).ports[F.portGroup(port)].cpo) {
+      if (isCpo(port)) {
         uint32_t e = engineFor(F.portSpeed(port));
         if (e == None)
           continue;

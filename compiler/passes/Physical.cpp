@@ -1,7 +1,7 @@
 // Physical passes: tiers, route lengths, media choice, transceivers, power.
 #include "diag/DiagCodes.h"
-#include "ir/CpoModels.h"
 #include "diag/Diag.h"
+#include "ir/CpoModels.h"
 #include "passes/Passes.h"
 
 #include <algorithm>
@@ -279,12 +279,11 @@ void computePower(ir::Fabric &F) {
   // A CPO switch's power figure excludes its optical engines (the catalog's convention):
   // each used CPO port adds its speed's engine, as the transceiver of a pluggable cage does.
   std::map<double, uint32_t> engines;
-  std::vector<uint8_t> cpoModel = ir::cpoModels(F);
-  bool anyCpo = std::find(cpoModel.begin(), cpoModel.end(), 1) != cpoModel.end();
-  for (size_t l = 0; anyCpo && l < F.numLinks(); ++l) {
+  const ir::CpoPorts isCpo(F);
+  for (size_t l = 0; isCpo.any() && l < F.numLinks(); ++l) {
     for (int side = 0; side < 2; ++side) {
       uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
-      if (!cpoModel[F.devModel[dev]] || !F.modelOf(dev).ports[F.portGroup(port)].cpo)
+      if (!isCpo(port))
         continue;
       double speed = F.portSpeed(port);
       auto it = engines.find(speed);
