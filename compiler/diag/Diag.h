@@ -135,6 +135,23 @@ public:
     if (d)
       d->notes.push_back({r, std::move(msg)});
   }
+  // An instantiation backtrace of n frames as notes on d, innermost first: `frame(k)`
+  // adds the k-th. At most kBacktraceLimit notes (the innermost and the outermost
+  // halves) and one that counts those skipped; nothing on a folded diagnostic.
+  static constexpr size_t kBacktraceLimit = 10;
+  template <typename Frame> static void backtrace(Diagnostic *d, size_t n, Frame &&frame) {
+    if (!d || isFolded(d))
+      return;
+    size_t head = n > kBacktraceLimit ? kBacktraceLimit / 2 : n; // innermost shown
+    size_t tail = n > kBacktraceLimit ? kBacktraceLimit - head : 0; // outermost shown
+    for (size_t k = 0; k < n; ++k) {
+      if (k == head && tail) {
+        note(d, {}, fmt::format("(skipping {} contexts in the backtrace)", n - head - tail));
+        k = n - tail;
+      }
+      frame(k);
+    }
+  }
   static void fixit(Diagnostic *d, SourceRange r, std::string replacement) {
     if (d && r.begin.valid())
       d->fixits.push_back({r, std::move(replacement)});

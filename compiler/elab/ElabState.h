@@ -125,14 +125,13 @@ private:
   // The instantiation backtrace (Backtrace.cpp): what was being elaborated when a
   // diagnostic was reported, innermost first, one note per template instance and loop
   // iteration, so an error inside a stdlib template says where the user's file asked for
-  // it. At most kBacktraceLimit notes: the innermost and outermost halves.
+  // it. At most DiagEngine::kBacktraceLimit notes: the innermost and outermost halves.
   struct Frame {
     const ast::Stmt *stmt;        // the instance statement, or the for loop
     const ast::Template *tmpl;    // the template instantiated; nullptr for a loop
     uint32_t node;                // the template instance
     int64_t index;                // the loop's iteration
   };
-  static constexpr size_t kBacktraceLimit = 10;
   void backtrace(Diagnostic *d);
   std::vector<Frame> frames_;
   void step(SourceRange r, uint64_t n = 1) {
