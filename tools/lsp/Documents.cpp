@@ -79,13 +79,6 @@ Document &Server::document(const json::Object *params, bool staleOk) {
   return d;
 }
 
-// A 4.6 MB explicit file parses in ~75 ms (more while the worker compiles on the other
-// core), longer than an answer to hover may take; its last parse knows the same names
-// everywhere but where the edit is. So a request whose position is on a line the edits
-// since did not touch (or that has none: the outline) reads that parse, and its
-// positions are mapped across the one region where the texts differ. A position in
-// that region, a text that did not parse, or a small text (a parse of a few ms) waits
-// for the parse as before.
 // Binary search of the run that holds `off` (on the old side, or on the new one).
 static bool mapThrough(const std::vector<hand::TextRun> &runs, uint32_t off, bool toNew, uint32_t &out) {
   if (off == 0) {

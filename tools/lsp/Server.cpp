@@ -130,6 +130,15 @@ void Server::request(const std::string &method, const json::Value &id, const jso
   try {
     json::Value result = nullptr;
     rawResult.clear();
+    // What a stale answer set ends with the request, however it ends.
+    struct EndStale {
+      Server &s;
+      ~EndStale() {
+        s.staleDenied_ = false;
+        for (auto &kv : s.docs_)
+          kv.second->stale.on = false;
+      }
+    } endStale{*this};
     bool handled;
     try {
       handled = Features::handle(*this, method, params, result);
@@ -138,17 +147,8 @@ void Server::request(const std::string &method, const json::Value &id, const jso
       staleDenied_ = true;
       result = nullptr;
       rawResult.clear();
-      try {
-        handled = Features::handle(*this, method, params, result);
-      } catch (...) {
-        staleDenied_ = false;
-        throw;
-      }
-      staleDenied_ = false;
+      handled = Features::handle(*this, method, params, result);
     }
-    // What a stale answer set ends with it: publishing and the next request start anew.
-    for (auto &kv : docs_)
-      kv.second->stale.on = false;
     if (handled) {
       if (!rawResult.empty()) {
         std::string raw = std::move(rawResult);
