@@ -9,11 +9,12 @@ Script lines (others, e.g. RUN/CHECK comments, are ignored):
                    response, printing every message that arrives before it
   RAW  text        send bytes as written (Python escapes: \\r\\n, \\x00), without framing
   WAIT diagnostics wait for the next textDocument/publishDiagnostics
-  WAIT diagnostics N [CODE]  wait for a publishDiagnostics of version N (with a
+  WAIT diagnostics N [CODE] [xK]  wait for a publishDiagnostics of version N (with a
                    diagnostic of CODE) unless one was printed already: the server publishes
                    from its compile thread, so it may come before the response to a
                    request sent after the edit, and a version may publish twice (the
-                   diagnostics from before elaboration, then the check's)
+                   diagnostics from before elaboration, then the check's). With xK, wait
+                   until K such publishes were printed in all
   WAIT message     wait for the next message of any kind
   RM NAME          delete INPUTS_DIR/NAME (a file that vanishes)
   CLOSE            close the server's stdin (end of input)
@@ -122,12 +123,15 @@ def main():
             sess.send_raw(subst(line[4:]).encode("utf-8").decode("unicode_escape").encode("latin-1"))
         elif line.startswith("WAIT diagnostics "):
             words = line.split()
+            count = 1
+            if re.fullmatch(r"x[0-9]+", words[-1]):
+                count = int(words.pop()[1:])
             v, code = int(words[2]), (words[3] if len(words) > 3 else None)
 
             def match(p, v=v, code=code):
                 return p.get("version") == v and (
                     code is None or any(d.get("code") == code for d in p.get("diagnostics", [])))
-            if not any(match(p) for p in sess.published):
+            while sum(1 for p in sess.published if match(p)) < count:
                 sess.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                           and match(m.get("params", {})))
         elif line == "WAIT diagnostics":
