@@ -73,47 +73,85 @@ struct Prop {
 // `name`, `name[*]`, `name[EXPR]`. The common index, an integer literal (`p[12]`), is kept
 // inline (its value and source range) instead of as an Expr: both parsers do so for a
 // literal of 0..2^32-1 (ast::setIndex), so an explicit link's four segments need no Expr.
-// 48 bytes.
+// 40 bytes: the name is a pointer and a 32-bit size, and the inline literal shares its
+// place with the index expression (an explicit file of 3M links holds 12M segments).
 struct Segment {
-  std::string_view name;
+private: // declared first: the layout is this order
+  const char *name_ = nullptr;
+  union {
+    Expr *index_ = nullptr;
+    struct {
+      uint32_t value;
+      uint16_t delta;
+    } lit_;
+  };
+
+public:
   SourceRange range;
   mutable uint32_t sym = UINT32_MAX;
-  Expr *index = nullptr;     // an index other than an inline literal; nullptr otherwise
-  uint32_t literal = 0;      // hasLiteral(): the index's value
-  uint16_t literalDelta = 0; // hasLiteral(): its source range, from range's begin ...
-  uint8_t literalLength = 0; // ... and its length (0: no inline literal)
-  bool star = false;         // [*]
 
-  bool hasLiteral() const { return literalLength != 0; }
-  bool hasIndex() const { return index || hasLiteral(); }
+private:
+  uint32_t nameSize_ = 0;
+  uint8_t literalLength_ = 0;
+
+public:
+  bool star = false; // [*]
+
+  std::string_view name() const { return {name_, nameSize_}; }
+  void setName(std::string_view n) {
+    name_ = n.data();
+    nameSize_ = uint32_t(n.size()); // a source file is at most 4 GiB (SourceLoc's offset)
+  }
+  // The index expression: one other than an inline literal, nullptr otherwise.
+  Expr *index() const { return literalLength_ ? nullptr : index_; }
+  void setIndexExpr(Expr *e) {
+    index_ = e;
+    literalLength_ = 0;
+  }
+  bool hasLiteral() const { return literalLength_ != 0; }
+  // hasLiteral(): the index's value; 0 otherwise.
+  uint32_t literal() const { return literalLength_ ? lit_.value : 0; }
+  // An inline literal: its value, and its source range as an offset from range's begin
+  // and a length (not 0).
+  void setLiteral(uint32_t value, uint16_t delta, uint8_t length) {
+    lit_ = {value, delta};
+    literalLength_ = length;
+  }
+  bool hasIndex() const { return index() || hasLiteral(); }
   // The index's source range (the literal's or the expression's).
   SourceRange indexRange() const {
-    return hasLiteral() ? SourceRange{{range.begin.file, range.begin.offset + literalDelta}, literalLength}
-           : index      ? index->range
+    return hasLiteral() ? SourceRange{{range.begin.file, range.begin.offset + lit_.delta}, literalLength_}
+           : index_     ? index_->range
                         : SourceRange{};
   }
 };
+static_assert(sizeof(Segment) == 40, "an explicit file's memory is mostly segments");
 
 // Sets `seg`'s index to `e` (seg.range.begin set first): inline when `e` is an integer
 // literal of 0..2^32-1 whose range fits the inline form. Both builders call this, so both
 // parsers make the same form.
 inline void setIndex(Segment &seg, Expr *e) {
-  seg.index = e;
+  seg.setIndexExpr(e);
   if (!e || e->kind != Expr::Number || !e->isInteger || e->integer < 0 || e->integer > int64_t(UINT32_MAX))
     return;
   uint32_t delta = e->range.begin.offset - seg.range.begin.offset;
   if (e->range.begin.offset < seg.range.begin.offset || delta > UINT16_MAX || e->range.length == 0 ||
       e->range.length > UINT8_MAX)
     return;
-  seg.index = nullptr;
-  seg.literal = uint32_t(e->integer);
-  seg.literalDelta = uint16_t(delta);
-  seg.literalLength = uint8_t(e->range.length);
+  seg.setLiteral(uint32_t(e->integer), uint16_t(delta), uint8_t(e->range.length));
 }
 
+// A dotted path of one segment or more (both builders make none empty); its range runs
+// from the first segment's begin to the last one's end, as the source's path does.
 struct Path {
   ast::List<Segment> segs;
-  SourceRange range;
+
+  SourceRange range() const {
+    if (segs.empty())
+      return {};
+    const SourceRange &a = segs.front().range, &b = segs.back().range;
+    return {a.begin, b.begin.offset + b.length - a.begin.offset};
+  }
 };
 
 struct Stmt;

@@ -52,7 +52,7 @@ public:
   // ID ('[' ('*' | expr) ']')?, [idBegin, end): as the Segment case lowers it.
   void segment(uint32_t idBegin, uint32_t idEnd, uint32_t end, const Index &index) {
     ast::Segment seg;
-    seg.name = s_.substr(idBegin, idEnd - idBegin);
+    seg.setName(s_.substr(idBegin, idEnd - idBegin));
     seg.range = range(idBegin, end);
     if (index.kind == Index::Star) {
       seg.star = true;
@@ -65,7 +65,7 @@ public:
   }
   void dropSegments(uint32_t segs) { segs_.resize(segs_.size() - segs); }
   Slot path(uint32_t begin, uint32_t end, uint32_t segs) {
-    paths_.push_back({popList(segs_, segs), range(begin, end)});
+    paths_.push_back({popList(segs_, segs)}); // its range is its segments' (end: the last one's)
     return {NodeBit, begin, end, hand::End, Path, 0};
   }
   AstSink(uint32_t file, std::string_view text, ast::Context &ctx) : file_(file), s_(text), ctx_(ctx) {}
@@ -317,9 +317,7 @@ private:
     uint32_t delta = r.begin.offset - seg.range.begin.offset;
     if (delta > UINT16_MAX || r.length > UINT8_MAX)
       return false;
-    seg.literal = uint32_t(v);
-    seg.literalDelta = uint16_t(delta);
-    seg.literalLength = uint8_t(r.length);
+    seg.setLiteral(uint32_t(v), uint16_t(delta), uint8_t(r.length));
     return true;
   }
 

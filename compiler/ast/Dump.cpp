@@ -49,13 +49,13 @@ public:
     }
   }
   void path(int d, const ast::Path &p) {
-    line(d, fmt::format("path {}", r(p.range)));
+    line(d, fmt::format("path {}", r(p.range())));
     for (const ast::Segment &s : p.segs) {
-      line(d + 1, fmt::format("seg {} {} star={}", q(s.name), r(s.range), s.star));
+      line(d + 1, fmt::format("seg {} {} star={}", q(s.name()), r(s.range), s.star));
       if (s.hasLiteral()) // the inline integer literal: its value and range
-        line(d + 2, fmt::format("index: literal {} {}", s.literal, r(s.indexRange())));
+        line(d + 2, fmt::format("index: literal {} {}", s.literal(), r(s.indexRange())));
       else
-        expr(d + 2, s.index, "index");
+        expr(d + 2, s.index(), "index");
     }
   }
   void block(int d, const ast::Block &b, const char *role) {

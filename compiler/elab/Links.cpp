@@ -18,10 +18,10 @@ uint32_t Elab::findEntryScope(uint32_t scope, uint32_t name) {
 }
 
 void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out) {
-  uint32_t first = sym(p.segs[0].name, p.segs[0].sym);
+  uint32_t first = sym(p.segs[0].name(), p.segs[0].sym);
   uint32_t sc = findEntryScope(scope_, first);
   if (sc == None) {
-    error(DiagCode::E0035, p.segs[0].range, "no instance named '{}' in scope", p.segs[0].name);
+    error(DiagCode::E0035, p.segs[0].range, "no instance named '{}' in scope", p.segs[0].name());
     return;
   }
   noteScope(sc); // a recorded template body that reaches outside its instance is not stamped
@@ -31,10 +31,10 @@ void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm:
 void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
                        llvm::SmallVectorImpl<Endpoint> &out, bool first) {
   const ast::Segment &seg = p.segs[i];
-  uint32_t name = sym(seg.name, seg.sym);
+  uint32_t name = sym(seg.name(), seg.sym);
   auto it = entries_.find(EntryKey{scope, name});
   if (it == entries_.end()) {
-    error(DiagCode::E0035, seg.range, "'{}' has no instance named '{}'", F.nodeName(scope), seg.name);
+    error(DiagCode::E0035, seg.range, "'{}' has no instance named '{}'", F.nodeName(scope), seg.name());
     return;
   }
   (void)first;
@@ -64,13 +64,13 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     }
     const ir::Model &m = F.modelOf(dev);
     int32_t g = -1;
-    uint32_t psym = sym(ps.name, ps.sym);
+    uint32_t psym = sym(ps.name(), ps.sym);
     for (size_t k = 0; k < m.ports.size(); ++k)
       if (m.ports[k].name == psym)
         g = int32_t(k);
     if (g < 0) {
       Diagnostic *d = error(DiagCode::E0035, ps.range, "'{}' ({}) has no port group '{}'", F.nodeName(node),
-                            F.strings.str(m.name), ps.name);
+                            F.strings.str(m.name), ps.name());
       std::string list;
       for (const ir::PortGroup &pg : m.ports)
         list += (list.empty() ? "" : ", ") + std::string(F.strings.str(pg.name));
@@ -87,13 +87,13 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
       return;
     }
     if (ps.hasIndex()) {
-      int64_t idx = ps.literal; // an inline literal (`p[12]`), else the expression's value
-      if (ps.index && !toInt(eval(ps.index), ps.index, idx, "port index"))
+      int64_t idx = ps.literal(); // an inline literal (`p[12]`), else the expression's value
+      if (ps.index() && !toInt(eval(ps.index()), ps.index(), idx, "port index"))
         return;
       const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
       if (idx < 0 || idx >= int64_t(gl.count)) {
         Diagnostic *d = error(DiagCode::E0036, ps.indexRange(), "port {}[{}] does not exist: '{}' has {} ports in '{}'",
-                              ps.name, idx, F.nodeName(node), gl.count, ps.name);
+                              ps.name(), idx, F.nodeName(node), gl.count, ps.name());
         if (gl.breakout > 1)
           DiagEngine::note(d, {}, fmt::format("after its 1:{} breakout", gl.breakout));
         return;
@@ -105,7 +105,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
   };
   if (!e.array) {
     if (seg.hasIndex() || seg.star) {
-      error(DiagCode::E0036, seg.range, "'{}' is not an array", seg.name);
+      error(DiagCode::E0036, seg.range, "'{}' is not an array", seg.name());
       return;
     }
     visit(e.node);
@@ -124,15 +124,15 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     return;
   }
   if (!seg.hasIndex()) {
-    error(DiagCode::E0036, seg.range, "'{}' is an array: give an index, or [*] for all", seg.name);
+    error(DiagCode::E0036, seg.range, "'{}' is an array: give an index, or [*] for all", seg.name());
     return;
   }
-  int64_t k = seg.literal; // an inline literal (`x[3]`), else the expression's value
-  if (seg.index && !toInt(eval(seg.index), seg.index, k, "index"))
+  int64_t k = seg.literal(); // an inline literal (`x[3]`), else the expression's value
+  if (seg.index() && !toInt(eval(seg.index()), seg.index(), k, "index"))
     return;
   uint32_t el = findElem(e, scope, name, k);
   if (el == None) {
-    error(DiagCode::E0036, seg.indexRange(), "'{}[{}]' does not exist (indices {}..{})", seg.name, k, e.lo, e.hi - 1);
+    error(DiagCode::E0036, seg.indexRange(), "'{}[{}]' does not exist (indices {}..{})", seg.name(), k, e.lo, e.hi - 1);
     return;
   }
   visit(el);
@@ -142,7 +142,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
   const ir::Layout &l = F.layoutOf(e.device);
   uint32_t g = e.group < 0 ? 0 : uint32_t(e.group);
   if (l.groups.empty()) {
-    error(DiagCode::E0035, p.range, "'{}' has no ports", F.nodeName(e.node));
+    error(DiagCode::E0035, p.range(), "'{}' has no ports", F.nodeName(e.node));
     return None;
   }
   const ir::GroupLayout &gl = l.groups[g];
@@ -151,7 +151,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
   if (e.port >= 0) {
     uint32_t port = base + gl.offset + uint32_t(e.port);
     if (F.portLink[port] != None) {
-      Diagnostic *d = error(DiagCode::E0040, e.portRange.begin.valid() ? e.portRange : p.range,
+      Diagnostic *d = error(DiagCode::E0040, e.portRange.begin.valid() ? e.portRange : p.range(),
                             "port '{}' is already in use", F.portName(port));
       if (F.portLink[port] == kFailedLink)
         DiagEngine::note(d, {failedPortLoc_.lookup(port), 4},
@@ -166,7 +166,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
   while (cur < gl.offset + gl.count && F.portLink[base + cur] != None)
     ++cur;
   if (cur >= gl.offset + gl.count) {
-    Diagnostic *d = error(DiagCode::E0041, p.range, "'{}' has no free port in '{}' (all {} used)", F.nodeName(e.node),
+    Diagnostic *d = error(DiagCode::E0041, p.range(), "'{}' has no free port in '{}' (all {} used)", F.nodeName(e.node),
                           gname, gl.count);
     DiagEngine::note(d, {}, "add ports with a breakout, or use a device with more ports");
     return None;
@@ -261,7 +261,7 @@ void Elab::execLink(const ast::Stmt *s) {
   for (size_t side = 0; side < 2; ++side)
     for (const Endpoint &e : side ? b : a)
       if (e.device == None) {
-        error(DiagCode::E0035, s->paths[side].range, "'{}' is a template instance, not a device", F.nodeName(e.node));
+        error(DiagCode::E0035, s->paths[side].range(), "'{}' is a template instance, not a device", F.nodeName(e.node));
         return;
       }
   int64_t count = 1;

@@ -49,7 +49,7 @@ void Index::use(SourceRange r, uint32_t symbol, bool decl) {
 }
 
 namespace {
-SourceRange nameOf(const ast::Segment &s) { return {s.range.begin, uint32_t(s.name.size())}; }
+SourceRange nameOf(const ast::Segment &s) { return {s.range.begin, uint32_t(s.name().size())}; }
 bool isModelKindName(std::string_view k) {
   static const char *kinds[] = {"gpu", "system", "nic", "switch", "nvswitch", "optic", "cable"};
   return std::find_if(std::begin(kinds), std::end(kinds), [&](const char *x) { return k == x; }) != std::end(kinds);
@@ -303,17 +303,17 @@ void Index::walkPath(const ast::Path &p, const Scope &scope) {
   uint32_t cur = NoSymbol;
   for (size_t i = 0; i < p.segs.size(); ++i) {
     const ast::Segment &s = p.segs[i];
-    walkExpr(s.index, scope);
+    walkExpr(s.index(), scope);
     if (i == 0) {
-      cur = findInstance(scope.container, s.name);
+      cur = findInstance(scope.container, s.name());
     } else if (cur != NoSymbol && symbols_[cur].kind == SymbolKind::Instance) {
       uint32_t target = targetOf(cur);
       if (target == NoSymbol)
         cur = NoSymbol;
       else if (symbols_[target].kind == SymbolKind::Template)
-        cur = findInstance(target, s.name);
+        cur = findInstance(target, s.name());
       else
-        cur = findPortGroup(target, s.name);
+        cur = findPortGroup(target, s.name());
     } else {
       cur = NoSymbol;
     }

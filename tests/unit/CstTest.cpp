@@ -150,9 +150,9 @@ TEST(AstLower, IndexLiteralsFoldAlike) {
         const ast::Segment &seg = p.segs[1];
         ASSERT_LT(i, std::size(want));
         EXPECT_EQ(seg.hasLiteral(), want[i].inlined) << "index " << i;
-        EXPECT_EQ(seg.index == nullptr, want[i].inlined) << "index " << i;
+        EXPECT_EQ(seg.index() == nullptr, want[i].inlined) << "index " << i;
         if (want[i].inlined) {
-          EXPECT_EQ(seg.literal, want[i].value) << "index " << i;
+          EXPECT_EQ(seg.literal(), want[i].value) << "index " << i;
         }
         ++i;
       }
