@@ -8,13 +8,10 @@
 #include "diag/DiagCodes.h"
 #include "passes/Guids.h"
 #include "passes/Passes.h"
-#include "ir/DenseKeys.h"
 
 #include "diag/Diag.h"
 #include "ir/Address.h"
 #include "ir/InfiniBand.h"
-
-#include <llvm/ADT/DenseSet.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -58,6 +55,50 @@ bool parsePrefix(const ir::Fabric &F, DiagEngine &diags, Prefix &out) {
   out.value = v << (64 - out.bits);
   return true;
 }
+
+// The pinned GUIDs, as the blocks devices pin (an end system's is two per port: 64 for
+// a DGX) and the discovered HCAs' single GUIDs. Kept as sorted blocks, not GUID by
+// GUID: an imported million-GPU fabric pins 8M GUIDs, which a hash set held in 128 MiB.
+class PinnedBlocks {
+public:
+  void add(uint64_t first, uint64_t last) { blocks_.push_back({first, last}); }
+  // Call once, after the last add().
+  void seal() {
+    std::sort(blocks_.begin(), blocks_.end());
+    maxLast_.resize(blocks_.size());
+    uint64_t m = 0;
+    for (size_t i = 0; i < blocks_.size(); ++i)
+      maxLast_[i] = m = std::max(m, blocks_[i].second);
+  }
+  // Is `g` pinned? If so, every GUID from g to `last` is (the blocks that hold g run
+  // on to there).
+  bool covers(uint64_t g, uint64_t *last = nullptr) const {
+    size_t n = startingBy(g);
+    if (!n || maxLast_[n - 1] < g)
+      return false;
+    if (last)
+      *last = maxLast_[n - 1]; // that block starts at or before g, so it holds g..last
+    return true;
+  }
+  // The lowest pinned GUID in (g, to], given that g is not pinned.
+  bool firstAfter(uint64_t g, uint64_t to, uint64_t &first) const {
+    size_t n = startingBy(g);
+    if (n == blocks_.size() || blocks_[n].first > to)
+      return false;
+    first = blocks_[n].first;
+    return true;
+  }
+
+private:
+  // How many blocks start at or before g.
+  size_t startingBy(uint64_t g) const {
+    return size_t(std::upper_bound(blocks_.begin(), blocks_.end(), g,
+                                   [](uint64_t v, const std::pair<uint64_t, uint64_t> &b) { return v < b.first; }) -
+                  blocks_.begin());
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> blocks_; // first, last
+  std::vector<uint64_t> maxLast_;                     // the highest last of blocks_[0..i]
+};
 } // namespace
 
 void assignGuids(ir::Fabric &F, DiagEngine &diags) {
@@ -143,7 +184,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     return;
 
   // Blocks of pinned GUIDs, which the counter steps over.
-  ir::U64Set pinned; // any 64-bit GUID is legal, ~0 included
+  PinnedBlocks pinned; // any 64-bit GUID is legal, ~0 included
   for (uint32_t d = 0; d < n; ++d) {
     uint64_t g = F.devGuid[d];
     if (!g)
@@ -158,13 +199,13 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
       F.devGuid[d] = 0;
       continue;
     }
-    for (uint64_t k = 0; k < blk; ++k)
-      pinned.insert(g + k);
+    pinned.add(g, g + (blk - 1));
   }
   for (const ir::Fabric::HcaGuidPin &p : F.hcaPins) { // discovered HCA GUIDs (--guids-from)
-    pinned.insert(p.node);
-    pinned.insert(p.portGuid);
+    pinned.add(p.node, p.node);
+    pinned.add(p.portGuid, p.portGuid);
   }
+  pinned.seal();
 
   // Sequential allocation below the prefix; counter 0 is skipped so that no GUID has
   // all-zero low bits.
@@ -180,7 +221,7 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
                                   prefix.text, freeBits, capacity - 1, needed);
     DiagEngine::note(dg, {}, "shorten the prefix: each hex digit less multiplies the space by 16");
     for (uint32_t d = 0; d < n; ++d)
-      if (!pinned.count(F.devGuid[d]))
+      if (!pinned.covers(F.devGuid[d]))
         F.devGuid[d] = 0;
   };
   if (need > capacity - 1) {
@@ -192,43 +233,56 @@ void assignGuids(ir::Fabric &F, DiagEngine &diags) {
     if (!member[d] || F.devGuid[d])
       continue;
     uint64_t blk = ir::ib::guidBlock(F, d);
+    // The lowest counter from `next` whose block holds no pinned GUID: past the lowest
+    // pinned GUID in the block, and on, while the new start is pinned too.
     for (;;) {
       if (next > capacity - blk) {
         exhausted(need + next - 1);
         return;
       }
-      uint64_t clash = 0;
-      if (!pinned.empty())
-        for (uint64_t k = 0; k < blk && !clash; ++k)
-          if (pinned.count(prefix.value | (next + k)))
-            clash = next + k + 1;
-      if (!clash)
+      uint64_t at = prefix.value | next, to;
+      if (pinned.covers(at, &to)) {
+        // Pinned on to `to`: each start up to there is; the first start past the space's
+        // end is where the counter gives out.
+        to -= prefix.value;
+        next = to >= capacity - blk ? capacity - blk + 1 : to + 1;
+      } else if (pinned.firstAfter(at, prefix.value | (next + blk - 1), to)) {
+        next = to - prefix.value + 1;
+      } else {
         break;
-      next = clash;
+      }
     }
     F.devGuid[d] = prefix.value | next;
     next += blk;
   }
 
   // Every GUID in use, once: switch node GUIDs, and node and port GUIDs of every HCA.
+  // Counted first, so that the array (2M entries for a million GPUs) is allocated once
+  // at its size: grown by doubling, it peaked at three times that during a copy.
   std::vector<std::pair<uint64_t, uint32_t>> used; // guid, device
-  for (uint32_t d = 0; d < n; ++d)
-    if (ir::ib::isSwitch(F, d) && F.devGuid[d])
-      used.push_back({F.devGuid[d], d});
-  for (uint32_t l = 0; l < F.numLinks(); ++l) {
-    if (!ir::ib::isLink(F, l))
-      continue;
-    for (uint32_t p : {F.linkA[l], F.linkB[l]}) {
-      uint32_t d = F.portDevice[p];
-      if (ir::ib::isSwitch(F, d) || !F.devGuid[d])
+  auto eachGuid = [&](auto &&take) {
+    for (uint32_t d = 0; d < n; ++d)
+      if (ir::ib::isSwitch(F, d) && F.devGuid[d])
+        take(F.devGuid[d], d);
+    for (uint32_t l = 0; l < F.numLinks(); ++l) {
+      if (!ir::ib::isLink(F, l))
         continue;
-      // A discovered ConnectX-4 or later reports its node GUID as its port GUID too.
-      uint64_t g = ir::ib::hcaGuid(F, p), pg = ir::ib::hcaPortGuid(F, p);
-      used.push_back({g, d});
-      if (pg != g)
-        used.push_back({pg, d});
+      for (uint32_t p : {F.linkA[l], F.linkB[l]}) {
+        uint32_t d = F.portDevice[p];
+        if (ir::ib::isSwitch(F, d) || !F.devGuid[d])
+          continue;
+        // A discovered ConnectX-4 or later reports its node GUID as its port GUID too.
+        uint64_t g = ir::ib::hcaGuid(F, p), pg = ir::ib::hcaPortGuid(F, p);
+        take(g, d);
+        if (pg != g)
+          take(pg, d);
+      }
     }
-  }
+  };
+  size_t count = 0;
+  eachGuid([&](uint64_t, uint32_t) { ++count; });
+  used.reserve(count);
+  eachGuid([&](uint64_t g, uint32_t d) { used.push_back({g, d}); });
   std::sort(used.begin(), used.end());
   unsigned dups = 0;
   for (size_t i = 1; i < used.size(); ++i) {
