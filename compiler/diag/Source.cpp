@@ -1,6 +1,7 @@
 #include "diag/Source.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace fabc {
 
@@ -18,9 +19,16 @@ void SourceManager::index(const File &f) const {
   if (!f.lineStarts.empty())
     return;
   f.lineStarts.push_back(0);
-  for (uint32_t i = 0; i < f.text.size(); ++i)
-    if (f.text[i] == '\n')
-      f.lineStarts.push_back(i + 1);
+  // memchr, not a loop over bytes: the text of an imported million-GPU fabric is 188 MB,
+  // and its first diagnostic indexes all of it.
+  const char *b = f.text.data(), *e = b + f.text.size();
+  for (const char *p = b; p < e;) {
+    const char *nl = static_cast<const char *>(std::memchr(p, '\n', size_t(e - p)));
+    if (!nl)
+      break;
+    p = nl + 1;
+    f.lineStarts.push_back(uint32_t(p - b));
+  }
 }
 
 LineCol SourceManager::lineCol(SourceLoc loc) const {

@@ -188,6 +188,14 @@ bool Elab::run() {
     F.loc = fab->range;
     scope_ = newNode(None, 0, -1);
     inFabric_ = true;
+    // An explicit fabric (what `fabc import` writes) is millions of link statements: the
+    // link arrays are allocated once for them instead of grown by doubling, which left a
+    // third of them unused and copied them at each growth. Links made in loops and
+    // templates still grow them.
+    size_t links = 0;
+    for (const ast::Stmt *s : fab->body)
+      links += s->kind == ast::Stmt::Link;
+    F.reserveLinks(F.numLinks() + links);
     for (const ast::Stmt *s : fab->body)
       exec(s);
     // A parameter that no instance of its template reads is a lint (W0104).

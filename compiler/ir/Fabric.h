@@ -734,6 +734,15 @@ public:
   size_t numDevices() const { return devModel.size(); }
   size_t numPorts() const { return portDevice.size(); }
   size_t numLinks() const { return linkA.size(); }
+  // Room for n links in the arrays elaboration appends to (linkA .. linkLoc).
+  void reserveLinks(size_t n) {
+    linkA.reserve(n);
+    linkB.reserve(n);
+    linkLength.reserve(n);
+    linkFlags.reserve(n);
+    linkMediaReq.reserve(n);
+    linkLoc.reserve(n);
+  }
 
   const Model &modelOf(uint32_t dev) const { return models[devModel[dev]]; }
   const Layout &layoutOf(uint32_t dev) const { return layouts[devLayout[dev]]; }

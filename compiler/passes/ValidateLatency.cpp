@@ -35,8 +35,10 @@ bool placeBuildings(const ir::Fabric &F, uint32_t name, std::vector<uint8_t> &in
   for (size_t s = 0; s < F.sites.size(); ++s)
     if (F.sites[s].name == name)
       for (size_t b = 0; b < F.buildings.size(); ++b)
-        if (F.buildings[b].site == s)
-          any = in[b] = 1;
+        if (F.buildings[b].site == s) {
+          in[b] = 1;
+          any = true;
+        }
   return any;
 }
 } // namespace
