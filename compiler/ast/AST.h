@@ -170,23 +170,23 @@ struct Hall {
   ast::List<Prop> props;
 };
 
-// A statement. The fields a link needs (and a let, param or option) are inline; the rest,
-// which other kinds use, are in an extension that the builders allocate for every kind
-// but Let, Param, Option, Link and Policy, read through the accessors (empty without one).
+// A statement. The fields a link needs are inline (56 bytes: an explicit file is millions
+// of links); the rest, which other kinds use, are in an extension that the builders
+// allocate for every kind but Link, read through the accessors (empty without one).
 struct Stmt {
   enum Kind : uint8_t { Let, Param, Option, Inst, For, If, Link, Group, Place, Building, Span, Policy, Assert };
   using Hall = ast::Hall;
   Kind kind;
   bool hasArgs = false;        // Inst: `(...)` written (args() may still be empty)
   SourceRange range;
-  std::string_view name;       // Let/Param/Option/For var/Inst name/Group name/Building/Policy kind
-  SourceRange nameRange;
-  mutable uint32_t sym = UINT32_MAX;
   Expr *e1 = nullptr;          // Let/Param/Option value; For from; If cond; Inst array count (or range end); Group index; Assert cond
   ast::List<Prop> props;       // Inst/Link/Place/Building/Span/Policy
   ast::List<Path> paths;       // Link: 2; Group members; Place: 1
 
   struct Ext {
+    std::string_view name;     // Let/Param/Option/For var/Inst name/Group name/Building/Policy kind
+    SourceRange nameRange;
+    mutable uint32_t sym = UINT32_MAX;
     std::string_view name2;    // Inst: model or template; Group: kind; Place: building; Span: second building
     SourceRange name2Range;
     mutable uint32_t sym2 = UINT32_MAX;
@@ -201,8 +201,10 @@ struct Stmt {
   };
   Ext *ext = nullptr;
 
-  static bool hasExt(Kind k) { return k != Let && k != Param && k != Option && k != Link && k != Policy; }
+  static bool hasExt(Kind k) { return k != Link; }
   const Ext &x() const { return ext ? *ext : empty(); }
+  std::string_view name() const { return x().name; }
+  SourceRange nameRange() const { return x().nameRange; }
   std::string_view name2() const { return x().name2; }
   SourceRange name2Range() const { return x().name2Range; }
   std::string_view name3() const { return x().name3; }
@@ -213,7 +215,8 @@ struct Stmt {
   const Block &elseBody() const { return x().elseBody; }
   const ast::List<Hall> &halls() const { return x().halls; }
   std::string_view message() const { return x().message; }
-  // The interned name2/name3 caches (the kinds that have those names have an extension).
+  // The interned name/name2/name3 caches (the kinds that have those names have an extension).
+  uint32_t &sym() const { return ext ? ext->sym : scratchSym(); }
   uint32_t &sym2() const { return ext ? ext->sym2 : scratchSym(); }
   uint32_t &sym3() const { return ext ? ext->sym3 : scratchSym(); }
 
@@ -228,6 +231,7 @@ private:
     return s;
   }
 };
+static_assert(sizeof(Stmt) == 56, "an explicit file's memory is mostly link statements");
 
 struct PortDecl {
   std::string_view name;

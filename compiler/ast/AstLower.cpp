@@ -339,8 +339,8 @@ private:
     SourceRange whole = range(k[0].begin, k[n - 1].end);
     auto named = [&](K::Kind kind, const Slot &name) {
       K *s = ctx_.stmt(kind, whole);
-      s->name = text(name);
-      s->nameRange = range(name);
+      s->ext->name = text(name);
+      s->ext->nameRange = range(name);
       return s;
     };
     auto second = [&](K *s, const Slot &name) {

@@ -69,7 +69,7 @@ public:
       return;
     }
     line(d, fmt::format("stmt {} {} name={} {} name2={} {} name3={} {} args={} msg={}", int(s->kind), r(s->range),
-                        q(s->name), r(s->nameRange), q(s->name2()), r(s->name2Range()), q(s->name3()),
+                        q(s->name()), r(s->nameRange()), q(s->name2()), r(s->name2Range()), q(s->name3()),
                         r(s->name3Range()), s->hasArgs, q(s->message())));
     expr(d + 1, s->e1, "e1");
     expr(d + 1, s->e2(), "e2");

@@ -14,7 +14,7 @@ void Elab::backtrace(Diagnostic *d) {
                        fmt::format("in instantiation of template '{}' as '{}' requested here", f.tmpl->name,
                                    ir::shortInstancePath(F.nodeName(f.node))));
     else
-      DiagEngine::note(d, f.stmt->nameRange, fmt::format("in iteration {} = {} of this loop", f.stmt->name, f.index));
+      DiagEngine::note(d, f.stmt->nameRange(), fmt::format("in iteration {} = {} of this loop", f.stmt->name(), f.index));
   });
 }
 

@@ -21,7 +21,7 @@ void Elab::exec(const ast::Stmt *s) {
   case K::Let: {
     Value v = eval(s->e1);
     record(s, v);
-    bind(sym(s->name, s->sym), v);
+    bind(sym(s->name(), s->sym()), v);
     break;
   }
   case K::Param: ++impure_; execParam(s); break; // impure_: a template body that does this is not stamped
@@ -31,7 +31,7 @@ void Elab::exec(const ast::Stmt *s) {
     int64_t from, to;
     if (!toInt(eval(s->e1), s->e1, from, "loop start") || !toInt(eval(s->e2()), s->e2(), to, "loop end"))
       return;
-    uint32_t var = sym(s->name, s->sym);
+    uint32_t var = sym(s->name(), s->sym());
     frames_.push_back({s, nullptr, None, from});
     for (int64_t i = from; i < to; ++i) {
       step(s->range);
@@ -77,7 +77,7 @@ void Elab::exec(const ast::Stmt *s) {
 }
 
 void Elab::execParam(const ast::Stmt *s) {
-  uint32_t name = sym(s->name, s->sym);
+  uint32_t name = sym(s->name(), s->sym());
   auto d = defines_.find(name);
   Value v;
   if (d != defines_.end()) {
@@ -85,14 +85,14 @@ void Elab::execParam(const ast::Stmt *s) {
     definesUsed_[name] = true;
     Value deflt = eval(s->e1); // the default still has to be valid, and fixes the dimension
     if (deflt.ok() && v.ok() && (deflt.numeric() != v.numeric() || (!deflt.numeric() && deflt.type != v.type))) {
-      Diagnostic *dg = error(DiagCode::E0026, d->second.second, "-D {} is {}, but the parameter is {}", s->name,
+      Diagnostic *dg = error(DiagCode::E0026, d->second.second, "-D {} is {}, but the parameter is {}", s->name(),
                              elab::typeName(v), elab::typeName(deflt));
-      DiagEngine::note(dg, s->nameRange, "parameter declared here");
+      DiagEngine::note(dg, s->nameRange(), "parameter declared here");
       v = {};
     } else if (deflt.ok() && v.ok() && deflt.numeric() && v.numeric() && deflt.dimension() != v.dimension()) {
-      Diagnostic *dg = error(DiagCode::E0025, d->second.second, "-D {} is {}, but the parameter is {}", s->name,
+      Diagnostic *dg = error(DiagCode::E0025, d->second.second, "-D {} is {}, but the parameter is {}", s->name(),
                              dimName(v.dimension()), dimName(deflt.dimension()));
-      DiagEngine::note(dg, s->nameRange, "parameter declared here");
+      DiagEngine::note(dg, s->nameRange(), "parameter declared here");
       v = {};
     }
   } else {
@@ -109,13 +109,13 @@ void Elab::duplicateStmtProps(const ast::Block &b) {
   using K = ast::Stmt;
   for (const ast::Stmt *s : b) {
     switch (s->kind) {
-    case K::Inst: duplicateProps(s->props, ("instance '" + std::string(s->name) + "'").c_str()); break;
+    case K::Inst: duplicateProps(s->props, ("instance '" + std::string(s->name()) + "'").c_str()); break;
     case K::Link: duplicateProps(s->props, "a link"); break;
     case K::Place: duplicateProps(s->props, "a place"); break;
     case K::Span: duplicateProps(s->props, "a span"); break;
-    case K::Policy: duplicateProps(s->props, ("policy '" + std::string(s->name) + "'").c_str()); break;
+    case K::Policy: duplicateProps(s->props, ("policy '" + std::string(s->name()) + "'").c_str()); break;
     case K::Building:
-      duplicateProps(s->props, ("building '" + std::string(s->name) + "'").c_str());
+      duplicateProps(s->props, ("building '" + std::string(s->name()) + "'").c_str());
       for (const ast::Hall &h : s->halls())
         duplicateProps(h.props, ("hall '" + std::string(h.name) + "'").c_str());
       break;
@@ -140,7 +140,7 @@ bool Elab::run() {
     // -D overrides, evaluated first: literals and catalog names only, no design bindings.
     if (prog_.defines)
       for (const ast::Stmt *s : prog_.defines->topLevel) {
-        uint32_t n = sym(s->name, s->sym);
+        uint32_t n = sym(s->name(), s->sym());
         defines_[n] = {eval(s->e1), s->range};
       }
     for (const ast::File *f : prog_.files)
@@ -152,7 +152,7 @@ bool Elab::run() {
         if (s->kind == ast::Stmt::Let) {
           Value v = eval(s->e1);
           record(s, v);
-          globals_[sym(s->name, s->sym)] = std::move(v);
+          globals_[sym(s->name(), s->sym())] = std::move(v);
         } else
           exec(s);
       }

@@ -234,7 +234,7 @@ uint32_t Elab::createDevice(uint32_t node, uint32_t model, const ast::Stmt *s) {
   F.devTier.push_back(tier);
   F.devRole.push_back(role);
   F.devU.push_back(0);
-  F.devLoc.push_back(s->nameRange.begin);
+  F.devLoc.push_back(s->nameRange().begin);
   devCursorBase_.push_back(uint32_t(cursors_.size()));
   F.devAsn.push_back(asn);
   F.devLoopback.push_back(loopback);
@@ -345,11 +345,11 @@ bool Elab::checkTarget(const ast::Stmt *s) {
 }
 
 void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
-  uint32_t name = sym(s->name, s->sym);
+  uint32_t name = sym(s->name(), s->sym());
   uint32_t target = sym(s->name2(), s->sym2());
   uint32_t model = targetModel(s);
   if (model != None) {
-    uint32_t node = declare(scope_, name, index, isArray, true, s->nameRange);
+    uint32_t node = declare(scope_, name, index, isArray, true, s->nameRange());
     if (node == None)
       return;
     createDevice(node, model, s);
@@ -395,7 +395,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
     args[idx] = eval(a.value);
     given[idx] = true;
   }
-  uint32_t node = declare(scope_, name, index, isArray, false, s->nameRange);
+  uint32_t node = declare(scope_, name, index, isArray, false, s->nameRange());
   if (node == None)
     return;
   uint32_t devBegin = uint32_t(F.numDevices());
@@ -438,7 +438,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
     g.node = node;
     g.begin = devBegin;
     g.end = uint32_t(F.numDevices());
-    g.loc = s->nameRange;
+    g.loc = s->nameRange();
     F.groups.push_back(std::move(g));
   }
 }

@@ -358,9 +358,9 @@ void Elab::execGroup(const ast::Stmt *s) {
   int64_t index = -1;
   if (s->e1 && !toInt(eval(s->e1), s->e1, index, "group index"))
     return;
-  g.node = newNode(scope_, sym(s->name, s->sym), index);
+  g.node = newNode(scope_, sym(s->name(), s->sym()), index);
   g.contiguous = false;
-  g.loc = s->nameRange;
+  g.loc = s->nameRange();
   for (const ast::Path &p : s->paths) {
     llvm::SmallVector<Endpoint, 4> eps;
     resolvePath(p, false, true, eps);

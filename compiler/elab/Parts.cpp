@@ -114,7 +114,7 @@ void Elab::setLinkChoice(uint32_t choice) {
 void Elab::partsPolicy(const ast::Stmt *s) {
   ir::PartChoice c;
   ir::Tier tier = ir::Tier::Unknown;
-  SourceRange tierAt = s->nameRange;
+  SourceRange tierAt = s->nameRange();
   for (const ast::Prop &p : s->props) {
     if (p.key == "optic" || p.key == "cable") {
       partProp(p, p.key == "optic", c);
@@ -136,7 +136,7 @@ void Elab::partsPolicy(const ast::Stmt *s) {
   if (tier == ir::Tier::Unknown) {
     bool given = std::any_of(s->props.begin(), s->props.end(), [](const ast::Prop &p) { return p.key == "tier"; });
     if (!given) {
-      Diagnostic *d = error(DiagCode::E0037, s->nameRange, "policy 'parts' needs tier");
+      Diagnostic *d = error(DiagCode::E0037, s->nameRange(), "policy 'parts' needs tier");
       DiagEngine::note(d, {}, "for example: policy parts { tier = \"leaf\"; optic = LinkX_800G_2xDR4; }");
     }
     return;

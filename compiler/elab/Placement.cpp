@@ -6,15 +6,15 @@
 namespace fabc::elab {
 
 void Elab::execBuilding(const ast::Stmt *s) {
-  uint32_t name = sym(s->name, s->sym);
+  uint32_t name = sym(s->name(), s->sym());
   if (buildingIndex_.count(name)) {
-    Diagnostic *d = error(DiagCode::E0021, s->nameRange, "redefinition of building '{}'", s->name);
+    Diagnostic *d = error(DiagCode::E0021, s->nameRange(), "redefinition of building '{}'", s->name());
     DiagEngine::note(d, F.buildings[buildingIndex_[name]].loc, "previous definition is here");
     return;
   }
   auto site = siteIndex_.find(name);
   if (site != siteIndex_.end()) {
-    Diagnostic *d = error(DiagCode::E0384, s->nameRange, "building '{}' takes the name of a site", s->name);
+    Diagnostic *d = error(DiagCode::E0384, s->nameRange(), "building '{}' takes the name of a site", s->name());
     DiagEngine::note(d, F.sites[site->second].loc, "the site is named here");
     return;
   }
@@ -22,7 +22,7 @@ void Elab::execBuilding(const ast::Stmt *s) {
   buildingIndex_[name] = bi;
   ir::Building b;
   b.name = name;
-  b.loc = s->nameRange;
+  b.loc = s->nameRange();
   for (const ast::Prop &p : s->props) {
     if (p.key == "hall_distance")
       propQty("building", p, dims::Length, b.hallDistance);
@@ -83,14 +83,14 @@ uint32_t Elab::siteOf(const ast::Prop &p) {
 
 void Elab::execSpan(const ast::Stmt *s) {
   // Two buildings, or two sites: a span never joins one of each.
-  uint32_t na = sym(s->name, s->sym), nb = sym(s->name2(), s->sym2());
+  uint32_t na = sym(s->name(), s->sym()), nb = sym(s->name2(), s->sym2());
   auto a = buildingIndex_.find(na), b = buildingIndex_.find(nb);
   auto sa = siteIndex_.find(na), sb = siteIndex_.find(nb);
   bool knownA = a != buildingIndex_.end() || sa != siteIndex_.end();
   bool knownB = b != buildingIndex_.end() || sb != siteIndex_.end();
   if (!knownA || !knownB) {
-    SourceRange at = !knownA ? s->nameRange : s->name2Range();
-    std::string_view name = !knownA ? s->name : s->name2();
+    SourceRange at = !knownA ? s->nameRange() : s->name2Range();
+    std::string_view name = !knownA ? s->name() : s->name2();
     Diagnostic *d = F.sites.empty() ? error(DiagCode::E0050, at, "unknown building '{}'", name)
                                      : error(DiagCode::E0050, at, "unknown building or site '{}'", name);
     suggestBuilding(d, at, name, /*sites=*/true);
@@ -100,15 +100,15 @@ void Elab::execSpan(const ast::Stmt *s) {
   sp.sites = sa != siteIndex_.end() && sb != siteIndex_.end();
   if (!sp.sites && (a == buildingIndex_.end() || b == buildingIndex_.end())) {
     bool siteFirst = a == buildingIndex_.end();
-    Diagnostic *d = error(DiagCode::E0385, siteFirst ? s->nameRange : s->name2Range(),
-                          "span joins site '{}' and building '{}'", siteFirst ? s->name : s->name2(),
-                          siteFirst ? s->name2() : s->name);
+    Diagnostic *d = error(DiagCode::E0385, siteFirst ? s->nameRange() : s->name2Range(),
+                          "span joins site '{}' and building '{}'", siteFirst ? s->name() : s->name2(),
+                          siteFirst ? s->name2() : s->name());
     DiagEngine::note(d, {}, "a span joins two buildings, or two sites (the route between any building of one and "
                             "any building of the other)");
     return;
   }
   if (sp.sites && sa->second == sb->second) {
-    Diagnostic *d = error(DiagCode::E0385, s->name2Range(), "span joins site '{}' to itself", s->name);
+    Diagnostic *d = error(DiagCode::E0385, s->name2Range(), "span joins site '{}' to itself", s->name());
     DiagEngine::note(d, {}, "the buildings of one site are joined by building spans: span B1 -- B2 { length = 500 m; }");
     return;
   }

@@ -21,20 +21,20 @@ const char *const kPolicyNames = "policies: power, oversubscription, latency, nv
 
 void Elab::execOption(const ast::Stmt *s) {
   ast::Prop p;
-  p.key = s->name;
-  p.keyRange = s->nameRange;
+  p.key = s->name();
+  p.keyRange = s->nameRange();
   p.value = s->e1;
   ir::Options &o = F.options;
-  if (s->name == "default_cable_length") {
+  if (s->name() == "default_cable_length") {
     if (propQty("option", p, dims::Length, o.defaultCableLength))
       o.defaultCableLengthLoc = s->range;
-  } else if (s->name == "cable_slack")
+  } else if (s->name() == "cable_slack")
     propQty("option", p, dims::Length, o.cableSlack);
-  else if (s->name == "pue")
+  else if (s->name() == "pue")
     propQty("option", p, dims::None, o.pue);
-  else if (s->name == "nic_latency")
+  else if (s->name() == "nic_latency")
     propQty("option", p, dims::Time, o.gpuNicLatency);
-  else if (isExtraOption(s->name)) {
+  else if (isExtraOption(s->name())) {
     ir::Setting st;
     if (setting(p, st) && optionValue(p, st))
       F.extraOptions.push_back(std::move(st));
@@ -94,8 +94,8 @@ bool Elab::setting(const ast::Prop &p, ir::Setting &out) {
 
 void Elab::execPolicy(const ast::Stmt *s) {
   ir::Policy pol;
-  pol.loc = s->nameRange;
-  const std::string k(s->name);
+  pol.loc = s->nameRange();
+  const std::string k(s->name());
   const char *accepted = "";
   if (k == "power") { pol.kind = ir::PolicyKind::Power; pol.scope = F.strings.intern("rack"); accepted = keys::policyKeys(k); }
   else if (k == "oversubscription") { pol.kind = ir::PolicyKind::Oversubscription; pol.scope = F.strings.intern("leaf"); accepted = keys::policyKeys(k); }
@@ -109,8 +109,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
 #undef OPTION
 #undef POLICY
   else {
-    Diagnostic *d = error(DiagCode::E0034, s->nameRange, "unknown policy '{}'", k);
-    diags_.suggest(d, s->nameRange, k, std::string_view(kPolicyNames).substr(std::strlen("policies: ")));
+    Diagnostic *d = error(DiagCode::E0034, s->nameRange(), "unknown policy '{}'", k);
+    diags_.suggest(d, s->nameRange(), k, std::string_view(kPolicyNames).substr(std::strlen("policies: ")));
     DiagEngine::note(d, {}, kPolicyNames);
     return;
   }
@@ -153,7 +153,7 @@ void Elab::execPolicy(const ast::Stmt *s) {
     }
   }
   if (!haveMax) {
-    error(DiagCode::E0037, s->nameRange, "policy '{}' needs max", k);
+    error(DiagCode::E0037, s->nameRange(), "policy '{}' needs max", k);
     return;
   }
   F.policies.push_back(pol);
@@ -193,7 +193,7 @@ bool Elab::latencyBetween(const ast::Stmt *s, ir::Policy &pol) {
     return form((n ? n : wf)->keyRange, "round_trip bounds one round trip, round_trips and workflow a workflow of "
                                         "several: one of the two forms per policy");
   if (!rt && !(n && wf))
-    return form(n ? n->keyRange : wf ? wf->keyRange : s->nameRange,
+    return form(n ? n->keyRange : wf ? wf->keyRange : s->nameRange(),
                 n ? "round_trips needs workflow: the budget of the whole workflow"
                   : wf ? "workflow needs round_trips: how many round trips the workflow makes one after another"
                        : "a latency policy with between needs round_trip, or round_trips and workflow");
@@ -238,25 +238,25 @@ bool Elab::policyValue(const char *where, const ast::Prop &p, const ir::Setting 
 
 void Elab::extraPolicy(const ast::Stmt *s, const char *props) {
   ir::PolicyBlock pb;
-  pb.kind = F.strings.intern(s->name);
-  pb.loc = s->nameRange;
+  pb.kind = F.strings.intern(s->name());
+  pb.loc = s->nameRange();
   std::string accepted = std::string(" ") + props + " ";
   for (const ast::Prop &p : s->props) {
     if (accepted.find(" " + std::string(p.key) + " ") == std::string::npos) {
-      unknownProp(p, ("the " + std::string(s->name) + " policy").c_str(), props);
+      unknownProp(p, ("the " + std::string(s->name()) + " policy").c_str(), props);
       continue;
     }
     ir::Setting st;
-    if (setting(p, st) && policyValue(("policy " + std::string(s->name)).c_str(), p, st))
+    if (setting(p, st) && policyValue(("policy " + std::string(s->name())).c_str(), p, st))
       pb.props.push_back(std::move(st));
   }
   // A spares policy must name what it spares: min_per_sku applies per named category.
-  if (s->name == "spares") {
+  if (s->name() == "spares") {
     bool named = false;
     for (const ast::Prop &p : s->props)
       named |= p.key.size() > 8 && p.key.compare(p.key.size() - 8, 8, "_percent") == 0;
     if (!named) {
-      Diagnostic *d = error(DiagCode::E0037, s->nameRange, "policy spares names no category");
+      Diagnostic *d = error(DiagCode::E0037, s->nameRange(), "policy spares names no category");
       DiagEngine::note(d, {}, "give a percent per category, for example: transceiver_percent = 2; cable_percent = 2;");
     }
   }

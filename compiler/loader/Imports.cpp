@@ -316,7 +316,7 @@ ast::File *parseDefines(const std::vector<std::pair<std::string, std::string>> &
     size_t line = lineOf(st->range);
     if (line == 0 || line > defines.size())
       return reject(st->range, defines.size());
-    if (st->kind != ast::Stmt::Param || st->name != defines[line - 1].first || seen[line]++)
+    if (st->kind != ast::Stmt::Param || st->name() != defines[line - 1].first || seen[line]++)
       return reject(st->range, line);
   }
   return f;

@@ -194,19 +194,19 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   const Index &ix = q.index;
   uint32_t target = ix.targetOf(uint32_t(&sym - ix.symbols().data()));
   bool tmpl = target != NoSymbol && ix.symbol(target).kind == SymbolKind::Template;
-  std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name, tmpl ? "template " : "", s.name2());
+  std::string r = fmt::format("**instance {}** : {}{}\n\n", s.name(), tmpl ? "template " : "", s.name2());
   const ir::Fabric *F = q.fabric;
   if (!F || F->numDevices() == 0)
     return r;
   if (!tmpl) // the devices this statement created: elaboration stamps each with its name's place
     return r + devicesSummary(*F, [&](uint32_t d) {
              const SourceLoc &l = F->devLoc[d];
-             return l.file == s.nameRange.begin.file && l.offset == s.nameRange.begin.offset;
+             return l.file == s.nameRange().begin.file && l.offset == s.nameRange().begin.offset;
            });
   // A template instance in the fabric's body: the devices below the top-level name.
   bool top = sym.container != NoSymbol && ix.symbol(sym.container).kind == SymbolKind::Fabric &&
              ix.symbol(sym.container).name == F->name;
-  uint32_t name = F->strings.lookup(s.name);
+  uint32_t name = F->strings.lookup(s.name());
   if (!top || name == ir::None)
     return r + "devices: those of the template's body (hover its instances)\n";
   return r + devicesSummary(*F, [&](uint32_t d) {
@@ -221,7 +221,7 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
 
 std::string bindingHover(const QueryContext &q, const Symbol &sym) {
   const auto &s = *static_cast<const ast::Stmt *>(sym.node);
-  std::string r = fmt::format("**{} {}** = `{}`\n\n", sym.kind == SymbolKind::Param ? "param" : "let", s.name,
+  std::string r = fmt::format("**{} {}** = `{}`\n\n", sym.kind == SymbolKind::Param ? "param" : "let", s.name(),
                               exprText(q.sm, s.e1));
   if (!q.values)
     return r;

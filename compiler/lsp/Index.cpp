@@ -105,7 +105,7 @@ void Index::build(const LoadedProgram &prog, const SourceManager &sm) {
     }
     for (const ast::Stmt *s : f->topLevel)
       if (s->kind == ast::Stmt::Let || s->kind == ast::Stmt::Param)
-        globals_[s->name] = NoSymbol; // declared in order by the walk below
+        globals_[s->name()] = NoSymbol; // declared in order by the walk below
   }
   // Top-level bindings, in program order (a later one sees the earlier ones).
   Scope global;
@@ -227,15 +227,15 @@ void Index::sortOccurrences() {
 void Index::declareInstances(const ast::Block &b, uint32_t container) {
   for (const ast::Stmt *s : b) {
     if (s->kind == ast::Stmt::Inst) {
-      auto [it, fresh] = instances_.try_emplace({container, s->name}, NoSymbol);
+      auto [it, fresh] = instances_.try_emplace({container, s->name()}, NoSymbol);
       if (fresh) {
-        it->second = add(SymbolKind::Instance, s->name, s->nameRange, s, container);
+        it->second = add(SymbolKind::Instance, s->name(), s->nameRange(), s, container);
         symbols_[it->second].target = resolveTarget(s->name2());
       } else {
-        use(s->nameRange, it->second, true); // the same array declared in two branches
+        use(s->nameRange(), it->second, true); // the same array declared in two branches
       }
     } else if (s->kind == ast::Stmt::Building) {
-      buildings_.try_emplace(s->name, add(SymbolKind::Building, s->name, s->nameRange, s, container));
+      buildings_.try_emplace(s->name(), add(SymbolKind::Building, s->name(), s->nameRange(), s, container));
     }
     declareInstances(s->body(), container);
     declareInstances(s->elseBody(), container);
@@ -340,13 +340,13 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
   case K::Let:
   case K::Param: {
     walkExpr(s->e1, scope);
-    uint32_t id = add(s->kind == K::Let ? SymbolKind::Let : SymbolKind::Param, s->name, s->nameRange, s,
+    uint32_t id = add(s->kind == K::Let ? SymbolKind::Let : SymbolKind::Param, s->name(), s->nameRange(), s,
                       scope.container);
     if (scope.container == NoSymbol && scope.names.empty())
-      globals_[s->name] = id;
+      globals_[s->name()] = id;
     else
-      scope.names.push_back({s->name, id});
-    visible_.push_back({s->nameRange.begin.file, s->nameRange.begin.offset, bodyEndOf(), id});
+      scope.names.push_back({s->name(), id});
+    visible_.push_back({s->nameRange().begin.file, s->nameRange().begin.offset, bodyEndOf(), id});
     break;
   }
   case K::Option: walkExpr(s->e1, scope); break;
@@ -381,8 +381,8 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
     walkExpr(s->e1, scope);
     walkExpr(s->e2(), scope);
     size_t mark = scope.names.size();
-    uint32_t id = add(SymbolKind::LoopVar, s->name, s->nameRange, s, scope.container);
-    scope.names.push_back({s->name, id});
+    uint32_t id = add(SymbolKind::LoopVar, s->name(), s->nameRange(), s, scope.container);
+    scope.names.push_back({s->name(), id});
     walkBlock(s->body(), scope);
     scope.names.resize(mark);
     break;
@@ -411,7 +411,7 @@ void Index::walkStmt(const ast::Stmt *s, Scope &scope) {
     if (s->kind == K::Place)
       use(s->name2Range(), building(s->name2()));
     else {
-      use(s->nameRange, building(s->name));
+      use(s->nameRange(), building(s->name()));
       use(s->name2Range(), building(s->name2()));
     }
     walkProps(s->props, scope);
