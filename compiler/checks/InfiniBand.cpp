@@ -126,12 +126,13 @@ bool checkInfiniband(const ir::Fabric &F, Analyses &an, DiagEngine &diags) {
         continue;
       uint32_t s = F.portDevice[F.otherEnd(l, p)];
       if (F.devTier[s] != ir::Tier::Leaf && offLeaf++ < 20) {
-        Diagnostic *dg = diags.report(DiagCode::W0153, {F.linkLoc[l], 4},
+        Diagnostic *dg = diags.report(DiagCode::W0153, passes::linkRange(F, l),
                                       "'{}' is linked to '{}', an InfiniBand switch of tier {}, not a leaf",
                                       F.portName(p), F.deviceName(s), ir::tierIndex(F.devTier[s]));
+        passes::noteLinkInstances(dg, F, l);
         DiagEngine::note(dg, {}, "OpenSM's ftree routing expects every HCA on a leaf (tier 1) switch");
       } else if (F.devTier[s] != ir::Tier::Leaf) {
-        diags.tally(DiagCode::W0153, {F.linkLoc[l], 4});
+        diags.tally(DiagCode::W0153, passes::linkRange(F, l));
       }
       member[d] = 1;
       v.hostGroups[F.devLayout[d]] |= uint64_t(1) << std::min<uint32_t>(F.portGroup(p), 63);

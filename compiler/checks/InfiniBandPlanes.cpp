@@ -158,13 +158,14 @@ bool splitInfinibandPlanes(const ir::Fabric &F, InfinibandPlan &v, DiagEngine &d
       continue;
     }
     if (across++ >= 20) {
-      diags.tally(DiagCode::E0413, {F.linkLoc[l], 4});
+      diags.tally(DiagCode::E0413, passes::linkRange(F, l));
       continue;
     }
-    Diagnostic *d = diags.report(DiagCode::E0413, {F.linkLoc[l], 4},
+    Diagnostic *d = diags.report(DiagCode::E0413, passes::linkRange(F, l),
                                  "link '{}' -- '{}' joins InfiniBand plane '{}' to plane '{}'", F.portName(F.linkA[l]),
                                  F.portName(F.linkB[l]), F.nodeName(F.groups[v.planes[planeOf[a]].group].node),
                                  F.nodeName(F.groups[v.planes[planeOf[b]].group].node));
+    passes::noteLinkInstances(d, F, l);
     DiagEngine::note(d, {}, "planes share no link: a cable between them makes one subnet of the two");
   }
   if (outside || across || !ok)

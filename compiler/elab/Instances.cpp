@@ -422,6 +422,7 @@ void Elab::instantiate(const ast::Stmt *s, int64_t index, bool isArray) {
   uint32_t inst = beginInstance(t, s, node, mark);
   elaborateBody(t, node, inst); // evaluated, or stamped from an earlier instance (Stamp.cpp)
   F.instances.instances[inst].devEnd = uint32_t(F.numDevices());
+  F.instances.instances[inst].linkEnd = uint32_t(F.numLinks());
   frames_.pop_back();
   --depth_;
   std::vector<bool> &used = paramUsed_[t];

@@ -75,6 +75,7 @@ uint32_t Elab::beginInstance(const ast::Template *t, const ast::Stmt *s, uint32_
   ti.tmpl = F.instances.argSets[set].tmpl;
   ti.argSet = keyed ? set : None;
   ti.devBegin = ti.devEnd = uint32_t(F.numDevices());
+  ti.linkBegin = ti.linkEnd = uint32_t(F.numLinks());
   ti.at = s->name2Range();
   F.instances.instances.push_back(ti);
   return uint32_t(F.instances.instances.size() - 1);
@@ -245,6 +246,8 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
     c.stampOf = i;
     c.devBegin += devOff;
     c.devEnd += devOff;
+    c.linkBegin += linkOff;
+    c.linkEnd += linkOff;
     F.instances.instances.push_back(c);
   }
   F.instances.instances[inst].stampOf = st.inst;

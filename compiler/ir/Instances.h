@@ -20,7 +20,8 @@ struct TemplateInstance {
   uint32_t tmpl = 0;             // the template's name, interned
   uint32_t argSet = UINT32_MAX;  // index into InstanceTree::argSets: equal for equal template and arguments
   uint32_t stampOf = UINT32_MAX; // none: the body was evaluated; else the instance whose body was copied
-  uint32_t devBegin = 0, devEnd = 0; // its devices, one id range
+  uint32_t devBegin = 0, devEnd = 0;   // its devices, one id range
+  uint32_t linkBegin = 0, linkEnd = 0; // the links its body (and its instances' bodies) made
   SourceRange at;                // the instance statement's template name
 };
 
@@ -62,6 +63,22 @@ struct InstanceTree {
     }
     for (uint32_t i = lo ? uint32_t(lo - 1) : UINT32_MAX; i != UINT32_MAX; i = instances[i].parent)
       if (instances[i].devBegin <= dev && dev < instances[i].devEnd)
+        return i;
+    return UINT32_MAX;
+  }
+  // The template instance whose body made link l (innermost), or UINT32_MAX: the fabric's
+  // body did. Links are made in preorder too, so the same search holds.
+  uint32_t instanceOfLink(uint32_t l) const {
+    size_t lo = 0, hi = instances.size();
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (instances[mid].linkBegin <= l)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    for (uint32_t i = lo ? uint32_t(lo - 1) : UINT32_MAX; i != UINT32_MAX; i = instances[i].parent)
+      if (instances[i].linkBegin <= l && l < instances[i].linkEnd)
         return i;
     return UINT32_MAX;
   }

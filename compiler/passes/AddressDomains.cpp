@@ -131,12 +131,13 @@ bool planDomains(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8
       continue;
     ok = false;
     if (crossing++ >= 20) {
-      diags.tally(DiagCode::E0430, {F.linkLoc[l], 4});
+      diags.tally(DiagCode::E0430, linkRange(F, l));
       continue;
     }
-    Diagnostic *dg = diags.report(DiagCode::E0430, {F.linkLoc[l], 4}, "this link joins {} {} ('{}') and {} {} ('{}'), "
+    Diagnostic *dg = diags.report(DiagCode::E0430, linkRange(F, l), "this link joins {} {} ('{}') and {} {} ('{}'), "
                                   "two addressing domains", per, P.names[P.owner[a]], F.deviceName(a), per,
                                   P.names[P.owner[b]], F.deviceName(b));
+    noteLinkInstances(dg, F, l);
     DiagEngine::note(dg, out.perLoc, fmt::format("per = \"{}\" makes each {} its own routing domain, numbered with the "
                                                  "same ASNs as the others", per, per));
     DiagEngine::note(dg, {}, fmt::format("{} would join them: recable it within one {}, or leave per out to number the "

@@ -313,8 +313,9 @@ void assignAsns(ir::Fabric &F, DiagEngine &diags, Plan &plan, const std::vector<
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     if (!routed[a] || !routed[b] || !F.devAsn[a] || F.devAsn[a] != F.devAsn[b] || same++ >= 20)
       continue;
-    Diagnostic *dg = diags.report(DiagCode::E0108, {F.linkLoc[l], 4}, "'{}' and '{}' are linked but share ASN {}",
+    Diagnostic *dg = diags.report(DiagCode::E0108, linkRange(F, l), "'{}' and '{}' are linked but share ASN {}",
                                   F.deviceName(a), F.deviceName(b), F.devAsn[a]);
+    noteLinkInstances(dg, F, l);
     DiagEngine::note(dg, plan.policyLoc, group[a] != None ? "switches of one tier and pod share an ASN with asn_per = "
                                                             "\"tier\"; use asn_per = \"switch\" when they are linked"
                                                           : "give one of them another asn");

@@ -3,6 +3,7 @@
 #include "passes/Bonds.h"
 #include "diag/Diag.h"
 #include "diag/DiagCodes.h"
+#include "passes/Passes.h"
 #include "passes/Roce.h"
 
 #include <algorithm>
@@ -81,13 +82,14 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
       set.erase(std::unique(set.begin(), set.end()), set.end());
       if (m.bond == Kind::Lacp && set.size() > 1) {
         if (e402++ < 20) {
-          Diagnostic *dg = diags.report(DiagCode::E0402, {F.linkLoc[mem.back().link], 4},
+          Diagnostic *dg = diags.report(DiagCode::E0402, linkRange(F, mem.back().link),
                                         "GPU {}'s LACP bond on '{}' spans {} switches, '{}' and '{}'", gpu,
                                         F.deviceName(d), set.size(), F.deviceName(set[0]), F.deviceName(set[1]));
+          noteLinkInstances(dg, F, mem.back().link);
           DiagEngine::note(dg, {}, "bond = \"lacp\" is one port channel on one switch: cable the GPU's ports to one "
                                    "switch, or declare bond = \"mc-lag\" or \"evpn-mh\" for a bond across switches");
         } else {
-          diags.tally(DiagCode::E0402, {F.linkLoc[mem.back().link], 4});
+          diags.tally(DiagCode::E0402, linkRange(F, mem.back().link));
         }
         continue;
       }
@@ -129,10 +131,11 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
       if (g.kind != uint8_t(k) && g.kind != uint8_t(Kind::Lacp)) {
         // Two models bond across the same switches as MC-LAG and as EVPN-MH: one switch
         // runs one of them (Cumulus: "remove any MLAG configuration" before EVPN-MH).
-        Diagnostic *dg = diags.report(DiagCode::E0403, {F.linkLoc[firstLink[b]], 4},
+        Diagnostic *dg = diags.report(DiagCode::E0403, linkRange(F, firstLink[b]),
                                       "GPU {} of '{}' bonds as {} on switches that other GPUs bond to as {}",
                                       F.bonds[b].gpu, F.deviceName(F.bonds[b].device), kindName(uint8_t(k)),
                                       kindName(g.kind));
+        noteLinkInstances(dg, F, firstLink[b]);
         DiagEngine::note(dg, {}, "a ToR pair runs MC-LAG or EVPN multihoming, not both: give the system models one bond");
       }
       F.bonds[b].group = it->second;
@@ -154,10 +157,11 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
       continue;
     const uint32_t *sw = groupSwitches(F, gi);
     uint32_t b = groupFirstBond[gi];
-    SourceRange at{F.linkLoc[firstLink[b]], 4};
+    SourceRange at = linkRange(F, firstLink[b]);
     if (g.count > 2) {
       Diagnostic *dg = diags.report(DiagCode::E0403, at, "GPU {}'s MC-LAG bond on '{}' spans {} switches",
                                     F.bonds[b].gpu, F.deviceName(F.bonds[b].device), g.count);
+      noteLinkInstances(dg, F, firstLink[b]);
       DiagEngine::note(dg, {}, "an MC-LAG pair is two switches: cable each GPU to two ToRs, or use bond = \"evpn-mh\", "
                                "whose Ethernet segments may span more");
       continue;
@@ -172,6 +176,7 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
                                       "peer of '{}'",
                                       F.bonds[b].gpu, F.deviceName(F.bonds[b].device), F.deviceName(self),
                                       F.deviceName(other), F.deviceName(self), F.deviceName(mlagPeer[self]));
+        noteLinkInstances(dg, F, firstLink[b]);
         DiagEngine::note(dg, {}, "a switch has one MC-LAG peer: cable every dual-homed GPU of a ToR to the same two "
                                  "ToRs, or use bond = \"evpn-mh\"");
       }
@@ -192,6 +197,7 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
       if (reported++ < 20) {
         Diagnostic *dg = diags.report(DiagCode::E0400, at, "the MC-LAG pair '{}' and '{}' has no peer link",
                                       F.deviceName(a), F.deviceName(bsw));
+        noteLinkInstances(dg, F, firstLink[b]);
         DiagEngine::note(dg, {}, fmt::format("MC-LAG needs a link between its two switches (the peer link): add one, "
                                              "for example `link {}.p -- {}.p {{ count = 2; }}`, or use bond = "
                                              "\"evpn-mh\", which needs none",
@@ -206,8 +212,9 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
   // needs both members on one dual-port ConnectX, and the design does not say which ports
   // share an adapter (decision 0441).
   if (roceSettings(F).enabled) {
-    Diagnostic *dg = diags.report(DiagCode::W0401, {F.linkLoc[firstLink[0]], 4},
+    Diagnostic *dg = diags.report(DiagCode::W0401, linkRange(F, firstLink[0]),
                                   "the hosts output writes no RoCE script or NCCL file for servers with bonded GPUs");
+    noteLinkInstances(dg, F, firstLink[0]);
     DiagEngine::note(dg, {}, "RoCE over a bond is the NIC's RoCE LAG (one RDMA device, mlx5_bond_N, for both members "
                              "of one dual-port adapter): configure it by hand (docs/backends.md), or use bond = \"none\" "
                              "for independent ports that each run RoCE");
@@ -238,8 +245,9 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
     // SONiC names a port channel PortChannel + at most 4 digits; the peer link takes one more.
     if (no > 9998 && !tooMany) {
       tooMany = true;
-      Diagnostic *dg = diags.report(DiagCode::E0404, {F.linkLoc[l], 4}, "'{}' has more than 9998 bonds",
+      Diagnostic *dg = diags.report(DiagCode::E0404, linkRange(F, l), "'{}' has more than 9998 bonds",
                                     F.deviceName(s));
+      noteLinkInstances(dg, F, l);
       DiagEngine::note(dg, {}, "SONiC names a port channel PortChannel0 to PortChannel9999: split the GPUs over more ToRs");
     }
     F.linkBondNo[l] = uint16_t(std::min<uint32_t>(no, 65535));
@@ -248,9 +256,10 @@ void planBonds(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &rou
   for (const ir::BondGroup &g : F.bondGroups)
     multi += g.kind != uint8_t(Kind::Lacp);
   if (multi > 65535) {
-    Diagnostic *dg = diags.report(DiagCode::E0404, {F.linkLoc[firstLink[0]], 4},
+    Diagnostic *dg = diags.report(DiagCode::E0404, linkRange(F, firstLink[0]),
                                   "{} multi-chassis bond groups, but the system MACs fabc gives them number 65536",
                                   multi);
+    noteLinkInstances(dg, F, firstLink[0]);
     DiagEngine::note(dg, {}, "each MC-LAG pair or EVPN-MH group takes one MAC of 44:38:39:ff:00:00/16, the range NVIDIA "
                              "reserves for them");
   }

@@ -2,6 +2,7 @@
 #include "diag/DiagCodes.h"
 #include "diag/Diag.h"
 #include "passes/Media.h"
+#include "passes/Passes.h"
 
 namespace fabc::passes::media {
 using ir::None;
@@ -78,17 +79,18 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
           }
           if (!pick) {
             if (reported++ < 20) {
-              Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+              Diagnostic *dg = diags.report(DiagCode::E0053, linkRange(F, l),
                                             "'{}' shares a cage with a {} link{}, but has no such media of its own",
                                             F.portName(port), ir::mediaName(need),
                                             topOptic != None && need == top
                                                 ? " on " + std::string(F.strings.str(F.models[topOptic].name))
                                                 : std::string());
-              DiagEngine::note(dg, {F.linkLoc[topLink], 4}, "the cage's most demanding link is here");
+              noteLinkInstances(dg, F, l);
+              DiagEngine::note(dg, linkRange(F, topLink), "the cage's most demanding link is here");
               if (splitAssembly)
                 DiagEngine::note(dg, {}, "a twin-port copper cable joins two whole cages; these ports go to different cages");
             } else {
-              diags.tally(DiagCode::E0053, {F.linkLoc[l], 4});
+              diags.tally(DiagCode::E0053, linkRange(F, l));
             }
             F.linkMedia[l] = ir::Media::None; // reported: no plug, no transceivers
             F.linkCable[l] = F.linkOpticA[l] = F.linkOpticB[l] = None;

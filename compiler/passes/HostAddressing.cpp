@@ -10,6 +10,7 @@
 #include "passes/HostPlan.h"
 #include "diag/Diag.h"
 #include "passes/Bonds.h"
+#include "passes/Passes.h"
 #include "ir/Address.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -190,15 +191,16 @@ void assignHostAddresses(ir::Fabric &F, DiagEngine &diags, const FabricPools &po
           continue;
         uint32_t l = mine[i].second, first = mine[i - 1].second;
         if (twice++ >= 20) {
-          diags.tally(DiagCode::E0143, {F.linkLoc[l], 4});
+          diags.tally(DiagCode::E0143, linkRange(F, l));
           continue;
         }
         uint32_t leaf = uint32_t(mine[i].first & 0xffffffffu);
-        Diagnostic *dg = diags.report(DiagCode::E0143, {F.linkLoc[l], 4},
+        Diagnostic *dg = diags.report(DiagCode::E0143, linkRange(F, l),
                                       "NIC of '{}' has two links to '{}', but host_scheme \"p2p\" gives each NIC one /31 "
                                       "to its leaf",
                                       F.portName(nicPortOf(F, l)), F.deviceName(leaf));
-        DiagEngine::note(dg, {F.linkLoc[first], 4}, fmt::format("the first link, from '{}'", F.portName(nicPortOf(F, first))));
+        noteLinkInstances(dg, F, l);
+        DiagEngine::note(dg, linkRange(F, first), fmt::format("the first link, from '{}'", F.portName(nicPortOf(F, first))));
         DiagEngine::note(dg, plan.schemeLoc, "link the NIC's ports to different leaves (one per rail), or use "
                                              "host_scheme = \"leaf\": one subnet per leaf, both ports in its VLAN");
       }

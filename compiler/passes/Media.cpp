@@ -411,15 +411,16 @@ static bool runsProtocol(const ir::Fabric &F, uint32_t l, const PortAt (&at)[2],
     if (!pg.protocols || (pg.protocols >> unsigned(proto) & 1))
       continue;
     if (reported++ >= 20) {
-      diags.tally(DiagCode::E0360, {F.linkLoc[l], 4});
+      diags.tally(DiagCode::E0360, linkRange(F, l));
       return false;
     }
     const char *name = proto == ir::Protocol::Ethernet ? "ethernet" : "infiniband";
     const char *other = proto == ir::Protocol::Ethernet ? "infiniband" : "ethernet";
-    Diagnostic *dg = diags.report(DiagCode::E0360, {F.linkLoc[l], 4},
+    Diagnostic *dg = diags.report(DiagCode::E0360, linkRange(F, l),
                                   "'{}' runs {} only, but this link is {} ('{}' is an {} {})", F.portName(p), other, name,
                                   F.deviceName(from), name,
                                   F.modelOf(from).kind == ir::ModelKind::Switch ? "switch" : "NIC");
+    noteLinkInstances(dg, F, l);
     DiagEngine::note(dg, pg.loc, fmt::format("port group '{}' of '{}' lists the protocols its shape runs",
                                              F.strings.str(pg.name), F.strings.str(F.modelOf(d).name)));
     DiagEngine::note(dg, {}, fmt::format("use a model whose port group runs {} (nvidia/systems.fab: DGX_B300_Ethernet, "
@@ -477,7 +478,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
         if (chosen.cpoOptic[side] && fitReported++ < 20) {
           Diagnostic *d = diags.report(DiagCode::E0058, chosen.opticAt[side], "'{}' is a CPO port: it takes no optic",
                                        F.portName(side ? pb : pa));
-          DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+          DiagEngine::note(d, linkRange(F, l), "for this link");
         } else if (chosen.cpoOptic[side]) {
           diags.tally(DiagCode::E0058, chosen.opticAt[side]);
         }
@@ -489,7 +490,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
         Diagnostic *d = diags.report(DiagCode::E0058, chosen.conflictAt[1], "the two ends of '{}' -- '{}' choose different cables",
                                      F.portName(pa), F.portName(pb));
         DiagEngine::note(d, chosen.conflictAt[0], "the other end's choice");
-        DiagEngine::note(d, {F.linkLoc[l], 4}, "choose the cable on the link to settle it");
+        DiagEngine::note(d, linkRange(F, l), "choose the cable on the link to settle it");
         continue;
       }
     }
@@ -567,7 +568,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
         at = key.a.optic != None ? chosen.opticAt[0] : key.b.optic != None ? chosen.opticAt[1] : chosen.cableAt;
       }
       Diagnostic *d = diags.report(DiagCode::E0058, at, "{}", why);
-      DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+      DiagEngine::note(d, linkRange(F, l), "for this link");
       continue;
     }
     if (opts.empty()) {
@@ -576,12 +577,13 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       const std::vector<Option> &relaxed = optionsFor(relaxedKey);
       if (!relaxed.empty()) {
         if (!explained.insert(key).second || joinReported++ >= 20) {
-          diags.tally(DiagCode::E0059, {F.linkLoc[l], 4});
+          diags.tally(DiagCode::E0059, linkRange(F, l));
           continue;
         }
-        Diagnostic *d = diags.report(DiagCode::E0059, {F.linkLoc[l], 4},
+        Diagnostic *d = diags.report(DiagCode::E0059, linkRange(F, l),
                                      "no part joins {} and {}: their lanes or interfaces disagree",
                                      endText(F, pa, key.a), endText(F, pb, key.b));
+        noteLinkInstances(d, F, l);
         DiagEngine::note(d, {}, fmt::format("parts for '{}': {}; for '{}': {}", F.portName(pa), partsFor(F, key.a),
                                             F.portName(pb), partsFor(F, key.b)));
         std::string fit = wouldFit(F, relaxed, pa, key.a, pb, key.b);
@@ -596,7 +598,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
                                      : key.b.optic != None ? chosen.opticAt[1]
                                                            : chosen.cableAt);
       else
-        diags.tally(DiagCode::E0044, {F.linkLoc[l], 4});
+        diags.tally(DiagCode::E0044, linkRange(F, l));
       continue;
     }
     double best = 0;
@@ -608,16 +610,17 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       Diagnostic *d = diags.report(DiagCode::E0058, at, "'{}' reaches {}, but '{}' -- '{}' is {} long", name(F, part),
                                    formatQuantity(best, dims::Length), F.portName(pa), F.portName(pb),
                                    formatQuantity(len, dims::Length));
-      DiagEngine::note(d, {F.linkLoc[l], 4}, "for this link");
+      DiagEngine::note(d, linkRange(F, l), "for this link");
       if (F.linkFlags[l] & ir::LinkLengthAssumed)
         DiagEngine::note(d, F.options.defaultCableLengthLoc, "the length is the assumed default_cable_length");
       continue;
     }
     const ir::PortGroup &pga = F.modelOf(F.portDevice[pa]).ports[F.portGroup(pa)];
-    Diagnostic *d = diags.report(DiagCode::E0044, {F.linkLoc[l], 4}, "no {}media reaches {} at {} for '{}' -- '{}'",
+    Diagnostic *d = diags.report(DiagCode::E0044, linkRange(F, l), "no {}media reaches {} at {} for '{}' -- '{}'",
                                  key.req == ir::Media::None ? "" : std::string(ir::mediaName(key.req)) + " ",
                                  formatQuantity(len, dims::Length), formatQuantity(key.a.speed, dims::Bandwidth),
                                  F.portName(pa), F.portName(pb));
+    noteLinkInstances(d, F, l);
     if (opts.empty())
       DiagEngine::note(d, {}, fmt::format("the catalog has no cable or transceiver for {}{} ports{}",
                                           formatQuantity(key.a.speed, dims::Bandwidth),

@@ -5,6 +5,7 @@
 #include "diag/DiagCodes.h"
 #include "passes/Addressing.h"
 #include "passes/Bonds.h"
+#include "passes/Passes.h"
 #include "passes/Roce.h"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ uint32_t firstLinkOf(const ir::Fabric &F, uint32_t g) {
 }
 
 SourceRange at(const ir::Fabric &F, uint32_t link) {
-  return link == None ? SourceRange{} : SourceRange{F.linkLoc[link], 4};
+  return link == None ? SourceRange{} : linkRange(F, link);
 }
 
 // Calls fn for each routed switch linked to d, over links that are not MC-LAG peer links.
@@ -72,6 +73,7 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
     Diagnostic *dg = diags.report(DiagCode::W0400, at(F, firstLinkOf(F, firstGroup)),
                                   "EVPN multihoming bonds need a host VLAN for the EVPN-VXLAN overlay to carry, and "
                                   "the design gives its ToRs none");
+    noteLinkInstances(dg, F, firstLinkOf(F, firstGroup));
     DiagEngine::note(dg, {}, "the overlay maps each ToR's host VLAN to a VNI: give the hosts subnets behind VLANs, "
                              "policy addressing { host_pool = \"172.16.0.0/16\"; host_scheme = \"leaf\"; }, or write "
                              "the VTEPs and VNIs by hand (docs/backends.md)");
@@ -99,6 +101,7 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
                                   "{} groups of ToRs joined by EVPN multihoming, but their VNIs (4096 per group) "
                                   "run out past {}",
                                   domains, kMaxEvpnDomains);
+    noteLinkInstances(dg, F, firstLinkOf(F, firstGroup));
     DiagEngine::note(dg, {}, "a VNI is 24 bits and each group's host VLANs take VNIs 4096 * group + VLAN: bond fewer "
                              "ToR groups with bond = \"evpn-mh\" (bond = \"mc-lag\" needs no VNI)");
     F.devEvpn.clear();
@@ -159,6 +162,7 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
                                     "the Ethernet segment's switches '{}' and '{}' share no spine, and the EVPN "
                                     "overlay fabc writes reaches one tier above the VTEPs only",
                                     F.deviceName(sw[0]), F.deviceName(sw[i]));
+      noteLinkInstances(dg, F, firstLinkOf(F, g));
       DiagEngine::note(dg, {}, "bond each GPU to ToRs below a common spine (one pod), or activate BGP's l2vpn-evpn "
                                "address family by hand on the switches between them (docs/backends.md)");
       return;

@@ -22,6 +22,10 @@ SourceRange devRange(const ir::Fabric &F, uint32_t d);
 // instance's, and the notes say which instance the diagnostic is about
 // (InstanceNotes.cpp). Nothing for a device outside templates or a folded diagnostic.
 void noteInstances(Diagnostic *dg, const ir::Fabric &F, uint32_t d);
+// Where a diagnostic about link l points: the `link` keyword of its statement.
+SourceRange linkRange(const ir::Fabric &F, uint32_t l);
+// The template instances whose bodies made link l, as notes on dg (noteInstances' words).
+void noteLinkInstances(Diagnostic *dg, const ir::Fabric &F, uint32_t l);
 
 // Infers the tier of switches that do not state one (leaf: links to end systems).
 void inferTiers(ir::Fabric &F);

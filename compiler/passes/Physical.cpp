@@ -77,11 +77,12 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
         auto key = std::minmax(ha.building, hb.building);
         if (!missingReported[{key.first, key.second}]) {
           missingReported[{key.first, key.second}] = true;
-          Diagnostic *d = diags.report(DiagCode::E0052, {F.linkLoc[l], 4},
+          Diagnostic *d = diags.report(DiagCode::E0052, linkRange(F, l),
                                        "link '{}' -- '{}' joins buildings '{}' and '{}', but no span gives their distance",
                                        F.portName(F.linkA[l]), F.portName(F.linkB[l]),
                                        F.strings.str(F.buildings[ha.building].name),
                                        F.strings.str(F.buildings[hb.building].name));
+          noteLinkInstances(d, F, l);
           DiagEngine::note(d, {}, fmt::format("declare it: span {} -- {} {{ length = 1.2 km; }}",
                                               F.strings.str(F.buildings[ha.building].name),
                                               F.strings.str(F.buildings[hb.building].name)));
@@ -211,14 +212,15 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
           owner = port;
           optic = o;
         } else if (o != optic && reported++ < 20) {
-          Diagnostic *dg = diags.report(DiagCode::E0053, {F.linkLoc[l], 4},
+          Diagnostic *dg = diags.report(DiagCode::E0053, linkRange(F, l),
                                         "'{}' and '{}' share a cage but need different transceivers ({} and {})",
                                         F.portName(owner), F.portName(port), F.strings.str(F.models[optic].name),
                                         F.strings.str(F.models[o].name));
-          DiagEngine::note(dg, {F.linkLoc[F.portLink[owner]], 4}, "the cage's first link is here");
+          noteLinkInstances(dg, F, l);
+          DiagEngine::note(dg, linkRange(F, F.portLink[owner]), "the cage's first link is here");
           DiagEngine::note(dg, {}, "give both links the same media and similar lengths");
         } else if (o != optic) {
-          diags.tally(DiagCode::E0053, {F.linkLoc[l], 4});
+          diags.tally(DiagCode::E0053, linkRange(F, l));
         }
       }
       if (owner == None)

@@ -317,12 +317,13 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
     if (pa == ir::Protocol::Unspecified || pb == ir::Protocol::Unspecified || pa == pb)
       continue;
     if (mixed++ >= 20) {
-      diags.tally(DiagCode::E0115, {F.linkLoc[l], 4});
+      diags.tally(DiagCode::E0115, linkRange(F, l));
       continue;
     }
     uint32_t eth = pa == ir::Protocol::Ethernet ? a : b, ib = eth == a ? b : a;
-    Diagnostic *d = diags.report(DiagCode::E0115, {F.linkLoc[l], 4}, "link joins Ethernet '{}' and InfiniBand '{}'",
+    Diagnostic *d = diags.report(DiagCode::E0115, linkRange(F, l), "link joins Ethernet '{}' and InfiniBand '{}'",
                                  F.deviceName(eth), F.deviceName(ib));
+    noteLinkInstances(d, F, l);
     DiagEngine::note(d, F.modelOf(ib).loc, "this model says protocol = \"infiniband\"");
   }
 

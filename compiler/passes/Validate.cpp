@@ -406,13 +406,14 @@ void checkRails(ir::Fabric &F, DiagEngine &diags) {
       for (size_t k = i; k < j; ++k)
         first = std::min(first, mine[k].link);
       if (rails != served && reported++ < 20) {
-        Diagnostic *dg = diags.report(DiagCode::W0102, {F.linkLoc[first], 4},
+        Diagnostic *dg = diags.report(DiagCode::W0102, linkRange(F, first),
                                       "'{}' brings {} of the {} rails leaf '{}' serves", F.deviceName(d), rails,
                                       served, F.deviceName(leaf));
+        noteLinkInstances(dg, F, first);
         DiagEngine::note(dg, {}, "wire port r of every system to the leaf (or leaf group) of rail r, so each leaf serves "
                                  "the same rails for all its systems");
       } else if (rails != served) {
-        diags.tally(DiagCode::W0102, {F.linkLoc[first], 4});
+        diags.tally(DiagCode::W0102, linkRange(F, first));
       }
       i = j;
     }

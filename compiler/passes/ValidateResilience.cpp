@@ -157,13 +157,14 @@ void checkBonds(ir::Fabric &F, DiagEngine &diags) {
       if (members < 2 || apart)
         continue;
       if (reported++ < 20) {
-        Diagnostic *dg = diags.report(DiagCode::E0307, {F.linkLoc[firstLink], 4},
+        Diagnostic *dg = diags.report(DiagCode::E0307, linkRange(F, firstLink),
                                       "the {} members of GPU {}'s bond on '{}' all land on '{}'", members, e,
                                       F.deviceName(d), F.deviceName(sw));
+        noteLinkInstances(dg, F, firstLink);
         DiagEngine::note(dg, {}, "a multi-chassis bond (bond = \"mc-lag\" or \"evpn-mh\") spans two ToRs: cable the members "
                                  "to two switches, or declare bond = \"lacp\" for a single-switch bond");
       } else {
-        diags.tally(DiagCode::E0307, {F.linkLoc[firstLink], 4});
+        diags.tally(DiagCode::E0307, linkRange(F, firstLink));
       }
     }
   }

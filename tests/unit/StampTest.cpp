@@ -62,6 +62,8 @@ void expectSameIR(const ir::Fabric &a, const ir::Fabric &b) {
     EXPECT_EQ(x.argSet, y.argSet) << i;
     EXPECT_EQ(x.devBegin, y.devBegin) << i;
     EXPECT_EQ(x.devEnd, y.devEnd) << i;
+    EXPECT_EQ(x.linkBegin, y.linkBegin) << i;
+    EXPECT_EQ(x.linkEnd, y.linkEnd) << i;
   }
 }
 
@@ -130,6 +132,17 @@ fabric f {
     EXPECT_EQ(T.instanceOfDevice(d), linear) << F.deviceName(d);
   }
   EXPECT_EQ(T.instanceOfDevice(F.numDevices()), ir::None);
+  // Links the same way: a pod's server links are its instance's; the row's links to its
+  // spine are made by the fabric's body, in no instance.
+  EXPECT_EQ(T.instanceOfLink(7), 3u + 1); // r[1].p[0].srv[1]
+  EXPECT_EQ(T.instanceOfLink(uint32_t(F.numLinks() - 1)), ir::None);
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    uint32_t linear = ir::None;
+    for (uint32_t i = 0; i < T.instances.size(); ++i)
+      if (T.instances[i].linkBegin <= l && l < T.instances[i].linkEnd)
+        linear = i;
+    EXPECT_EQ(T.instanceOfLink(l), linear) << F.portName(F.linkA[l]);
+  }
   // The group inside each copy holds the copy's servers.
   EXPECT_EQ(F.nodeName(F.groups[2].node), "r[0].p[1].dom");
 }
