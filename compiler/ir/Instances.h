@@ -48,37 +48,32 @@ struct InstanceTree {
       n += t.stampOf != UINT32_MAX;
     return n;
   }
-  // The innermost template instance whose devices include dev, or UINT32_MAX. Instances
-  // are in preorder and their device ranges nest, so devBegin never decreases: the last
-  // instance that begins at or before dev holds it, or one of its ancestors does.
+  // The innermost template instance whose devices include dev, or UINT32_MAX.
   // O(log n + depth): a pass may ask for each diagnostic it reports.
   uint32_t instanceOfDevice(uint32_t dev) const {
-    size_t lo = 0, hi = instances.size();
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (instances[mid].devBegin <= dev)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    for (uint32_t i = lo ? uint32_t(lo - 1) : UINT32_MAX; i != UINT32_MAX; i = instances[i].parent)
-      if (instances[i].devBegin <= dev && dev < instances[i].devEnd)
-        return i;
-    return UINT32_MAX;
+    return innermost(dev, &TemplateInstance::devBegin, &TemplateInstance::devEnd);
   }
   // The template instance whose body made link l (innermost), or UINT32_MAX: the fabric's
-  // body did. Links are made in preorder too, so the same search holds.
+  // body did.
   uint32_t instanceOfLink(uint32_t l) const {
+    return innermost(l, &TemplateInstance::linkBegin, &TemplateInstance::linkEnd);
+  }
+
+private:
+  // Instances are in preorder and their id ranges (devices, links) nest, so `begin` never
+  // decreases: the last instance that begins at or before x holds it, or one of its
+  // ancestors does.
+  uint32_t innermost(uint32_t x, uint32_t TemplateInstance::*begin, uint32_t TemplateInstance::*end) const {
     size_t lo = 0, hi = instances.size();
     while (lo < hi) {
       size_t mid = (lo + hi) / 2;
-      if (instances[mid].linkBegin <= l)
+      if (instances[mid].*begin <= x)
         lo = mid + 1;
       else
         hi = mid;
     }
     for (uint32_t i = lo ? uint32_t(lo - 1) : UINT32_MAX; i != UINT32_MAX; i = instances[i].parent)
-      if (instances[i].linkBegin <= l && l < instances[i].linkEnd)
+      if (instances[i].*begin <= x && x < instances[i].*end)
         return i;
     return UINT32_MAX;
   }
