@@ -584,6 +584,7 @@ ast::File *parseHand(uint32_t fileId, std::string_view text, ast::Context &ctx, 
     return nullptr;
   }
   errors = parser.errors();
+  file->tokenMarks = ctx.list<uint32_t>(parser.marks());
   return file;
 }
 

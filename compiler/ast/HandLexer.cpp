@@ -2,6 +2,7 @@
 #include "ast/HandLexer.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace fabc::hand {
 namespace {
@@ -269,12 +270,47 @@ LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
   return f;
 }
 
-bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs) {
+std::pair<size_t, size_t> commonEnds(std::string_view a, std::string_view b) {
+  constexpr size_t kBlock = 4096;
+  size_t n = std::min(a.size(), b.size()), p = 0, q = 0;
+  while (p + kBlock <= n && std::memcmp(a.data() + p, b.data() + p, kBlock) == 0)
+    p += kBlock;
+  while (p < n && a[p] == b[p])
+    ++p;
+  while (q + kBlock <= n - p &&
+         std::memcmp(a.data() + a.size() - q - kBlock, b.data() + b.size() - q - kBlock, kBlock) == 0)
+    q += kBlock;
+  while (q < n - p && a[a.size() - 1 - q] == b[b.size() - 1 - q])
+    ++q;
+  return {p, q};
+}
+
+bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs,
+                llvm::ArrayRef<uint32_t> marks) {
   const ParseLimits limits = ParseLimits::unlimited();
   Lexer la(a, limits), lb(b, limits);
   if (runs)
     runs->clear();
   uint32_t pa = 0, pb = 0; // the ends of the tokens before
+  // Past `tail` in `a` the two texts are the same bytes (at a shift of `shift`): a token
+  // pair that starts there at that shift leaves the same text to lex in both.
+  size_t tail = SIZE_MAX;
+  const int64_t shift = int64_t(b.size()) - int64_t(a.size());
+  if (!marks.empty()) {
+    auto [p, q] = commonEnds(a, b);
+    tail = a.size() - q;
+    // The last mark at or before the first difference: every token before it is the
+    // same at shift 0, so the runs so far are one, and the lexers resume there.
+    const uint32_t *m = std::upper_bound(marks.begin(), marks.end(), uint32_t(p));
+    if (m != marks.begin() && m[-1] <= a.size()) {
+      uint32_t at = m[-1];
+      la.seek(at);
+      lb.seek(at);
+      pa = pb = at;
+      if (runs && at > 0)
+        runs->push_back({0, at, 0});
+    }
+  }
   for (;;) {
     Token x = la.next(), y = lb.next();
     if (x.kind != y.kind || x.kind == Bad ||
@@ -302,6 +338,12 @@ bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *ru
     pb = y.end;
     if (x.kind == End)
       return true;
+    if (x.begin >= tail && int64_t(y.begin) - x.begin == shift) {
+      // The rest is the same text from the same place: the same tokens, in this run.
+      if (runs)
+        runs->back().oldEnd = uint32_t(a.size());
+      return true;
+    }
   }
 }
 

@@ -69,6 +69,9 @@ class Lexer {
 public:
   Lexer(std::string_view text, const ParseLimits &limits, bool comments = false)
       : s_(text), limits_(limits), comments_(comments) {}
+  // Resumes at `pos`, a token's start: the lexer keeps nothing else between tokens
+  // (its counts only feed the limits).
+  void seek(uint32_t pos) { pos_ = pos; }
   // The next token on the default channel (white space skipped; comments too, unless the
   // lexer was made with `comments`: then they come back as LineComment and BlockComment,
   // the grammar's hidden channel, which `fabc fmt` keeps). A token the
@@ -97,12 +100,23 @@ struct TextRun {
   uint32_t oldBegin, oldEnd, newBegin;
 };
 
+// The lengths of the longest common prefix of `a` and `b` and of the longest common
+// suffix that does not overlap it: the one region where two texts differ (compared in
+// blocks first: 4.6 MB in about a millisecond).
+std::pair<size_t, size_t> commonEnds(std::string_view a, std::string_view b);
+
 // True if `a` and `b` are the same tokens (kinds and spellings, comments and white space
 // aside): the same program, its places shifted. False at a token the lexer refuses. The
 // language server skips the check of an edit that only touched comments or white space.
 // `runs`, if given, receives the tokens' places: each run, from a token's start to a
 // later token's end, is where consecutive tokens keep one shift from `a` to `b`.
-bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs = nullptr);
+// `marks`, if given, are token starts in `a` where a lexer may resume (ast::File::
+// tokenMarks): the tokens are then compared only from the last mark before the first byte
+// that differs up to the first token inside the text both share at their ends, so an
+// edit of a 4.6 MB text costs its neighbourhood, not two lexes of the whole (same result,
+// same runs).
+bool sameTokens(std::string_view a, std::string_view b, std::vector<TextRun> *runs = nullptr,
+                llvm::ArrayRef<uint32_t> marks = {});
 
 } // namespace fabc::hand
 

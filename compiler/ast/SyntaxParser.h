@@ -88,6 +88,10 @@ public:
   }
 
   const std::vector<hand::SyntaxError> &errors() const { return errors_; }
+  // Without `keep`: the start of a default-channel token every ~256 tokens, ascending.
+  // The lexer needs nothing from before a token's start, so it can resume at any of
+  // them (hand::sameTokens, ast::File::tokenMarks).
+  const std::vector<uint32_t> &marks() const { return marks_; }
 
 private:
   // --- tokens: every token lexed is appended to toks_; cur_ is the current one of the
@@ -129,6 +133,7 @@ private:
     prevEnd_ = toks_[cur_].end;
     expected_ = 0;
     if (!keep_ && cur_ >= 256) { // nothing refers to a passed token: keep the window small
+      marks_.push_back(toks_[cur_].begin);
       toks_.erase(toks_.begin(), toks_.begin() + cur_);
       cur_ = 0;
     }
@@ -714,6 +719,7 @@ private:
   std::string_view s_;
   hand::Lexer lex_;
   std::vector<Token> &toks_;
+  std::vector<uint32_t> marks_;
   bool keep_;
   Sink &sink_;
   uint32_t cur_ = 0, line_ = 1, lineAt_ = 0, prevBegin_ = 0, prevEnd_ = 0;

@@ -480,7 +480,7 @@ bool Server::skipTrivia(Document &d) {
       d.oversize || !d.open || !d.comp->program().main || d.mainFile >= d.comp->sources().size())
     return false;
   Document::Stale &st = d.stale;
-  if (!hand::sameTokens(d.comp->sources().text(d.mainFile), d.text, &st.runs)) {
+  if (!hand::sameTokens(d.comp->sources().text(d.mainFile), d.text, &st.runs, d.comp->program().main->tokenMarks)) {
     st.version = -1; // the runs are partial
     return false;
   }
