@@ -161,7 +161,7 @@ std::vector<Found> occurrences(Server &s, Document &d, uint32_t sym) {
     if (!w.comp->program().main)
       continue; // does not parse: it refers to nothing
     w.mainFile = w.comp->program().main->fileId;
-    w.index = std::make_unique<Index>();
+    w.index = std::make_shared<Index>();
     w.index->build(w.comp->program(), w.comp->sources());
     uint32_t x = findIdentity(s, w, id);
     if (x != NoSymbol)

@@ -357,7 +357,7 @@ void Server::indexMain(Document &w) {
     w.mainFile = sm.add(w.path, w.text);
   if (w.oversize)
     reportOversize(w);
-  w.index = std::make_unique<Index>();
+  w.index = std::make_shared<Index>();
   w.index->build(w.comp->program(), w.comp->sources());
 }
 
@@ -531,7 +531,7 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
     r.serial = job.serial;
     r.full = full;
     r.comp = w.comp;
-    r.index = std::move(w.index); // the first result of a compilation carries it
+    r.index = w.index; // built once, after loading: the check's result carries the same
     r.mainFile = w.mainFile;
     r.syntaxErrors = w.syntaxErrors;
     return r;
@@ -605,7 +605,7 @@ void Server::install(Document &d, Result &&r) {
     drop(r);
     return;
   }
-  if (r.index) {
+  if (r.index && !(r.comp == d.comp && r.index == d.index)) {
     // A new compilation: the previous one is dropped now, unless it is the last one that
     // parsed and this text does not (kept for completion).
     Document::Parsed prev{std::move(d.comp), std::move(d.values), std::move(d.index), d.mainFile};

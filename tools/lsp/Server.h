@@ -68,14 +68,14 @@ struct Document {
   uint64_t submitted = 0, installed = 0; // the serials of the latest job and of comp's
   bool fastPublished = false; // the last publish held diagnostics from before elaboration
   std::unique_ptr<BindingValues> values;
-  std::unique_ptr<Index> index;
+  std::shared_ptr<Index> index;
   uint32_t mainFile = UINT32_MAX;
   // While the text does not parse (the statement being typed), the last compilation
   // whose main file parsed: completion reads its index, which knows the names.
   struct Parsed {
     std::shared_ptr<Compilation> comp; // always full
     std::unique_ptr<BindingValues> values;
-    std::unique_ptr<Index> index;
+    std::shared_ptr<Index> index;
     uint32_t mainFile = UINT32_MAX;
   } lastParsed;
   bool syntaxErrors = false;

@@ -36,7 +36,7 @@ struct Result {
   bool fast = false;      // those diagnostics came from before elaboration
   std::shared_ptr<Compilation> comp;
   std::unique_ptr<BindingValues> values; // with full
-  std::unique_ptr<Index> index;          // with the first result of a compile
+  std::shared_ptr<Index> index;          // the compile's, built once: in both its results
   uint32_t mainFile = UINT32_MAX;
   bool syntaxErrors = false;
   std::vector<Document::Published> publishedRanges;
