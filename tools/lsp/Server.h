@@ -215,8 +215,9 @@ private:
   // Compiles w's text into w (comp, values, index, mainFile, syntaxErrors), on the calling
   // thread; `parsed` runs after loading, before elaboration, if the text loaded cleanly.
   // `parseOnly`: load and index only (parseHere).
+  // `index`: build w.index too (the worker's jobs leave it to the reader's install).
   void build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
-             bool parseOnly = false);
+             bool parseOnly = false, bool index = true);
   // Parses d's pending text on this thread and installs it as the parse of d's latest job
   // (whose worker result replaces it later): a request's answer then waits for no compile.
   void parseHere(Document &d);
@@ -230,7 +231,8 @@ private:
   // The region where d's compiled text and d.text differ (Document::Stale), up to date.
   void diffRegion(Document &d);
   Document &document(const llvm::json::Object *params, bool staleOk);
-  void indexMain(Document &w);
+  void findMainFile(Document &w);
+  static std::shared_ptr<Index> indexOf(Compilation &c);
   void runJob(Job &job, const std::function<void(Result)> &post); // the worker's
   void submit(Document &d);
   void collect(); // installs the worker's results (reader thread)

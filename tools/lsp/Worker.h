@@ -36,7 +36,7 @@ struct Result {
   bool fast = false;      // those diagnostics came from before elaboration
   std::shared_ptr<Compilation> comp;
   std::unique_ptr<BindingValues> values; // with full
-  std::shared_ptr<Index> index;          // the compile's, built once: in both its results
+  std::shared_ptr<Index> index;          // parseHere's; a job's is built by the reader (install)
   uint32_t mainFile = UINT32_MAX;
   bool syntaxErrors = false;
   std::vector<Document::Published> publishedRanges;
