@@ -390,9 +390,11 @@ private:
   uint32_t createDevice(uint32_t node, uint32_t model, const ast::Stmt *s);
   uint32_t layoutFor(uint32_t model, const std::vector<uint32_t> &breakouts);
   void resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out);
+  // `found`: the entry of p.segs[seg] in `scope` if the caller looked it up already.
   void resolveFrom(uint32_t scope, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
-                   llvm::SmallVectorImpl<Endpoint> &out, bool first);
-  uint32_t findEntryScope(uint32_t scope, uint32_t name);
+                   llvm::SmallVectorImpl<Endpoint> &out, const Entry *found);
+  // The entry `name` names from `scope` (the innermost scope that has one, in `found`).
+  const Entry *findEntry(uint32_t scope, uint32_t name, uint32_t &found);
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
   uint32_t takePort(const Endpoint &e, const ast::Path &p);

@@ -8,37 +8,43 @@
 
 namespace fabc::elab {
 
-uint32_t Elab::findEntryScope(uint32_t scope, uint32_t name) {
+const Entry *Elab::findEntry(uint32_t scope, uint32_t name, uint32_t &found) {
   for (uint32_t sc = scope;; sc = F.nodes[sc].parent) {
-    if (entries_.count(EntryKey{sc, name}))
-      return sc;
+    auto it = entries_.find(EntryKey{sc, name});
+    if (it != entries_.end()) {
+      found = sc;
+      return &it->second;
+    }
     if (F.nodes[sc].parent == None)
-      return None;
+      return nullptr;
   }
 }
 
 void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out) {
   uint32_t first = sym(p.segs[0].name(), p.segs[0].sym);
-  uint32_t sc = findEntryScope(scope_, first);
-  if (sc == None) {
+  uint32_t sc = None;
+  const Entry *e = findEntry(scope_, first, sc);
+  if (!e) {
     error(DiagCode::E0035, p.segs[0].range, "no instance named '{}' in scope", p.segs[0].name());
     return;
   }
   noteScope(sc); // a recorded template body that reaches outside its instance is not stamped
-  resolveFrom(sc, p, 0, allowPort, allowStar, out, true);
+  resolveFrom(sc, p, 0, allowPort, allowStar, out, e);
 }
 
 void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
-                       llvm::SmallVectorImpl<Endpoint> &out, bool first) {
+                       llvm::SmallVectorImpl<Endpoint> &out, const Entry *found) {
   const ast::Segment &seg = p.segs[i];
   uint32_t name = sym(seg.name(), seg.sym);
-  auto it = entries_.find(EntryKey{scope, name});
-  if (it == entries_.end()) {
-    error(DiagCode::E0035, seg.range, "'{}' has no instance named '{}'", F.nodeName(scope), seg.name());
-    return;
+  if (!found) {
+    auto it = entries_.find(EntryKey{scope, name});
+    if (it == entries_.end()) {
+      error(DiagCode::E0035, seg.range, "'{}' has no instance named '{}'", F.nodeName(scope), seg.name());
+      return;
+    }
+    found = &it->second;
   }
-  (void)first;
-  const Entry &e = it->second;
+  const Entry &e = *found;
   auto visit = [&](uint32_t node) {
     if (i + 1 == p.segs.size()) {
       Endpoint ep;
@@ -49,7 +55,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     }
     uint32_t dev = nodeDevice_[node];
     if (dev == None) {
-      resolveFrom(node, p, i + 1, allowPort, allowStar, out, false);
+      resolveFrom(node, p, i + 1, allowPort, allowStar, out, nullptr);
       return;
     }
     // Past a device, the next segment is a port group, and it must be the last.
