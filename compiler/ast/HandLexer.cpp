@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 namespace fabc::hand {
 namespace {
@@ -34,12 +35,35 @@ constexpr Keyword kKeywords[] = {
     {"assert", KwAssert}, {"hall", KwHall},       {"true", KwTrue},       {"false", KwFalse},
 };
 
+// The keywords by length and first letter: an ID is compared with at most two of them
+// (an explicit file's names, `node000123`, `cx`, `p`, were compared with all 25).
+struct KeywordTable {
+  uint8_t at[9][26][2] = {}; // 1 + indices into kKeywords with that length and letter
+  constexpr KeywordTable() {
+    for (size_t i = 0; i < std::size(kKeywords); ++i) {
+      uint8_t *slot = at[kKeywords[i].text.size()][kKeywords[i].text[0] - 'a'];
+      slot[slot[0] ? 1 : 0] = uint8_t(i + 1);
+    }
+  }
+};
+constexpr KeywordTable kKeywordTable;
+// Every keyword is in its slot (a third of one length and letter would have overwritten one).
+constexpr bool everyKeywordFound() {
+  for (size_t i = 0; i < std::size(kKeywords); ++i) {
+    const uint8_t *slot = kKeywordTable.at[kKeywords[i].text.size()][kKeywords[i].text[0] - 'a'];
+    if (slot[0] != i + 1 && slot[1] != i + 1)
+      return false;
+  }
+  return true;
+}
+static_assert(everyKeywordFound(), "three keywords of one length and first letter: widen KeywordTable");
+
 Tok keyword(std::string_view w) {
-  if (w.size() < 2 || w.size() > 8)
+  if (w.size() < 2 || w.size() > 8 || w[0] < 'a' || w[0] > 'z')
     return Id;
-  for (const Keyword &k : kKeywords)
-    if (w == k.text)
-      return k.tok;
+  for (uint8_t i : kKeywordTable.at[w.size()][w[0] - 'a'])
+    if (i && w == kKeywords[i - 1].text)
+      return kKeywords[i - 1].tok;
   return Id;
 }
 
