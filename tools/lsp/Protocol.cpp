@@ -194,13 +194,13 @@ bool before(Position a, Position b) { return a.line < b.line || (a.line == b.lin
 // long line cost the line once, not N times.
 class Run {
 public:
-  Run(std::string &text, Encoding enc) : text_(text), enc_(enc), lines_(text) {}
+  Run(std::string &text, Encoding enc) : text_(text), enc_(enc) {}
 
   bool add(const TextChange &c) {
     if (c.whole) {
       flush();
       text_.assign(c.text.data(), c.text.size());
-      lines_ = LineTable(text_);
+      linesStale_ = true;
       cp_ = {};
       return true;
     }
@@ -238,7 +238,7 @@ public:
     }
     out.append(text_, pos, std::string::npos);
     text_ = std::move(out);
-    lines_ = LineTable(text_);
+    linesStale_ = true; // rebuilt if another run follows: most didChanges are one run
     cp_ = {};
     edits_.clear();
     mode_ = None;
@@ -257,7 +257,8 @@ private:
   enum Mode { None, Desc, Asc } mode_ = None;
   std::string &text_;
   Encoding enc_;
-  LineTable lines_;
+  LineTable lines_;        // of text_, built when a position is first looked up in it
+  bool linesStale_ = true;
   std::vector<Edit> edits_;
   Spot cp_;             // the last position found (a checkpoint on its line)
   Position lastStart_;  // the last change's start in the current text
@@ -268,6 +269,10 @@ private:
 
   // Column `col` of base line `line`, scanning from the checkpoint when it is on that line.
   Spot find(Position p) {
+    if (linesStale_) {
+      lines_ = LineTable(text_);
+      linesStale_ = false;
+    }
     if (p.line >= lines_.lines()) // past the last line: the text's end
       p = {uint32_t(lines_.lines() - 1), UINT32_MAX};
     Spot s;
