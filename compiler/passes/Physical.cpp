@@ -115,6 +115,16 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
 // count none. When they all end in one far connector, one straight fibre serves them.
 // Without a splitter in the catalog the links keep one fibre each. Linear in ports.
 static void fanOutConnectors(ir::Fabric &F) {
+  // Only a cage whose transceiver has fewer connectors than ports fans out: when no link
+  // has one, the walk over every cage (most of them empty or single-port) is skipped.
+  std::vector<uint8_t> shares(F.models.size(), 0);
+  for (uint32_t i = 0; i < F.models.size(); ++i)
+    shares[i] = F.models[i].connectors && F.models[i].connectors < F.models[i].portsPerUnit;
+  bool any = false;
+  for (size_t l = 0; l < F.numLinks() && !any; ++l)
+    any = (F.linkOpticA[l] != None && shares[F.linkOpticA[l]]) || (F.linkOpticB[l] != None && shares[F.linkOpticB[l]]);
+  if (!any)
+    return;
   std::map<std::pair<ir::Media, uint32_t>, uint32_t> splitter; // (media, legs) -> model
   for (uint32_t i = 0; i < F.models.size(); ++i) {
     const ir::Model &c = F.models[i];
@@ -242,7 +252,12 @@ void countTransceivers(ir::Fabric &F, DiagEngine &diags) {
     F.linkCableUnits[l] = F.linkMedia[l] != ir::Media::None && !multi;
   }
   fanOutConnectors(F);
-  for (uint32_t d = 0; d < F.numDevices(); ++d)
+  // The walk below sets a unit only on a link whose cable has several ports: without one
+  // (most designs: one cable or fibre per link) it would visit every cage for nothing.
+  bool anyMulti = false;
+  for (size_t l = 0; l < n && !anyMulti; ++l)
+    anyMulti = F.linkCable[l] != None && F.models[F.linkCable[l]].portsPerUnit > 1;
+  for (uint32_t d = 0; anyMulti && d < F.numDevices(); ++d)
     F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
       bool counted = false;
       for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
