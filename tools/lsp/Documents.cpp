@@ -109,7 +109,7 @@ void Server::diffRegion(Document &d) {
   st.installed = d.installed;
   st.lines = LineTable(now);
   // Behind by comments and white space only: every token maps, however many edits.
-  if (d.trivial && hand::sameTokens(old, now, &st.runs, d.comp->program().main->tokenMarks))
+  if (d.trivial && hand::sameTokens(old, now, &st.runs, tokenMarks(d)))
     return;
   // Otherwise the one region where the texts differ, found from both ends.
   auto [p, q] = hand::commonEnds(old, now);

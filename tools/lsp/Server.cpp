@@ -359,6 +359,11 @@ void Server::findMainFile(Document &w) {
     reportOversize(w);
 }
 
+llvm::ArrayRef<uint32_t> Server::tokenMarks(const Document &d) {
+  const ast::File *main = d.comp ? d.comp->program().main : nullptr;
+  return main && main->fileId == d.mainFile ? llvm::ArrayRef<uint32_t>(main->tokenMarks) : llvm::ArrayRef<uint32_t>();
+}
+
 std::shared_ptr<Index> Server::indexOf(Compilation &c) {
   auto ix = std::make_shared<Index>();
   ix->build(c.program(), c.sources());
@@ -489,7 +494,7 @@ bool Server::skipTrivia(Document &d) {
       d.oversize || !d.open || !d.comp->program().main || d.mainFile >= d.comp->sources().size())
     return false;
   Document::Stale &st = d.stale;
-  if (!hand::sameTokens(d.comp->sources().text(d.mainFile), d.text, &st.runs, d.comp->program().main->tokenMarks)) {
+  if (!hand::sameTokens(d.comp->sources().text(d.mainFile), d.text, &st.runs, tokenMarks(d))) {
     st.version = -1; // the runs are partial
     return false;
   }

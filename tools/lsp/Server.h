@@ -232,6 +232,9 @@ private:
   void diffRegion(Document &d);
   Document &document(const llvm::json::Object *params, bool staleOk);
   void findMainFile(Document &w);
+  // Where a lexer may resume in d's compiled main text (ast::File::tokenMarks), for
+  // hand::sameTokens; none when the program's main file is not that text.
+  static llvm::ArrayRef<uint32_t> tokenMarks(const Document &d);
   static std::shared_ptr<Index> indexOf(Compilation &c);
   void runJob(Job &job, const std::function<void(Result)> &post); // the worker's
   void submit(Document &d);
