@@ -4,6 +4,8 @@
 // Data-oriented for a million GPUs: devices, ports and links live in parallel arrays
 // indexed by 32-bit ids; names are interned once and a device's full name
 // ("pod[3].leaf[12]") is composed on demand from its NameNode chain, never stored.
+// Over 600 lines: the one IR, its arrays and the small structs they hold, read by every
+// pass and backend; the instance tree (Instances.h), units and addresses are apart.
 #include "diag/Source.h"
 #include "ir/Instances.h"
 #include "ir/Units.h"

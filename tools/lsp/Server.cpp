@@ -1,5 +1,8 @@
 // The server's life cycle, the open documents, compiling and publishing diagnostics, and
 // the stdio loop. The requests about a document's contents are in Features.cpp.
+// Over 600 lines: the document's state machine (submit, install, the trivia check, stale
+// answers) reads and writes the same Document fields from one place; split, each half
+// would need the other's invariants (docs/lsp.md, "Threading").
 #include "ast/HandLexer.h"
 #include "diag/DiagCodes.h"
 #include "tools/lsp/Server.h"
