@@ -48,7 +48,8 @@ public:
     // are found in a small table of recent ones before the hash map: a compare instead of
     // a hash and a probe (4 % of a 100k-link file's compile).
     Recent &r = recent_[s.empty() ? 0 : (s.size() * 7 + uint8_t(s.back()) + uint8_t(s.front()) * 3) % kRecent];
-    if (r.size == s.size() && std::memcmp(r.data, s.data(), s.size()) == 0)
+    // (An empty view may have no data: memcmp may not be given a null pointer.)
+    if (r.size == s.size() && (s.empty() || std::memcmp(r.data, s.data(), s.size()) == 0))
       return r.id;
     auto it = map_.try_emplace(s, uint32_t(strs_.size()));
     if (it.second)

@@ -12,6 +12,7 @@ using fabc::ir::StringPool;
 TEST(StringPool, EmptyIsIdZeroAndIdsAreDense) {
   StringPool p;
   EXPECT_EQ(p.intern(""), 0u);
+  EXPECT_EQ(p.intern(std::string_view()), 0u); // no data at all (UBSan: no memcmp of null)
   EXPECT_EQ(p.str(0), "");
   EXPECT_EQ(p.intern("a"), 1u);
   EXPECT_EQ(p.intern(""), 0u);
