@@ -267,6 +267,12 @@ private:
   uint64_t builtStringBytes_ = 0; // new bytes interned by builtString
   Value lookup(const ast::Expr *e);
   bool toInt(const Value &v, const ast::Expr *e, int64_t &out, const char *what);
+  // An integer expression (an index, a loop bound): evalInt computes the common ones
+  // (integer names and literals, + - * % and exact /, floor/ceil/round) without a Value,
+  // and says false for anything else or anything that would fail; eval then gives the
+  // same value or reports. A million-GPU loop evaluates millions of indices.
+  bool evalInt(const ast::Expr *e, int64_t &out);
+  bool intValue(const ast::Expr *e, int64_t &out, const char *what);
   bool toBool(const Value &v, const ast::Expr *e, bool &out);
   bool checkFinite(double v, const ast::Expr *e) {
     if (std::isfinite(v))

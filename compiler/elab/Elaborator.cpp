@@ -29,7 +29,7 @@ void Elab::exec(const ast::Stmt *s) {
   case K::Inst: execInst(s); break;
   case K::For: {
     int64_t from, to;
-    if (!toInt(eval(s->e1), s->e1, from, "loop start") || !toInt(eval(s->e2()), s->e2(), to, "loop end"))
+    if (!intValue(s->e1, from, "loop start") || !intValue(s->e2(), to, "loop end"))
       return;
     uint32_t var = sym(s->name(), s->sym());
     frames_.push_back({s, nullptr, None, from});

@@ -121,7 +121,7 @@ Value Elab::eval(const ast::Expr *e) {
         return {};
       }
       int64_t i;
-      if (!toInt(eval(ix), ix, i, "list index"))
+      if (!intValue(ix, i, "list index"))
         return {};
       if (i < 0 || size_t(i) >= v.list->size()) {
         error(DiagCode::E0036, ix->range, "index {} is outside the list of {} items", i, v.list->size());
@@ -368,19 +368,112 @@ uint32_t Elab::builtString(std::string_view s, const ast::Expr *e) {
   return id;
 }
 
-Value Elab::evalCall(const ast::Expr *e) {
-  std::string_view f = e->text; // for messages
-  enum : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
-  static const std::pair<const char *, uint8_t> kBuiltins[] = {
-      {"min", Min},     {"max", Max},   {"sum", Sum}, {"ceil", Ceil}, {"floor", Floor}, {"round", Round},
-      {"abs", Abs},     {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},   {"str", Str}};
+namespace {
+enum Builtin : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
+const std::pair<const char *, uint8_t> kBuiltins[] = {
+    {"min", Min},   {"max", Max},   {"sum", Sum}, {"ceil", Ceil}, {"floor", Floor}, {"round", Round},
+    {"abs", Abs},   {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},   {"str", Str}};
+
+// A call's builtin (a builtin's name is never a user function's), decoded on first call.
+uint8_t builtinOf(const ast::Expr *e) {
   if (e->builtin == Unresolved) {
     e->builtin = Unknown;
     for (const auto &[name, id] : kBuiltins)
-      if (f == name)
+      if (e->text == name)
         e->builtin = id;
   }
-  const uint8_t fn = e->builtin;
+  return e->builtin;
+}
+} // namespace
+
+bool Elab::evalInt(const ast::Expr *e, int64_t &out) {
+  using E = ast::Expr;
+  switch (e->kind) {
+  case E::Number:
+    out = e->integer;
+    return e->isInteger;
+  case E::Name: {
+    if (!e->kids.empty())
+      return false;
+    uint32_t s = exprSym(e);
+    for (size_t i = env_.size(); i > barrier_; --i)
+      if (env_[i - 1].sym == s) {
+        if (env_[i - 1].value.type != Value::Int)
+          return false;
+        env_[i - 1].used = true;
+        out = env_[i - 1].value.i;
+        return true;
+      }
+    auto g = globals_.find(s);
+    if (g == globals_.end() || g->second.type != Value::Int)
+      return false;
+    out = g->second.i;
+    return true;
+  }
+  case E::Unary: {
+    int64_t v;
+    if (e->op == E::Not || !evalInt(e->kids[0], v) || v == std::numeric_limits<int64_t>::min())
+      return false;
+    out = -v;
+    return true;
+  }
+  case E::Binary: {
+    if (e->op != E::Add && e->op != E::Sub && e->op != E::Mul && e->op != E::Div && e->op != E::Mod)
+      return false;
+    int64_t l, r;
+    if (!evalInt(e->kids[0], l) || !evalInt(e->kids[1], r))
+      return false;
+    switch (e->op) {
+    case E::Add: return !__builtin_add_overflow(l, r, &out);
+    case E::Sub: return !__builtin_sub_overflow(l, r, &out);
+    case E::Mul: return !__builtin_mul_overflow(l, r, &out);
+    case E::Mod:
+      if (r == 0)
+        return false;
+      out = r == -1 ? 0 : l % r;
+      return true;
+    default: // Div: an integer only when exact, as evalArith
+      if (r == 0 || r == -1 || l % r != 0)
+        return false;
+      out = l / r;
+      return true;
+    }
+  }
+  case E::Call: {
+    const uint8_t fn = builtinOf(e);
+    if ((fn != Floor && fn != Ceil && fn != Round) || e->kids.size() != 1)
+      return false;
+    // The same steps as eval: an inexact division is a double, then rounded.
+    const ast::Expr *a = e->kids[0];
+    double v;
+    int64_t x;
+    if (a->kind == E::Binary && a->op == E::Div) {
+      int64_t l, r;
+      if (!evalInt(a->kids[0], l) || !evalInt(a->kids[1], r) || r == 0)
+        return false;
+      v = r != -1 && l % r == 0 ? double(l / r) : double(l) / double(r);
+    } else if (evalInt(a, x)) {
+      v = double(x);
+    } else {
+      return false;
+    }
+    v = fn == Ceil ? std::ceil(v) : fn == Floor ? std::floor(v) : std::round(v);
+    if (std::fabs(v) > 9.2e18)
+      return false;
+    out = int64_t(v);
+    return true;
+  }
+  default: return false;
+  }
+}
+
+bool Elab::intValue(const ast::Expr *e, int64_t &out, const char *what) {
+  return evalInt(e, out) || toInt(eval(e), e, out, what);
+}
+
+Value Elab::evalCall(const ast::Expr *e) {
+  std::string_view f = e->text; // for messages
+  const uint8_t fn = builtinOf(e);
   llvm::SmallVector<Value, 4> a;
   for (const ast::Expr *k : e->kids) {
     a.push_back(eval(k));

@@ -86,7 +86,7 @@ Value Elab::evalComp(const ast::Expr *e) {
   int64_t from = 0, to = 0;
   std::shared_ptr<std::vector<Value>> items; // `in LIST`: kept alive while iterating
   if (end) {
-    if (!toInt(eval(src), src, from, "range start") || !toInt(eval(end), end, to, "range end"))
+    if (!intValue(src, from, "range start") || !intValue(end, to, "range end"))
       return {};
   } else {
     Value v = eval(src);

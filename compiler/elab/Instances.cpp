@@ -253,9 +253,9 @@ void Elab::execInst(const ast::Stmt *s) {
   bool isArray = s->e1 != nullptr;
   if (isArray) {
     if (s->e2()) {
-      if (!toInt(eval(s->e2()), s->e2(), lo, "array start") || !toInt(eval(s->e1), s->e1, hi, "array end"))
+      if (!intValue(s->e2(), lo, "array start") || !intValue(s->e1, hi, "array end"))
         return;
-    } else if (!toInt(eval(s->e1), s->e1, hi, "array size")) {
+    } else if (!intValue(s->e1, hi, "array size")) {
       return;
     }
     if (hi < lo || lo < 0) {

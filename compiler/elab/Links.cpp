@@ -94,7 +94,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     }
     if (ps.hasIndex()) {
       int64_t idx = ps.literal(); // an inline literal (`p[12]`), else the expression's value
-      if (ps.index() && !toInt(eval(ps.index()), ps.index(), idx, "port index"))
+      if (ps.index() && !intValue(ps.index(), idx, "port index"))
         return;
       const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
       if (idx < 0 || idx >= int64_t(gl.count)) {
@@ -134,7 +134,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     return;
   }
   int64_t k = seg.literal(); // an inline literal (`x[3]`), else the expression's value
-  if (seg.index() && !toInt(eval(seg.index()), seg.index(), k, "index"))
+  if (seg.index() && !intValue(seg.index(), k, "index"))
     return;
   uint32_t el = findElem(e, scope, name, k);
   if (el == None) {
@@ -362,7 +362,7 @@ void Elab::execGroup(const ast::Stmt *s) {
   g.kind = ir::groupKindFromName(s->name2());
   g.kindName = sym(s->name2(), s->sym2());
   int64_t index = -1;
-  if (s->e1 && !toInt(eval(s->e1), s->e1, index, "group index"))
+  if (s->e1 && !intValue(s->e1, index, "group index"))
     return;
   g.node = newNode(scope_, sym(s->name(), s->sym()), index);
   g.contiguous = false;
