@@ -24,7 +24,7 @@ void keepWorst(Climb &into, const Climb &c) {
 }
 } // namespace
 
-void measureLatencyMatrix(ir::Fabric &F) {
+void measureLatencyMatrix(ir::Fabric &F, const Climbs &climbs) {
   ir::Metrics &M = F.metrics;
   M.buildingPaths.clear();
   M.sitePaths.clear();
@@ -54,34 +54,23 @@ void measureLatencyMatrix(ir::Fabric &F) {
     return m.latency.known ? m.latency.value : 0.0;
   };
   // Tier by tier, as measureLatency climbs: a link from the tier below into this one.
-  uint32_t present = tiersPresent(F);
-  for (unsigned k = 1; k < ir::NumTiers; ++k) {
-    const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
-    if (!(present >> k & 1) || !(present >> (k - 1) & 1))
-      continue; // no link climbs from `below` into `t`
-    for (size_t l = 0; l < F.numLinks(); ++l) {
-      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;
-      if (lo == None)
-        continue;
-      uint32_t hi = lo == a ? b : a;
-      double len = F.linkLength[l], step = len * ir::FibreDelayPerMetre + switchLatency(hi);
-      Climb *into = &up[size_t(slot[hi]) * nb];
-      if (below == ir::Tier::EndSystem) {
-        const ir::Model &m = F.modelOf(lo);
-        uint32_t bld = F.buildingOf(lo);
-        if (!m.gpus || bld == None)
-          continue;
-        double nic = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
-        keepWorst(into[column[bld]], {nic + step, len, nic, 1});
-      } else {
-        const Climb *from = &up[size_t(slot[lo]) * nb];
-        for (size_t c = 0; c < nb; ++c)
-          if (from[c].lat >= 0)
-            keepWorst(into[c], {from[c].lat + step, from[c].len + len, from[c].nic, from[c].hops + 1});
-      }
+  climbs.forEach(F, [&](uint32_t l, uint32_t lo, uint32_t hi) {
+    double len = F.linkLength[l], step = len * ir::FibreDelayPerMetre + switchLatency(hi);
+    Climb *into = &up[size_t(slot[hi]) * nb];
+    if (F.devTier[lo] == ir::Tier::EndSystem) {
+      const ir::Model &m = F.modelOf(lo);
+      uint32_t bld = F.buildingOf(lo);
+      if (!m.gpus || bld == None)
+        return;
+      double nic = m.latency.known ? m.latency.value : F.options.gpuNicLatency;
+      keepWorst(into[column[bld]], {nic + step, len, nic, 1});
+    } else {
+      const Climb *from = &up[size_t(slot[lo]) * nb];
+      for (size_t c = 0; c < nb; ++c)
+        if (from[c].lat >= 0)
+          keepWorst(into[c], {from[c].lat + step, from[c].len + len, from[c].nic, from[c].hops + 1});
     }
-  }
+  });
   // The worst path between two buildings turns at a switch both climb into, crossed once.
   std::vector<ir::PathStats> pair(nb * nb);
   std::vector<uint32_t> seen;

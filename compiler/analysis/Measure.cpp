@@ -15,12 +15,18 @@ namespace {
 constexpr double kFibreDelay = ir::FibreDelayPerMetre;
 } // namespace
 
-uint32_t tiersPresent(const ir::Fabric &F) {
-  uint32_t mask = 0;
-  for (ir::Tier t : F.devTier)
-    if (ir::tierIndex(t) < ir::NumTiers)
-      mask |= 1u << ir::tierIndex(t);
-  return mask;
+Climbs findClimbs(const ir::Fabric &F) {
+  Climbs c;
+  c.into.resize(F.numLinks());
+  for (uint32_t l = 0; l < F.numLinks(); ++l) {
+    unsigned a = ir::tierIndex(F.devTier[F.portDevice[F.linkA[l]]]);
+    unsigned b = ir::tierIndex(F.devTier[F.portDevice[F.linkB[l]]]);
+    if (a >= ir::NumTiers || b >= ir::NumTiers || (a + 1 != b && b + 1 != a))
+      continue;
+    c.into[l] = uint8_t(std::max(a, b));
+    c.present |= 1u << std::max(a, b);
+  }
+  return c;
 }
 
 void countSystems(ir::Fabric &F) {
@@ -147,7 +153,7 @@ struct TwoBuildings {
 constexpr uint32_t kMixed = None - 1; // a switch serving GPUs of several pods (or of none)
 } // namespace
 
-void measureLatency(ir::Fabric &F) {
+void measureLatency(ir::Fabric &F, const Climbs &climbs) {
   // Worst up-path latency into each device, tier by tier; the worst GPU-to-GPU path
   // climbs to a top switch and comes down the worst way again.
   size_t nd = F.numDevices();
@@ -200,33 +206,24 @@ void measureLatency(ir::Fabric &F) {
       if (cross)
         byBuilding[d].add({upLat[d], 0, 0, F.buildingOf(d)});
     }
-  uint32_t present = tiersPresent(F);
-  for (unsigned k = 1; k < ir::NumTiers; ++k) {
-    const ir::Tier t = ir::Tier(k), below = ir::Tier(k - 1);
-    if (!(present >> k & 1) || !(present >> (k - 1) & 1))
-      continue; // no link climbs from `below` into `t`
-    for (size_t l = 0; l < F.numLinks(); ++l) {
-      uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
-      uint32_t lo = F.devTier[a] == below && F.devTier[b] == t ? a : F.devTier[b] == below && F.devTier[a] == t ? b : None;
-      if (lo == None || upLat[lo] < 0)
-        continue;
-      uint32_t hi = lo == a ? b : a;
-      const ir::Model &m = F.modelOf(hi);
-      double sw = m.latency.known ? m.latency.value : 0;
-      double step = F.linkLength[l] * kFibreDelay + sw;
-      double lat = upLat[lo] + step;
-      if (lat > upLat[hi]) {
-        upLat[hi] = lat;
-        upLen[hi] = upLen[lo] + F.linkLength[l];
-        upHops[hi] = upHops[lo] + 1;
-      }
-      tag[hi] = tag[hi] == None || tag[hi] == tag[lo] ? tag[lo] : kMixed;
-      if (cross)
-        for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
-          if (c->lat >= 0)
-            byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
+  climbs.forEach(F, [&](uint32_t l, uint32_t lo, uint32_t hi) {
+    if (upLat[lo] < 0)
+      return;
+    const ir::Model &m = F.modelOf(hi);
+    double sw = m.latency.known ? m.latency.value : 0;
+    double step = F.linkLength[l] * kFibreDelay + sw;
+    double lat = upLat[lo] + step;
+    if (lat > upLat[hi]) {
+      upLat[hi] = lat;
+      upLen[hi] = upLen[lo] + F.linkLength[l];
+      upHops[hi] = upHops[lo] + 1;
     }
-  }
+    tag[hi] = tag[hi] == None || tag[hi] == tag[lo] ? tag[lo] : kMixed;
+    if (cross)
+      for (const Climb *c : {&byBuilding[lo].a, &byBuilding[lo].b})
+        if (c->lat >= 0)
+          byBuilding[hi].add({c->lat + step, c->len + F.linkLength[l], c->hops + 1, c->building});
+  });
   M.worstLatency = 0;
   M.worstVia = None;
   M.podPath = {};
@@ -262,8 +259,9 @@ void measure(ir::Fabric &F) {
   measureNvLink(F);
   TierLoads loads;
   measureTiers(F, loads);
-  measureLatency(F);
-  measureLatencyMatrix(F);
+  Climbs climbs = findClimbs(F);
+  measureLatency(F, climbs);
+  measureLatencyMatrix(F, climbs);
   measureResilience(F, std::move(loads));
   measureReachability(F);
   measureGroups(F);

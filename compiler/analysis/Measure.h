@@ -20,21 +20,42 @@ struct TierLoads {
 };
 // measureTiers, keeping its per-device sums for measureResilience (decision 0541).
 void measureTiers(ir::Fabric &F, TierLoads &keep);
+// The links that climb from a tier into the next one up, which the latency measures
+// relax tier by tier from the GPUs (decision 0011): per link, the tier index it climbs
+// into, 0 if it joins no two adjacent tiers. Found once for both measures, in one pass
+// over the links (each measure made one pass per tier: six at a million GPUs).
+struct Climbs {
+  std::vector<uint8_t> into;
+  // fn(link, lower end, upper end) for every climbing link: the tiers from the bottom,
+  // each tier's links in link order.
+  template <typename Fn> void forEach(const ir::Fabric &F, Fn &&fn) const {
+    for (unsigned k = 1; k < ir::NumTiers; ++k) {
+      if (!(present >> k & 1))
+        continue;
+      for (uint32_t l = 0; l < uint32_t(into.size()); ++l) {
+        if (into[l] != k)
+          continue;
+        uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
+        bool aBelow = ir::tierIndex(F.devTier[a]) == k - 1;
+        fn(l, aBelow ? a : b, aBelow ? b : a);
+      }
+    }
+  }
+  uint32_t present = 0; // a bit per tier index some link climbs into
+};
+Climbs findClimbs(const ir::Fabric &F);
 // Worst GPU-to-GPU latency paths: overall, within a pod, across buildings (needs the
 // top tier from measureTiers).
-void measureLatency(ir::Fabric &F);
+void measureLatency(ir::Fabric &F, const Climbs &climbs);
 // The round-trip latency matrix: the worst one-way GPU-to-GPU path between every two
 // buildings holding GPUs (and every two sites), Metrics::buildingPaths and sitePaths.
-void measureLatencyMatrix(ir::Fabric &F);
+void measureLatencyMatrix(ir::Fabric &F, const Climbs &climbs);
 // What a figure of the latency matrix covers, as summary.json and the report say it.
 inline constexpr const char *kLatencyMatrixCovers =
     "round trip between GPUs placed in the two places: twice the worst one-way GPU-to-GPU path between them over the "
     "switches (where it turns, the path climbs the worst way from each side); fibre at 4.9 us/km over the cable routes "
     "(spans included), each switch at its port-to-port latency, the NIC latency at both ends; not counted: queueing, "
     "serialization, retransmission, DCI amplifiers or transponders";
-// The tiers the devices have, a bit per tierIndex (Unknown has none): the climbs of
-// measureLatency and measureLatencyMatrix skip a step whose two tiers are not both there.
-uint32_t tiersPresent(const ir::Fabric &F);
 // All of them, in order.
 void measure(ir::Fabric &F);
 } // namespace fabc::analysis
