@@ -391,13 +391,11 @@ void DiagReport::printJson(FILE *out) const {
   j.endObject();
 }
 
-std::string pathToUri(std::string_view path) {
+std::string percentEncode(std::string_view path, const char *keep) {
   static const char *hex = "0123456789ABCDEF";
-  std::string r = !path.empty() && path[0] == '/' ? "file://" : "";
+  std::string r;
   for (unsigned char c : path) {
-    // RFC 3986 path characters, minus ':' (a relative reference's first segment must not
-    // look like a scheme).
-    if (std::isalnum(c) || std::strchr("-._~!$&'()*+,;=@/", c))
+    if (std::isalnum(c) || (c && std::strchr(keep, c)))
       r += char(c);
     else {
       r += '%';
@@ -406,6 +404,12 @@ std::string pathToUri(std::string_view path) {
     }
   }
   return r;
+}
+
+std::string pathToUri(std::string_view path) {
+  // RFC 3986 path characters, minus ':' (a relative reference's first segment must not
+  // look like a scheme).
+  return (!path.empty() && path[0] == '/' ? "file://" : "") + percentEncode(path, "-._~!$&'()*+,;=@/");
 }
 
 } // namespace fabc

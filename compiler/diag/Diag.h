@@ -226,5 +226,7 @@ private:
 
 // A path as a URI reference (RFC 3986): percent-encoded, "file://" for absolute paths.
 std::string pathToUri(std::string_view path);
+// `path` with every byte percent-encoded but ASCII letters, digits and those in `keep`.
+std::string percentEncode(std::string_view path, const char *keep);
 
 } // namespace fabc

@@ -1,5 +1,6 @@
 // Framing, URIs and positions for the language server.
 #include "tools/lsp/Protocol.h"
+#include "diag/Diag.h"
 
 #include <algorithm>
 #include <cctype>
@@ -415,18 +416,8 @@ std::string uriToPath(std::string_view uri) {
 }
 
 std::string pathToFileUri(std::string_view path) {
-  static const char hex[] = "0123456789ABCDEF";
-  std::string r = "file://";
-  for (unsigned char c : path) {
-    if (std::isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~')
-      r += char(c);
-    else {
-      r += '%';
-      r += hex[c >> 4];
-      r += hex[c & 15];
-    }
-  }
-  return r;
+  // Only the unreserved characters and '/' as they are: what editors write themselves.
+  return "file://" + percentEncode(path, "-._~/");
 }
 
 } // namespace fabc::lsp
