@@ -37,16 +37,11 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
         // The cage's requirement: the highest media class, and at that class the
         // transceiver (at this end) of longest reach.
         ir::Media top = ir::Media::None;
-        uint32_t topLink = None, topOptic = None, remoteCage = None;
-        bool oneRemoteCage = true;
+        uint32_t topLink = None, topOptic = None;
         for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
           uint32_t port = first + k, l = F.portLink[port];
           if (l == None || F.linkMedia[l] == ir::Media::None)
             continue;
-          uint32_t rc = cageOf(F, F.otherEnd(l, port));
-          if (remoteCage != None && rc != remoteCage)
-            oneRemoteCage = false;
-          remoteCage = rc;
           uint32_t o = endOptic(l, port);
           if (F.linkMedia[l] > top || (F.linkMedia[l] == top && reachOf(o) > reachOf(topOptic))) {
             top = F.linkMedia[l];
@@ -56,6 +51,21 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
         }
         if (top == ir::Media::None)
           return;
+        // Whether the cage's links go to one cage at the far end matters to an assembly
+        // only (and finding a port's cage is most of this step's cost).
+        bool oneRemoteCage = true;
+        if (isAssembly(top)) {
+          uint32_t remoteCage = None;
+          for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+            uint32_t port = first + k, l = F.portLink[port];
+            if (l == None || F.linkMedia[l] == ir::Media::None)
+              continue;
+            uint32_t rc = cageOf(F, F.otherEnd(l, port));
+            if (remoteCage != None && rc != remoteCage)
+              oneRemoteCage = false;
+            remoteCage = rc;
+          }
+        }
         bool splitAssembly = isAssembly(top) && !oneRemoteCage;
         ir::Media need = splitAssembly ? ir::Media::MMF : top; // a copper assembly cannot fan out
         for (uint32_t k = 0; k < gl.portsPerCage; ++k) {

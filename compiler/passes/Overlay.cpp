@@ -131,8 +131,7 @@ void planOverlay(ir::Fabric &F, DiagEngine &diags, const std::vector<uint8_t> &r
   // frames that no longer fit the fabric MTU are dropped, not fragmented.
   const uint32_t host = hostMtu(F), fabric = fabricMtu(F);
   if (host + kVxlanOverhead > fabric) {
-    const ir::PolicyBlock *roce = F.policyBlock("roce");
-    const ir::Setting *roceMtu = roce ? roce->get(F.strings, "mtu") : nullptr;
+    const ir::Setting *roceMtu = roceMtuSetting(F);
     const ir::Setting *mtuOpt = F.option("mtu");
     SourceRange where = roceMtu ? roceMtu->loc : mtuOpt ? mtuOpt->loc : at(F, firstLinkOf(F, firstGroup));
     Diagnostic *dg = diags.report(DiagCode::W0405, where,

@@ -227,14 +227,18 @@ uint32_t hostMtu(const ir::Fabric &F) {
   return r.mtu ? r.mtu : fabricMtu(F);
 }
 
+const ir::Setting *roceMtuSetting(const ir::Fabric &F) {
+  const ir::PolicyBlock *pol = F.policyBlock("roce");
+  return pol ? pol->get(F.strings, "mtu") : nullptr;
+}
+
 namespace {
 // FAB-E0213: the MTU a port carries above its model's max_mtu. Ethernet switches carry the
 // fabric MTU on every port and SVI; the end systems linked to them (GPU servers, NICs)
 // the host MTU. One diagnostic per model and kind of MTU, at the setting that gives the
 // MTU (or, for a default, at the first device); linear in devices and links.
 void checkPortMtu(ir::Fabric &F, DiagEngine &diags, uint32_t fabric, const ir::Setting *mtuOpt) {
-  const ir::PolicyBlock *pol = F.policyBlock("roce");
-  const ir::Setting *roceMtu = pol ? pol->get(F.strings, "mtu") : nullptr;
+  const ir::Setting *roceMtu = roceMtuSetting(F);
   uint32_t host = hostMtu(F);
   auto isEthSwitch = [&](uint32_t d) {
     const ir::Model &m = F.modelOf(d);

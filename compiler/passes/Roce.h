@@ -80,6 +80,9 @@ inline bool defaultDscpMap(const RoceSettings &r) {
 // given, else the fabric MTU (checkEthernet: never above it, FAB-E0111); RoCE's RDMA path
 // MTU follows from the NICs' MTU (rdmaMtu).
 uint32_t hostMtu(const ir::Fabric &F);
+// The setting hostMtu reads (policy roce's mtu; nullptr: none), where a diagnostic about
+// the host MTU points.
+const ir::Setting *roceMtuSetting(const ir::Fabric &F);
 
 // The RDMA path MTU a RoCE NIC derives from its interface MTU: the largest InfiniBand MTU
 // (256..4096) that fits in it less the 88 bytes of RoCEv2 headers (Linux's iboe_get_mtu,
