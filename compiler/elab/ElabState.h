@@ -265,6 +265,9 @@ private:
   // 64) and counted toward the run's budget of built strings; None after an error.
   uint32_t builtString(std::string_view s, const ast::Expr *e);
   uint64_t builtStringBytes_ = 0; // new bytes interned by builtString
+  // A name's binding: the innermost loop variable or parameter (marked used), else the
+  // global; nullptr if neither (lookup then tries models and `inf`).
+  const Value *findValue(uint32_t s);
   Value lookup(const ast::Expr *e);
   bool toInt(const Value &v, const ast::Expr *e, int64_t &out, const char *what);
   // An integer expression (an index, a loop bound): evalInt computes the common ones

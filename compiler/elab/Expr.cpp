@@ -46,16 +46,20 @@ bool Elab::toBool(const Value &v, const ast::Expr *e, bool &out) {
   return false;
 }
 
-Value Elab::lookup(const ast::Expr *e) {
-  uint32_t s = exprSym(e);
+const Value *Elab::findValue(uint32_t s) {
   for (size_t i = env_.size(); i > barrier_; --i)
     if (env_[i - 1].sym == s) {
       env_[i - 1].used = true;
-      return env_[i - 1].value;
+      return &env_[i - 1].value;
     }
   auto g = globals_.find(s);
-  if (g != globals_.end())
-    return g->second;
+  return g != globals_.end() ? &g->second : nullptr;
+}
+
+Value Elab::lookup(const ast::Expr *e) {
+  uint32_t s = exprSym(e);
+  if (const Value *v = findValue(s))
+    return *v;
   auto m = modelIndex_.find(s);
   if (m != modelIndex_.end())
     return Value::model(m->second);
@@ -395,19 +399,10 @@ bool Elab::evalInt(const ast::Expr *e, int64_t &out) {
   case E::Name: {
     if (!e->kids.empty())
       return false;
-    uint32_t s = exprSym(e);
-    for (size_t i = env_.size(); i > barrier_; --i)
-      if (env_[i - 1].sym == s) {
-        if (env_[i - 1].value.type != Value::Int)
-          return false;
-        env_[i - 1].used = true;
-        out = env_[i - 1].value.i;
-        return true;
-      }
-    auto g = globals_.find(s);
-    if (g == globals_.end() || g->second.type != Value::Int)
-      return false;
-    out = g->second.i;
+    const Value *v = findValue(exprSym(e));
+    if (!v || v->type != Value::Int)
+      return false; // eval looks further (models, inf) or reports
+    out = v->i;
     return true;
   }
   case E::Unary: {
