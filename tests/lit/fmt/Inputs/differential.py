@@ -37,9 +37,8 @@ def same(a, b):
 
 
 def named(stderr):
-    """The inputs a run's diagnostics name (at the start of a line: `path:line:col: `)."""
-    known = set(inputs)
-    return {m.decode() for m in re.findall(rb"^(\S+?):\d+:\d+: ", stderr, re.M)} & known
+    """The paths a run's diagnostics name (at the start of a line: `path:line:col: `)."""
+    return {m.decode() for m in re.findall(rb"^(\S+?):\d+:\d+: ", stderr, re.M)}
 
 
 mismatches = 0
@@ -54,7 +53,8 @@ for w in widths:
         continue
     suspects = inputs
     if a[:2] == b[:2]:
-        suspects = [f for f in inputs if f in named(a[2]) | named(b[2])]
+        diagnosed = named(a[2]) | named(b[2])
+        suspects = [f for f in inputs if f in diagnosed]
     for f in suspects:
         a, b = fmt([f], w, False), fmt([f], w, True)
         if not same(a, b):
