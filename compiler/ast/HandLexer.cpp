@@ -107,7 +107,7 @@ uint32_t Lexer::quantityEnd(uint32_t begin, uint32_t numberEnd) const {
   return ok(k) ? uint32_t(k) : 0;
 }
 
-Token Lexer::lex() {
+Tok Lexer::lex() {
   const size_t n = s_.size();
   const char *s = s_.data();
   for (;;) {
@@ -122,15 +122,19 @@ Token Lexer::lex() {
       else
         break;
     }
-    if (pos_ >= n)
-      return {End, uint32_t(n), uint32_t(n)};
+    if (pos_ >= n) {
+      begin_ = pos_ = uint32_t(n);
+      return End;
+    }
     if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '/') {
       uint32_t b = pos_;
       while (pos_ < n && s[pos_] != '\r' && s[pos_] != '\n')
         ++pos_;
       ++tokens_;
-      if (comments_)
-        return {LineComment, b, pos_};
+      if (comments_) {
+        begin_ = b;
+        return LineComment;
+      }
       continue;
     }
     if (s[pos_] == '/' && pos_ + 1 < n && s[pos_ + 1] == '*') {
@@ -139,8 +143,10 @@ Token Lexer::lex() {
         uint32_t b = pos_;
         pos_ = uint32_t(close + 2);
         ++tokens_;
-        if (comments_)
-          return {BlockComment, b, pos_};
+        if (comments_) {
+          begin_ = b;
+          return BlockComment;
+        }
         continue;
       }
       // Unterminated: the longest match is '/' alone.
@@ -151,8 +157,9 @@ Token Lexer::lex() {
   const uint32_t b = pos_;
   const char c = s[b];
   auto tok = [&](Tok k, uint32_t len) {
+    begin_ = b;
     pos_ = b + len;
-    return Token{k, b, b + len};
+    return k;
   };
   auto next = [&](size_t i) { return b + i < n ? s[b + i] : '\0'; };
   if (alpha(c) || c == '_') {
@@ -236,37 +243,6 @@ Token Lexer::lex() {
   }
 }
 
-namespace {
-NestClass nestClass(Tok k) {
-  switch (k) {
-  case LParen: case LBrack: return NestClass::Open;
-  case RParen: case RBrack: return NestClass::Close;
-  case LBrace: return NestClass::LBrace;
-  case RBrace: return NestClass::RBrace;
-  case Semi: return NestClass::Semi;
-  case Minus: case Bang: case Question: case Plus: case Star: case Slash: case AndAnd: case OrOr:
-    return NestClass::Op;
-  default: return NestClass::Other;
-  }
-}
-} // namespace
-
-Token Lexer::next() {
-  Token t = lex();
-  // The ANTLR driver's limits, counted the same way: scanLexical reports them.
-  if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens) {
-    limited_ = true;
-    return {Bad, t.begin, t.end};
-  }
-  if (t.kind == End)
-    return t;
-  if (nesting_.add(nestClass(t.kind), limits_.maxDepth) != NestingCount::No) {
-    limited_ = true;
-    return {Bad, t.begin, t.end};
-  }
-  return t;
-}
-
 LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
   // The lexer counts the tokens to the limit; the nesting is counted here, on past it
   // (a bad character further on outranks it), so the lexer's own nesting is unlimited.
@@ -286,7 +262,7 @@ LexicalFindings scanLexical(std::string_view text, const ParseLimits &limits) {
     }
     if (f.nested != LexicalFindings::kNone)
       continue;
-    if (NestingCount::Over o = nesting.add(nestClass(t.kind), limits.maxDepth)) {
+    if (NestingCount::Over o = nesting.add(Lexer::nestClass(t.kind), limits.maxDepth)) {
       f.nested = t.begin;
       f.nestedHow = o;
     }

@@ -77,12 +77,43 @@ public:
   // the grammar's hidden channel, which `fabc fmt` keeps). A token the
   // grammar would report (a bad character, too many tokens, too deep a nesting) comes
   // back as Bad: the caller leaves such a file to the ANTLR parser's diagnostics.
-  Token next();
+  Token next() {
+    Tok k = lex();
+    Token t{k, begin_, pos_};
+    // The ANTLR driver's limits, counted the same way: scanLexical reports them.
+    if (s_.size() >= limits_.maxTokens && tokens_ > limits_.maxTokens) {
+      limited_ = true;
+      t.kind = Bad;
+      return t;
+    }
+    if (k != End && nesting_.add(nestClass(k), limits_.maxDepth) != NestingCount::No) {
+      limited_ = true;
+      t.kind = Bad;
+    }
+    return t;
+  }
   // True once a Bad token came from a limit (tokens, nesting), not from the text.
   bool limited() const { return limited_; }
 
+  // How a token counts towards the nesting limit (LexicalChecks.h).
+  static NestClass nestClass(Tok k) {
+    switch (k) {
+    case LParen: case LBrack: return NestClass::Open;
+    case RParen: case RBrack: return NestClass::Close;
+    case LBrace: return NestClass::LBrace;
+    case RBrace: return NestClass::RBrace;
+    case Semi: return NestClass::Semi;
+    case Minus: case Bang: case Question: case Plus: case Star: case Slash: case AndAnd: case OrOr:
+      return NestClass::Op;
+    default: return NestClass::Other;
+    }
+  }
+
 private:
-  Token lex();
+  // The next token's kind; the token is [begin_, pos_). Only the kind is returned: a
+  // Token returned from this out-of-line call was stored in two pieces and reloaded
+  // whole, a store-forwarding stall on every token (half the lexer's time).
+  Tok lex();
   uint32_t quantityEnd(uint32_t begin, uint32_t numberEnd) const;
 
   std::string_view s_;
@@ -92,6 +123,9 @@ private:
   uint64_t tokens_ = 0;         // every token, comments too (FAB-E0005 counts them)
   NestingCount nesting_; // as the ANTLR driver counts (FAB-E0006)
   bool limited_ = false;
+  // The last token's start. Not beside pos_: next() read the two as one 8-byte load of
+  // lex()'s two 4-byte stores, which cannot be forwarded (the same stall again).
+  uint32_t begin_ = 0;
 };
 
 // A stretch of text at [oldBegin, oldEnd] in one text and at newBegin in another, the
