@@ -11,6 +11,7 @@
 #include "loader/Imports.h"
 
 #include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 
 #include <cmath>
@@ -170,18 +171,10 @@ private:
   // Bounds (`estimate LOW..HIGH`) belong to catalog figures: a block without figures
   // (figures = false) refuses them here; a model refuses them on its other properties
   // (convertModel, FAB-E0391).
-  void duplicateProps(const ast::List<ast::Prop> &props, const char *block, bool figures = false) {
-    std::map<std::string_view, const ast::Prop *> first;
-    for (const ast::Prop &p : props) {
-      if (p.low && !figures)
-        boundsWithoutFigure(p, block);
-      auto ins = first.emplace(p.key, &p);
-      if (ins.second)
-        continue;
-      Diagnostic *d = error(DiagCode::E0038, p.keyRange, "property '{}' is set twice in {}", p.key, block);
-      DiagEngine::note(d, ins.first->second->keyRange, "first set here");
-    }
-  }
+  // `block` words the block ("instance 'x'"), asked only for a message: an explicit file
+  // checks a property block per statement.
+  void duplicateProps(const ast::List<ast::Prop> &props, llvm::function_ref<std::string()> block,
+                      bool figures = false);
   // Statements' property blocks, checked once each before anything runs (not once per
   // loop iteration): instances, links, places, buildings and halls, spans, policies.
   void duplicateStmtProps(const ast::Block &b);

@@ -108,21 +108,52 @@ void Elab::execParam(const ast::Stmt *s) {
 void Elab::duplicateStmtProps(const ast::Block &b) {
   using K = ast::Stmt;
   for (const ast::Stmt *s : b) {
+    if (s->kind == K::For || s->kind == K::If) { // the kinds with bodies
+      duplicateStmtProps(s->body());
+      duplicateStmtProps(s->elseBody());
+      continue;
+    }
+    if (s->props.empty() && s->kind != K::Building) // most of an explicit file's statements
+      continue;
     switch (s->kind) {
-    case K::Inst: duplicateProps(s->props, ("instance '" + std::string(s->name()) + "'").c_str()); break;
-    case K::Link: duplicateProps(s->props, "a link"); break;
-    case K::Place: duplicateProps(s->props, "a place"); break;
-    case K::Span: duplicateProps(s->props, "a span"); break;
-    case K::Policy: duplicateProps(s->props, ("policy '" + std::string(s->name()) + "'").c_str()); break;
+    case K::Inst: duplicateProps(s->props, [&] { return "instance '" + std::string(s->name()) + "'"; }); break;
+    case K::Link: duplicateProps(s->props, [] { return std::string("a link"); }); break;
+    case K::Place: duplicateProps(s->props, [] { return std::string("a place"); }); break;
+    case K::Span: duplicateProps(s->props, [] { return std::string("a span"); }); break;
+    case K::Policy: duplicateProps(s->props, [&] { return "policy '" + std::string(s->name()) + "'"; }); break;
     case K::Building:
-      duplicateProps(s->props, ("building '" + std::string(s->name()) + "'").c_str());
+      duplicateProps(s->props, [&] { return "building '" + std::string(s->name()) + "'"; });
       for (const ast::Hall &h : s->halls())
-        duplicateProps(h.props, ("hall '" + std::string(h.name) + "'").c_str());
+        duplicateProps(h.props, [&] { return "hall '" + std::string(h.name) + "'"; });
       break;
     default: break;
     }
-    duplicateStmtProps(s->body());
-    duplicateStmtProps(s->elseBody());
+  }
+}
+
+void Elab::duplicateProps(const ast::List<ast::Prop> &props, llvm::function_ref<std::string()> block, bool figures) {
+  // A block of a few properties is compared pair by pair (no allocation); a long one
+  // through a map. Either way a duplicate's note points at the key's first setting.
+  constexpr size_t kPairwise = 16;
+  std::map<std::string_view, const ast::Prop *> first;
+  for (size_t i = 0; i < props.size(); ++i) {
+    const ast::Prop &p = props[i];
+    if (p.low && !figures)
+      boundsWithoutFigure(p, block().c_str());
+    const ast::Prop *earlier = nullptr;
+    if (props.size() <= kPairwise) {
+      for (size_t j = 0; j < i && !earlier; ++j)
+        if (props[j].key == p.key)
+          earlier = &props[j];
+    } else {
+      auto ins = first.emplace(p.key, &p);
+      if (!ins.second)
+        earlier = ins.first->second;
+    }
+    if (!earlier)
+      continue;
+    Diagnostic *d = error(DiagCode::E0038, p.keyRange, "property '{}' is set twice in {}", p.key, block());
+    DiagEngine::note(d, earlier->keyRange, "first set here");
   }
 }
 

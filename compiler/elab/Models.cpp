@@ -321,7 +321,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
   bool device = out.kind == K::System || out.kind == K::Switch || out.kind == K::Nic || out.kind == K::NvSwitch;
   bool media = out.kind == K::Optic || out.kind == K::Cable;
   std::string what = "model '" + std::string(m.name) + "'";
-  duplicateProps(m.props, what.c_str(), true);
+  duplicateProps(m.props, [&] { return what; }, true);
   for (const ast::Prop &p : m.props) {
     std::string_view k = p.key;
     boundsRead_ = nullptr;
@@ -462,7 +462,7 @@ void Elab::convertModel(const ast::Model &m, ir::Model &out) {
     }
     g.count = uint32_t(n);
     bool haveSpeed = false;
-    duplicateProps(pd.props, ("port group '" + std::string(pd.name) + "' of model '" + std::string(m.name) + "'").c_str());
+    duplicateProps(pd.props, [&] { return "port group '" + std::string(pd.name) + "' of model '" + std::string(m.name) + "'"; });
     for (const ast::Prop &p : pd.props) {
       int64_t iv;
       if (p.key == "speed") haveSpeed = propQty("port", p, dims::Bandwidth, g.speed);
