@@ -47,6 +47,17 @@ void useServerHeap() {
 #endif
 }
 
+// One compile, then exit: a block of 2 MiB or more is mapped for itself and unmapped when
+// freed, instead of glibc's dynamic threshold, which after the first such free serves
+// blocks up to its size from the heap, where freed ones are left as holes the later,
+// larger arrays do not fit. The million-GPU check's peak RSS: 322-329 -> 256-263 MiB, page
+// faults 14,753 -> 11,484 (decision 0471, second amendment).
+void useCommandLineHeap() {
+#if defined(__GLIBC__) && defined(FABC_HUGE_PAGES)
+  mallopt(M_MMAP_THRESHOLD, 2 << 20); // the huge page: what operator new rounds a block to
+#endif
+}
+
 void releaseFreeMemory() {
 #ifdef __GLIBC__
   malloc_trim(0);

@@ -8,6 +8,10 @@ void setHugePages(bool on);
 // 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
 // pages instead of faulting in new ones. Call before any thread starts.
 void useServerHeap();
+// The command line's heap: blocks of 2 MiB or more mapped on their own and returned to
+// the system when freed (HugePages.cpp). Call before any thread starts; useServerHeap
+// replaces it.
+void useCommandLineHeap();
 // Returns the heap's free pages to the system (the server calls it when idle).
 void releaseFreeMemory();
 } // namespace fabc::cli

@@ -1,6 +1,7 @@
 // fabc: the fabric compiler's command line. The library (compiler/) compiles; this folder
 // parses the options (Options.cpp), runs a command (one file each) and prints.
 #include "Commands.h"
+#include "HugePages.h"
 #include "diag/SarifContext.h"
 
 #include <llvm/ADT/SmallString.h>
@@ -192,6 +193,7 @@ int main(int argc, char **argv) {
   using namespace fabc::cli;
   // The pipeline runs on a thread with a large stack, so that deep but legal nesting
   // in a design never meets the 8 MB default.
+  useCommandLineHeap();
   ThreadArgs args{argc, argv, ExitUsage};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
