@@ -36,19 +36,24 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
           return;
         // The cage's requirement: the highest media class, and at that class the
         // transceiver (at this end) of longest reach.
+        // Each port of the cage whose link has a plug, with that link.
+        auto forEachLink = [&](auto &&fn) {
+          for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
+            uint32_t port = first + k, l = F.portLink[port];
+            if (l != None && F.linkMedia[l] != ir::Media::None)
+              fn(port, l);
+          }
+        };
         ir::Media top = ir::Media::None;
         uint32_t topLink = None, topOptic = None;
-        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t port = first + k, l = F.portLink[port];
-          if (l == None || F.linkMedia[l] == ir::Media::None)
-            continue;
+        forEachLink([&](uint32_t port, uint32_t l) {
           uint32_t o = endOptic(l, port);
           if (F.linkMedia[l] > top || (F.linkMedia[l] == top && reachOf(o) > reachOf(topOptic))) {
             top = F.linkMedia[l];
             topLink = l;
             topOptic = o;
           }
-        }
+        });
         if (top == ir::Media::None)
           return;
         // Whether the cage's links go to one cage at the far end matters to an assembly
@@ -56,27 +61,21 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
         bool oneRemoteCage = true;
         if (isAssembly(top)) {
           uint32_t remoteCage = None;
-          for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-            uint32_t port = first + k, l = F.portLink[port];
-            if (l == None || F.linkMedia[l] == ir::Media::None)
-              continue;
+          forEachLink([&](uint32_t port, uint32_t l) {
             uint32_t rc = cageOf(F, F.otherEnd(l, port));
             if (remoteCage != None && rc != remoteCage)
               oneRemoteCage = false;
             remoteCage = rc;
-          }
+          });
         }
         bool splitAssembly = isAssembly(top) && !oneRemoteCage;
         ir::Media need = splitAssembly ? ir::Media::MMF : top; // a copper assembly cannot fan out
-        for (uint32_t k = 0; k < gl.portsPerCage; ++k) {
-          uint32_t port = first + k, l = F.portLink[port];
-          if (l == None || F.linkMedia[l] == ir::Media::None)
-            continue;
+        forEachLink([&](uint32_t port, uint32_t l) {
           bool ok = F.linkMedia[l] == need && !(topOptic != None && F.linkMedia[l] == top && endOptic(l, port) != topOptic);
           if (ok && !splitAssembly)
-            continue;
+            return;
           if (ok && splitAssembly && !isAssembly(F.linkMedia[l]))
-            continue;
+            return;
           bool isA = F.linkA[l] == port;
           const Option *pick = nullptr;
           for (const Option &o : optionsOf(l)) {
@@ -104,17 +103,17 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
             }
             F.linkMedia[l] = ir::Media::None; // reported: no plug, no transceivers
             F.linkCable[l] = F.linkOpticA[l] = F.linkOpticB[l] = None;
-            continue;
+            return;
           }
           if (pick->media == F.linkMedia[l] && pick->cable == F.linkCable[l] && pick->opticA == F.linkOpticA[l] &&
               pick->opticB == F.linkOpticB[l])
-            continue;
+            return;
           F.linkMedia[l] = pick->media;
           F.linkCable[l] = pick->cable;
           F.linkOpticA[l] = pick->opticA;
           F.linkOpticB[l] = pick->opticB;
           changed = true;
-        }
+        });
       });
     if (!changed)
       break;
