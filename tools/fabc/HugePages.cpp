@@ -28,6 +28,9 @@
 namespace fabc::cli {
 namespace {
 std::atomic<bool> hugePages{true};
+// The size operator new rounds and aligns a large block to, and from which the command
+// line maps a block for itself.
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
 } // namespace
 
 void setHugePages(bool on) { hugePages.store(on, std::memory_order_relaxed); }
@@ -54,7 +57,7 @@ void useServerHeap() {
 // faults 14,753 -> 11,484 (decision 0471, second amendment).
 void useCommandLineHeap() {
 #if defined(__GLIBC__) && defined(FABC_HUGE_PAGES)
-  mallopt(M_MMAP_THRESHOLD, 2 << 20); // the huge page: what operator new rounds a block to
+  mallopt(M_MMAP_THRESHOLD, int(kHugePage));
 #endif
 }
 
@@ -67,8 +70,7 @@ void releaseFreeMemory() {
 
 #ifdef FABC_HUGE_PAGES
 namespace {
-
-constexpr std::size_t kHugePage = std::size_t(2) << 20;
+using fabc::cli::kHugePage;
 
 void *allocateHuge(std::size_t n) {
   n = (n + kHugePage - 1) & ~(kHugePage - 1);

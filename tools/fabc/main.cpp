@@ -191,9 +191,9 @@ void *threadMain(void *p) {
 
 int main(int argc, char **argv) {
   using namespace fabc::cli;
+  useCommandLineHeap();
   // The pipeline runs on a thread with a large stack, so that deep but legal nesting
   // in a design never meets the 8 MB default.
-  useCommandLineHeap();
   ThreadArgs args{argc, argv, ExitUsage};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
