@@ -379,6 +379,19 @@ private:
   std::map<std::vector<uint64_t>, uint32_t> argSetIndex_; // (template, depth, arguments) -> argSet
   std::vector<std::unique_ptr<Stamp>> stamps_;             // by argSet: the recorded body, if pure
 
+  // ---- sizing ahead ----
+  // After the first of `more` + 1 iterations that are likely alike (a loop's, an instance
+  // array's elements), the arrays elaboration appends to get room for all of them at once.
+  // Grown by doubling instead, a million-GPU design's arrays took twice their final
+  // memory, every page of it zeroed by the kernel, and were copied at each growth. A
+  // guess too high reserves address space only: pages no item is written to are never
+  // touched.
+  struct Sizes {
+    uint64_t nodes, devs, ports, links, cursors;
+  };
+  Sizes sizes() const { return {F.nodes.size(), F.numDevices(), F.numPorts(), F.numLinks(), cursors_.size()}; }
+  void reserveAhead(const Sizes &before, uint64_t more);
+
   // ---- instance tree ----
   uint32_t newNode(uint32_t parent, uint32_t name, int64_t index) {
     F.nodes.push_back({parent, name, index});

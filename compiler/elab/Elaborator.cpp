@@ -33,6 +33,7 @@ void Elab::exec(const ast::Stmt *s) {
       return;
     uint32_t var = sym(s->name(), s->sym());
     frames_.push_back({s, nullptr, None, from});
+    const Sizes before = sizes();
     for (int64_t i = from; i < to; ++i) {
       step(s->range);
       frames_.back().index = i;
@@ -41,6 +42,8 @@ void Elab::exec(const ast::Stmt *s) {
       for (const ast::Stmt *b : s->body())
         exec(b);
       env_.resize(mark);
+      if (i == from)
+        reserveAhead(before, uint64_t(to - from - 1));
     }
     frames_.pop_back();
     break;
@@ -73,6 +76,41 @@ void Elab::exec(const ast::Stmt *s) {
     }
     break;
   }
+  }
+}
+
+void Elab::reserveAhead(const Sizes &before, uint64_t more) {
+  const Sizes now = sizes();
+  const uint64_t nodes = now.nodes - before.nodes, devs = now.devs - before.devs, ports = now.ports - before.ports,
+                 links = now.links - before.links, cursors = now.cursors - before.cursors;
+  if (more == 0 || (nodes | devs | ports | links) == 0)
+    return;
+  // Only as many as the limits let through: past them elaboration stops anyway.
+  const ElabLimits &lim = opts_.limits;
+  if (devs)
+    more = std::min(more, (lim.maxDevices - std::min<uint64_t>(now.devs, lim.maxDevices)) / devs);
+  if (links)
+    more = std::min(more, (lim.maxLinks - std::min<uint64_t>(now.links, lim.maxLinks)) / links);
+  // A guess too high costs address space, which a ulimit counts: at most eight times
+  // what an array holds, or a million items (a loop whose first iteration alone makes
+  // anything then reserves ~150 MB it never touches, not gigabytes).
+  for (auto [held, step] : {std::pair(now.nodes, nodes), {now.devs, devs}, {now.ports, ports}, {now.links, links}})
+    if (step)
+      more = std::min(more, std::max<uint64_t>(8 * held, uint64_t(1) << 20) / step);
+  auto grow = [](auto &v, uint64_t n) {
+    if (n > v.capacity())
+      v.reserve(std::max<uint64_t>(n, 2 * v.capacity()));
+  };
+  try {
+    F.reserveElaborated(now.devs + devs * more, now.ports + ports * more, now.links + links * more);
+    const uint64_t n = now.nodes + nodes * more;
+    grow(F.nodes, n);
+    grow(nodeDevice_, n);
+    grow(nodeDevBegin_, n);
+    grow(nodeDevEnd_, n);
+    grow(devCursorBase_, now.devs + devs * more);
+    grow(cursors_, now.cursors + cursors * more);
+  } catch (const std::bad_alloc &) { // a hint: without the room the arrays still grow as they fill
   }
 }
 
@@ -226,7 +264,7 @@ bool Elab::run() {
     size_t links = 0;
     for (const ast::Stmt *s : fab->body)
       links += s->kind == ast::Stmt::Link;
-    F.reserveLinks(F.numLinks() + links);
+    F.reserveElaborated(F.numDevices(), F.numPorts(), F.numLinks() + links);
     for (const ast::Stmt *s : fab->body)
       exec(s);
     // A parameter that no instance of its template reads is a lint (W0104).

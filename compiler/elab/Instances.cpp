@@ -279,6 +279,7 @@ void Elab::execInst(const ast::Stmt *s) {
     throw Abort{};
   }
   uint32_t var = s->name3().empty() ? UINT32_MAX : sym(s->name3(), s->sym3());
+  const Sizes before = sizes();
   for (int64_t i = lo; i < hi; ++i) {
     step(s->range);
     size_t mark = env_.size();
@@ -286,6 +287,8 @@ void Elab::execInst(const ast::Stmt *s) {
       bind(var, Value::integer(i));
     instantiate(s, i, true);
     env_.resize(mark);
+    if (i == lo)
+      reserveAhead(before, uint64_t(hi - lo - 1));
   }
 }
 

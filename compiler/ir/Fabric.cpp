@@ -1,6 +1,7 @@
 #include "ir/Fabric.h"
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <llvm/ADT/SmallVector.h>
 
 namespace fabc::ir {
@@ -94,6 +95,32 @@ static uint32_t groupIn(const Layout &l, uint32_t rel, uint32_t *indexInGroup) {
     }
   }
   return 0;
+}
+
+void Fabric::reserveElaborated(size_t devices, size_t ports, size_t links) {
+  auto grow = [](auto &v, size_t n) {
+    if (n > v.capacity())
+      v.reserve(std::max(n, 2 * v.capacity()));
+  };
+  for (auto *v : {&devModel, &devLayout, &devNode, &devPortBase, &devRack, &devAsn, &devLoopback})
+    grow(*v, devices);
+  grow(devTier, devices);
+  grow(devRole, devices);
+  grow(devU, devices);
+  grow(devLoc, devices);
+  grow(devGuid, devices);
+  if (!devChoice.empty())
+    grow(devChoice, devices);
+  grow(portDevice, ports);
+  grow(portLink, ports);
+  grow(linkA, links);
+  grow(linkB, links);
+  grow(linkLength, links);
+  grow(linkFlags, links);
+  grow(linkMediaReq, links);
+  grow(linkLoc, links);
+  if (!linkChoice.empty())
+    grow(linkChoice, links);
 }
 
 uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {

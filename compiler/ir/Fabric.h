@@ -765,15 +765,11 @@ public:
   size_t numDevices() const { return devModel.size(); }
   size_t numPorts() const { return portDevice.size(); }
   size_t numLinks() const { return linkA.size(); }
-  // Room for n links in the arrays elaboration appends to (linkA .. linkLoc).
-  void reserveLinks(size_t n) {
-    linkA.reserve(n);
-    linkB.reserve(n);
-    linkLength.reserve(n);
-    linkFlags.reserve(n);
-    linkMediaReq.reserve(n);
-    linkLoc.reserve(n);
-  }
+  // Room in the arrays elaboration appends to (devModel .. devGuid, portDevice, portLink,
+  // linkA .. linkLoc, and the part choices once any are made) for at least these counts.
+  // An array that must grow at least doubles, so that a run of calls asking a little more
+  // each time still costs linear time in all.
+  void reserveElaborated(size_t devices, size_t ports, size_t links);
 
   const Model &modelOf(uint32_t dev) const { return models[devModel[dev]]; }
   const Layout &layoutOf(uint32_t dev) const { return layouts[devLayout[dev]]; }
