@@ -38,6 +38,7 @@ struct Backend {
   bool (*run)(BackendContext &ctx);
   bool byDefault; // part of the default --emit set
   bool inAll = true; // part of --emit=all (the IR dump is not: it is for testing passes)
+  unsigned reads = 0; // the analyses it reads (Analyses::Need), computed ahead together
 };
 
 // Every backend, in a fixed order.

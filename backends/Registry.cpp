@@ -10,15 +10,15 @@ namespace fabc {
 const std::vector<Backend> &backends() {
   static const std::vector<Backend> list = {
       {"summary", "what the checks measured: tiers, oversubscription, bisection, latency, NVLink domains (summary.json)",
-       runSummary, true},
-      {"bom", "bill of materials: devices, transceivers and cables by SKU (bom/bom.csv, bom/bom.json)", runBom, true},
+       runSummary, true, true, Analyses::NeedEnergy | Analyses::NeedReliability},
+      {"bom", "bill of materials: devices, transceivers and cables by SKU (bom/bom.csv, bom/bom.json)", runBom, true, true, Analyses::NeedBom},
       {"cabling", "cabling plan, one row per cable with ends, racks, media and length (cabling/plan.csv, .json)",
        runCabling, true},
       {"energy", "energy budget per tier, rack and building, and the pluggable-vs-CPO what-if (energy/energy.json, .csv)",
-       runEnergy, true},
+       runEnergy, true, true, Analyses::NeedEnergy},
       {"report", "the design report: one self-contained HTML page, summary, latency, energy, BOM, topology, diagnostics "
                  "(report/index.html)",
-       runReport, false},
+       runReport, false, true, Analyses::NeedBom | Analyses::NeedEnergy | Analyses::NeedReliability},
       {"infiniband", "InfiniBand fabric: ibsim/ibnetdiscover net file, OpenSM ftree root and compute-node GUIDs "
                      "and the opensm.conf fragment that uses them, node name map, "
                      "IBDM expected-cabling topology and IBNL (infiniband/)",

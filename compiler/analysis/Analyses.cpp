@@ -2,6 +2,8 @@
 
 #include "passes/Addressing.h"
 
+#include "support/Concurrent.h"
+
 namespace fabc {
 
 const BomSummary &Analyses::bom() const {
@@ -28,6 +30,34 @@ const ReliabilityModel &Analyses::reliabilityCounts() const {
   if (!reliabilityCounts_)
     reliabilityCounts_ = std::make_unique<ReliabilityModel>(computeReliability(F_, /*countsOnly=*/true));
   return *reliabilityCounts_;
+}
+
+void Analyses::prepare(unsigned needs) {
+  const bool b = (needs & NeedBom) && !bom_, e = (needs & NeedEnergy) && !energy_,
+             r = (needs & NeedReliability) && !reliability_;
+  auto bom = [&] {
+    if (b)
+      bom_ = std::make_unique<BomSummary>(summarize(F_));
+  };
+  auto reliability = [&] {
+    if (r)
+      reliability_ = std::make_unique<ReliabilityModel>(computeReliability(F_));
+  };
+  auto energy = [&] {
+    if (e)
+      energy_ = std::make_unique<EnergyModel>(computeEnergy(F_));
+  };
+  if (b + e + r < 2) {
+    bom();
+    reliability();
+    energy();
+    return;
+  }
+  // At a million GPUs: energy ~90 ms, against the BOM ~70 ms and reliability ~45 ms.
+  runConcurrently(energy, [&] {
+    bom();
+    reliability();
+  });
 }
 
 const std::string &Analyses::hostName(uint32_t dev) const {

@@ -1,6 +1,7 @@
 // The measuring steps (analysis/Measure.h); docs/decisions/0011-analyses-are-computed-once-in-the-compiler.md describes the
 // latency model, oversubscription and bisection.
 #include "analysis/Measure.h"
+#include "support/Concurrent.h"
 
 #include "analysis/Groups.h"
 #include "analysis/Resilience.h"
@@ -260,12 +261,19 @@ void measure(ir::Fabric &F) {
   TierLoads loads;
   measureTiers(F, loads);
   Climbs climbs = findClimbs(F);
-  measureLatency(F, climbs);
-  measureLatencyMatrix(F, climbs);
-  measureResilience(F, std::move(loads));
-  measureReachability(F);
-  measureGroups(F);
-  measureScopes(F);
+  measureLatency(F, climbs); // the pods, which the resilience measures read
+  // Two halves at once: the resilience measures read the tiers' loads, the pods and the
+  // links, and write only metrics.resilience; the others never read that.
+  runConcurrently(
+      [&] {
+        measureLatencyMatrix(F, climbs);
+        measureGroups(F);
+        measureScopes(F);
+      },
+      [&] {
+        measureResilience(F, std::move(loads));
+        measureReachability(F);
+      });
 }
 
 } // namespace fabc::analysis

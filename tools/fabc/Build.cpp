@@ -130,6 +130,11 @@ int compile(const Options &o, const std::string &input, bool build) {
     BuildInfo info{input, FABC_VERSION};
     // Every output's rules before any backend: the report lists every diagnostic of the
     // build, a later output's warnings (FAB-W0160 for ptm) included.
+    unsigned reads = 0;
+    for (const std::string &name : c.options().outputs)
+      reads |= findBackend(name)->reads;
+    timer("analyses");
+    c.analyses().prepare(reads);
     timer("checks");
     for (const std::string &name : c.options().outputs)
       if (!c.checkOutput(name)) {
