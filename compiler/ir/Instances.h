@@ -48,6 +48,20 @@ struct InstanceTree {
       n += t.stampOf != UINT32_MAX;
     return n;
   }
+  // The links of stamped instances, outermost copies only, in order: link l in
+  // [begin, end) was copied from link l - delta, in the instance the copy was stamped from.
+  struct LinkCopy {
+    uint32_t begin, end, delta;
+  };
+  std::vector<LinkCopy> linkCopies() const {
+    std::vector<LinkCopy> out;
+    for (const TemplateInstance &t : instances) { // preorder: linkBegin never decreases
+      if (t.stampOf == UINT32_MAX || t.linkEnd == t.linkBegin || (!out.empty() && t.linkBegin < out.back().end))
+        continue; // evaluated, linkless, or inside the last copy
+      out.push_back({t.linkBegin, t.linkEnd, t.linkBegin - instances[t.stampOf].linkBegin});
+    }
+    return out;
+  }
   // The innermost template instance whose devices include dev, or UINT32_MAX.
   // O(log n + depth): a pass may ask for each diagnostic it reports.
   uint32_t instanceOfDevice(uint32_t dev) const {

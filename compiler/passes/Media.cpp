@@ -463,10 +463,39 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     }
     return key;
   };
+  // A link of a stamped template instance joins ports of the same models, groups and
+  // layouts, with the same request, as the link it was copied from (decision 0341). Where
+  // its length and chosen parts are also the same, and the earlier link got its parts
+  // without a diagnostic, it gets the same parts without the search. Exact; at a million
+  // GPUs three of the four planes' links.
+  const std::vector<ir::InstanceTree::LinkCopy> copies = F.instances.linkCopies();
+  size_t copy = 0;
+  auto sameAs = [&](uint32_t l, uint32_t o) {
+    if (F.linkMedia[o] == ir::Media::None || F.linkLength[l] != F.linkLength[o] ||
+        F.linkMediaReq[l] != F.linkMediaReq[o])
+      return false;
+    if (!choices.any())
+      return true;
+    Chosen a = choices.of(l), b = choices.of(o);
+    return !a.conflict && !a.cpoOptic[0] && !a.cpoOptic[1] && !b.conflict && !b.cpoOptic[0] && !b.cpoOptic[1] &&
+           a.optic[0] == b.optic[0] && a.optic[1] == b.optic[1] && a.cable == b.cable;
+  };
   Key last;
   const std::vector<Option> *lastOpts = nullptr;
   unsigned shapeReported = 0;
   for (size_t l = 0; l < n; ++l) {
+    while (copy < copies.size() && copies[copy].end <= l)
+      ++copy;
+    if (copy < copies.size() && l >= copies[copy].begin) {
+      uint32_t o = uint32_t(l) - copies[copy].delta;
+      if (sameAs(uint32_t(l), o)) {
+        F.linkMedia[l] = F.linkMedia[o];
+        F.linkCable[l] = F.linkCable[o];
+        F.linkOpticA[l] = F.linkOpticA[o];
+        F.linkOpticB[l] = F.linkOpticB[o];
+        continue;
+      }
+    }
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
     PortAt at[2] = {portAt(F, pa), portAt(F, pb)};
     if (!runsProtocol(F, uint32_t(l), at, diags, shapeReported))
