@@ -309,10 +309,18 @@ void Server::didChange(const json::Object &p) {
     return;
   if (version)
     d.version = *version;
+  const auto now = Clock::now();
+  const auto quiet = std::chrono::milliseconds(opts_.debounceMs);
+  // An edit after a pause (no edit for the quiet period) is compiled almost at once
+  // (afterPauseMs, for messages already on their way); one within the quiet period of the
+  // last restarts it, so a burst (a paste, key repeat, a storm of edits) compiles after
+  // its last edit, as it did when every edit waited for the quiet period.
+  const bool afterPause = now - d.lastEdit >= quiet;
+  d.lastEdit = now;
   if (!d.dirty)
-    d.firstPending = Clock::now();
+    d.firstPending = now;
   d.dirty = true;
-  d.due = Clock::now() + std::chrono::milliseconds(opts_.debounceMs);
+  d.due = now + (afterPause ? std::min(quiet, std::chrono::milliseconds(opts_.afterPauseMs)) : quiet);
 }
 
 void Server::didClose(const json::Object &p) {

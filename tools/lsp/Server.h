@@ -29,6 +29,9 @@ struct ServerOptions {
   CompileOptions compile;                            // -I, -D, limits, the outputs whose rules run
   std::function<void(DiagEngine &)> configureDiags;  // -Werror, -Wno-CODE, --error-limit
   unsigned debounceMs = 25;                          // quiet period after an edit
+  // After a pause (no edit for debounceMs) an edit waits only this long: the quiet
+  // period is for merging the edits of a burst, and an edit alone is none.
+  unsigned afterPauseMs = 3;
   // A request about a text of at least this many bytes with edits not yet parsed is
   // answered from the last parse, positions mapped across the edit (docs/lsp.md,
   // "Threading"): parsing it would cost more than the answer may take.
@@ -59,7 +62,7 @@ struct Document {
   int64_t version = 0;
   bool dirty = true;
   bool open = true; // false: read from disk for one request, diagnostics not published
-  Clock::time_point due{}, firstPending{};
+  Clock::time_point due{}, firstPending{}, lastEdit{};
   // The last compilation (of the text at that time) and the index of its AST. Shared with
   // the worker while it checks: until `full`, only the sources, the program and the index
   // may be read (the worker writes the IR, the values and the diagnostics).

@@ -18,6 +18,9 @@ Script lines (others, e.g. RUN/CHECK comments, are ignored):
   WAIT message     wait for the next message of any kind
   RM NAME          delete INPUTS_DIR/NAME (a file that vanishes)
   CLOSE            close the server's stdin (end of input)
+  TIMEOUT S        wait at most S seconds for each message from here on (default 30): a
+                   bound far from what is waited for (a quiet period of 10 s), never a
+                   measurement
 In SEND and RAW, ${uri:NAME} is the file URI of INPUTS_DIR/NAME, ${text:NAME} that
 file's text as a JSON string body (no quotes), ${root} the URI of INPUTS_DIR.
 At the end the script closes stdin if it has not, waits for the server and prints
@@ -54,9 +57,9 @@ class Session:
         body = obj_text.encode("utf-8")
         self.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
 
-    def read_message(self, timeout=TIMEOUT):
+    def read_message(self, timeout=None):
         """The next message, or None at end of output."""
-        deadline = time.time() + timeout
+        deadline = time.time() + (TIMEOUT if timeout is None else timeout)
         fd = self.proc.stdout.fileno()
         while True:
             end = self.buf.find(b"\r\n\r\n")
@@ -94,6 +97,7 @@ class Session:
 
 
 def main():
+    global TIMEOUT
     args = sys.argv[1:]
     extra = []
     if "--" in args:
@@ -140,6 +144,8 @@ def main():
             sess.wait(lambda m: True)
         elif line.startswith("RM "):
             os.remove(os.path.join(inputs, line[3:].strip()))
+        elif line.startswith("TIMEOUT "):
+            TIMEOUT = float(line.split()[1])
         elif line == "CLOSE":
             sess.proc.stdin.close()
             sess.closed = True
