@@ -53,12 +53,19 @@ send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
 send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
       "params": {"textDocument": {"uri": uri, "languageId": "fabric", "version": 1, "text": CLEAN}}})
 lines.append("WAIT diagnostics 1")
+# In one write, as an editor's burst arrives: sent one by one, a pause of a few
+# milliseconds after the first (the writer preempted on a loaded machine) would make it
+# an edit after a pause, which the server compiles at once (docs/lsp.md, "Threading").
+storm = b""
 for v in range(2, 1002):
     col = len("// a comment the edits type into:") + v - 2
-    send({"jsonrpc": "2.0", "method": "textDocument/didChange",
-          "params": {"textDocument": {"uri": uri, "version": v},
-                     "contentChanges": [{"range": {"start": {"line": 1, "character": col},
-                                                   "end": {"line": 1, "character": col}}, "text": "x"}]}})
+    body = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                       "params": {"textDocument": {"uri": uri, "version": v},
+                                  "contentChanges": [{"range": {"start": {"line": 1, "character": col},
+                                                                "end": {"line": 1, "character": col}},
+                                                      "text": "x"}]}}, separators=(",", ":")).encode()
+    storm += b"Content-Length: %d\r\n\r\n" % len(body) + body
+lines.append("RAW " + storm.decode().replace("\r\n", "\\r\\n"))
 send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentSymbol",
       "params": {"textDocument": {"uri": uri}}})
 lines.append("WAIT diagnostics 1001")
