@@ -197,6 +197,8 @@ json::Value Server::initialize(const json::Object *params) {
     if (const json::Object *io = params->getObject("initializationOptions")) {
       if (auto d = io->getInteger("debounceMs"); d && *d >= 0 && *d <= 10000)
         opts_.debounceMs = unsigned(*d);
+      if (auto d = io->getInteger("afterPauseMs"); d && *d >= 0 && *d <= 10000)
+        opts_.afterPauseMs = unsigned(*d);
       if (auto b = io->getInteger("staleAboveBytes"); b && *b >= 0)
         opts_.staleAboveBytes = size_t(*b);
       if (const json::Array *inc = io->getArray("includes"))

@@ -15,7 +15,7 @@ for i in reversed(range(N)):
                     "text": "22"})
 msgs = [
     {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-     "params": {"capabilities": {}, "initializationOptions": {"debounceMs": 10000}}},
+     "params": {"capabilities": {}, "initializationOptions": {"debounceMs": 10000, "afterPauseMs": 10000}}},
     {"jsonrpc": "2.0", "method": "textDocument/didOpen",
      "params": {"textDocument": {"uri": uri, "languageId": "fabric", "version": 1, "text": text}}},
     {"jsonrpc": "2.0", "method": "textDocument/didChange",
