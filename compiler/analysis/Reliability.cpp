@@ -192,30 +192,44 @@ ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly) {
   }
   CpoEngineCache engineFor(F);
   const ir::CpoPorts isCpo(F);
+  // Counting alone: each transceiver and cable model's units summed over the links, then
+  // charged once per model (every unit is whole, so the counts are the same).
+  std::vector<uint64_t> xcvrUnits(countsOnly ? F.models.size() : 0), cableUnits(xcvrUnits.size());
   for (size_t l = 0; l < F.numLinks(); ++l) {
     for (int side = 0; side < 2; ++side) {
-      uint32_t port = side ? F.linkB[l] : F.linkA[l], dev = F.portDevice[port];
+      // The device only where the sums need it: counting alone (countsOnly) reads the
+      // link's own arrays, in order, and no port's device.
+      const uint32_t port = side ? F.linkB[l] : F.linkA[l];
+      auto dev = [&] { return countsOnly ? None : F.portDevice[port]; };
       if (isCpo(port)) {
         uint32_t e = engineFor(F.portSpeed(port));
         if (e == None)
           continue;
         const ir::Model &em = F.models[e];
         const ir::Figure &f = C.rate(e, em.afr, Counter::Afr);
-        C.charge(dev, {FailCategory::CpoEngines, &f, 1, 1, e, Counter::Afr});
+        C.charge(dev(), {FailCategory::CpoEngines, &f, 1, 1, e, Counter::Afr});
         const ir::Figure &lf = C.rate(e, em.laserAfr, Counter::LaserAfr);
-        C.charge(dev, {FailCategory::Lasers, &lf, em.lasers.value, portsPerLaser(em), e, Counter::LaserAfr});
+        C.charge(dev(), {FailCategory::Lasers, &lf, em.lasers.value, portsPerLaser(em), e, Counter::LaserAfr});
         continue;
       }
       uint8_t n = side ? F.linkXcvrB[l] : F.linkXcvrA[l];
       uint32_t o = side ? F.linkOpticB[l] : F.linkOpticA[l];
       if (!n || o == None)
         continue;
+      if (countsOnly) {
+        xcvrUnits[o] += n;
+        continue;
+      }
       const ir::Model &om = F.models[o];
       const ir::Figure &f = C.rate(o, om.afr, Counter::Afr);
-      C.charge(dev, {FailCategory::Transceivers, &f, double(n), double(om.portsPerUnit), o, Counter::Afr});
+      C.charge(dev(), {FailCategory::Transceivers, &f, double(n), double(om.portsPerUnit), o, Counter::Afr});
     }
     uint32_t c = F.linkCable[l];
     if (c != None && F.linkCableUnits[l]) {
+      if (countsOnly) {
+        cableUnits[c] += F.linkCableUnits[l];
+        continue;
+      }
       uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
       uint32_t upper = F.devTier[b] > F.devTier[a] && F.devTier[b] != ir::Tier::Unknown ? b : a;
       const ir::Model &cm = F.models[c];
@@ -223,6 +237,15 @@ ReliabilityModel computeReliability(const ir::Fabric &F, bool countsOnly) {
       C.charge(upper, {FailCategory::Cables, &f, double(F.linkCableUnits[l]),
                        double(std::max(cm.portsPerUnit, cm.legs)), c, Counter::Afr});
     }
+  }
+  for (uint32_t m = 0; m < xcvrUnits.size(); ++m) { // counting alone: once per model
+    const ir::Model &mm = F.models[m];
+    if (xcvrUnits[m])
+      C.charge(None, {FailCategory::Transceivers, &C.rate(m, mm.afr, Counter::Afr), double(xcvrUnits[m]), 0, m,
+                      Counter::Afr});
+    if (cableUnits[m])
+      C.charge(None, {FailCategory::Cables, &C.rate(m, mm.afr, Counter::Afr), double(cableUnits[m]), 0, m,
+                      Counter::Afr});
   }
 
   chargeRoutes(F, C, R);
