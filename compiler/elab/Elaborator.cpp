@@ -97,19 +97,15 @@ void Elab::reserveAhead(const Sizes &before, uint64_t more) {
   for (auto [held, step] : {std::pair(now.nodes, nodes), {now.devs, devs}, {now.ports, ports}, {now.links, links}})
     if (step)
       more = std::min(more, std::max<uint64_t>(8 * held, uint64_t(1) << 20) / step);
-  auto grow = [](auto &v, uint64_t n) {
-    if (n > v.capacity())
-      v.reserve(std::max<uint64_t>(n, 2 * v.capacity()));
-  };
   try {
     F.reserveElaborated(now.devs + devs * more, now.ports + ports * more, now.links + links * more);
-    const uint64_t n = now.nodes + nodes * more;
-    grow(F.nodes, n);
-    grow(nodeDevice_, n);
-    grow(nodeDevBegin_, n);
-    grow(nodeDevEnd_, n);
-    grow(devCursorBase_, now.devs + devs * more);
-    grow(cursors_, now.cursors + cursors * more);
+    const size_t n = now.nodes + nodes * more;
+    ir::reserveAtLeast(F.nodes, n);
+    ir::reserveAtLeast(nodeDevice_, n);
+    ir::reserveAtLeast(nodeDevBegin_, n);
+    ir::reserveAtLeast(nodeDevEnd_, n);
+    ir::reserveAtLeast(devCursorBase_, now.devs + devs * more);
+    ir::reserveAtLeast(cursors_, now.cursors + cursors * more);
   } catch (const std::bad_alloc &) { // a hint: without the room the arrays still grow as they fill
   }
 }

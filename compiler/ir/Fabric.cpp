@@ -98,29 +98,25 @@ static uint32_t groupIn(const Layout &l, uint32_t rel, uint32_t *indexInGroup) {
 }
 
 void Fabric::reserveElaborated(size_t devices, size_t ports, size_t links) {
-  auto grow = [](auto &v, size_t n) {
-    if (n > v.capacity())
-      v.reserve(std::max(n, 2 * v.capacity()));
-  };
   for (auto *v : {&devModel, &devLayout, &devNode, &devPortBase, &devRack, &devAsn, &devLoopback})
-    grow(*v, devices);
-  grow(devTier, devices);
-  grow(devRole, devices);
-  grow(devU, devices);
-  grow(devLoc, devices);
-  grow(devGuid, devices);
+    reserveAtLeast(*v, devices);
+  reserveAtLeast(devTier, devices);
+  reserveAtLeast(devRole, devices);
+  reserveAtLeast(devU, devices);
+  reserveAtLeast(devLoc, devices);
+  reserveAtLeast(devGuid, devices);
   if (!devChoice.empty())
-    grow(devChoice, devices);
-  grow(portDevice, ports);
-  grow(portLink, ports);
-  grow(linkA, links);
-  grow(linkB, links);
-  grow(linkLength, links);
-  grow(linkFlags, links);
-  grow(linkMediaReq, links);
-  grow(linkLoc, links);
+    reserveAtLeast(devChoice, devices);
+  reserveAtLeast(portDevice, ports);
+  reserveAtLeast(portLink, ports);
+  reserveAtLeast(linkA, links);
+  reserveAtLeast(linkB, links);
+  reserveAtLeast(linkLength, links);
+  reserveAtLeast(linkFlags, links);
+  reserveAtLeast(linkMediaReq, links);
+  reserveAtLeast(linkLoc, links);
   if (!linkChoice.empty())
-    grow(linkChoice, links);
+    reserveAtLeast(linkChoice, links);
 }
 
 uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {

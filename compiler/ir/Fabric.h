@@ -601,6 +601,13 @@ struct Metrics {
   RackCounts racks;
 };
 
+// Room in v for at least n items. An array that must grow at least doubles, so that a
+// run of calls asking a little more each time still costs linear time in all.
+template <typename V> void reserveAtLeast(V &v, size_t n) {
+  if (n > v.capacity())
+    v.reserve(std::max(n, 2 * v.capacity()));
+}
+
 class Fabric {
 public:
   StringPool strings;
@@ -766,9 +773,8 @@ public:
   size_t numPorts() const { return portDevice.size(); }
   size_t numLinks() const { return linkA.size(); }
   // Room in the arrays elaboration appends to (devModel .. devGuid, portDevice, portLink,
-  // linkA .. linkLoc, and the part choices once any are made) for at least these counts.
-  // An array that must grow at least doubles, so that a run of calls asking a little more
-  // each time still costs linear time in all.
+  // linkA .. linkLoc, and the part choices once any are made) for at least these counts
+  // (reserveAtLeast).
   void reserveElaborated(size_t devices, size_t ports, size_t links);
 
   const Model &modelOf(uint32_t dev) const { return models[devModel[dev]]; }
