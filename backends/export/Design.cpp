@@ -69,9 +69,7 @@ void writePlaces(DocWriter &w, const ir::Fabric &F) {
 }
 
 void writeModels(DocWriter &w, const ir::Fabric &F) {
-  std::vector<uint8_t> used(F.models.size());
-  for (uint32_t m : F.devModel)
-    used[m] = 1;
+  const std::vector<uint8_t> used = F.modelsInUse();
   w.key("models");
   w.beginArray();
   for (size_t m = 0; m < F.models.size(); ++m) {

@@ -776,6 +776,13 @@ public:
   // linkA .. linkLoc, and the part choices once any are made) for at least these counts
   // (reserveAtLeast).
   void reserveElaborated(size_t devices, size_t ports, size_t links);
+  // Per model: 1 when some device is of it (the catalog holds many a design does not use).
+  std::vector<uint8_t> modelsInUse() const {
+    std::vector<uint8_t> used(models.size(), 0);
+    for (uint32_t m : devModel)
+      used[m] = 1;
+    return used;
+  }
 
   const Model &modelOf(uint32_t dev) const { return models[devModel[dev]]; }
   const Layout &layoutOf(uint32_t dev) const { return layouts[devLayout[dev]]; }

@@ -318,16 +318,12 @@ void checkEthernet(ir::Fabric &F, DiagEngine &diags) {
   // devices' models spares the fabric of one protocol a pass over both ends of every
   // link (~15 ms at a million GPUs).
   bool anyEthernet = false, anyInfiniband = false;
-  {
-    std::vector<uint8_t> used(F.models.size(), 0);
-    for (uint32_t m : F.devModel)
-      used[m] = 1;
-    for (size_t m = 0; m < used.size(); ++m)
-      if (used[m]) {
-        anyEthernet |= F.models[m].protocol == ir::Protocol::Ethernet;
-        anyInfiniband |= F.models[m].protocol == ir::Protocol::InfiniBand;
-      }
-  }
+  const std::vector<uint8_t> used = F.modelsInUse();
+  for (size_t m = 0; m < used.size(); ++m)
+    if (used[m]) {
+      anyEthernet |= F.models[m].protocol == ir::Protocol::Ethernet;
+      anyInfiniband |= F.models[m].protocol == ir::Protocol::InfiniBand;
+    }
   unsigned mixed = 0;
   for (uint32_t l = 0; anyEthernet && anyInfiniband && l < F.numLinks(); ++l) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
