@@ -99,6 +99,14 @@ Compilation::Compilation(CompileOptions opts, SourceManager &sm, DiagEngine &dia
 Compilation::~Compilation() = default;
 
 bool Compilation::run(CompileInput input) {
+  bool ok = runStages(std::move(input));
+  finalMark_ = diags_->mark();
+  diags_->all(); // the fold notes written now: nothing writes them once others may read
+  finished_ = true;
+  return ok;
+}
+
+bool Compilation::runStages(CompileInput input) {
   assert((opts_.stopAfter.empty() || passes::findPass(opts_.stopAfter)) && "stopAfter names no pass");
   SourceManager &sm = *sm_;
   DiagEngine &diags = *diags_;
@@ -137,7 +145,11 @@ bool Compilation::run(CompileInput input) {
   if (opts_.parseOnly)
     return ok;
   if (ok) {
-  stage("elaborate");
+    stage("elaborate");
+    if (opts_.reuse && reuse()) {
+      stage("reused check");
+      return !diags.hasErrors();
+    }
     ElabOptions eo;
     eo.limits = opts_.limits;
     eo.top = opts_.top;
@@ -145,7 +157,9 @@ bool Compilation::run(CompileInput input) {
     eo.stamp = opts_.stampInstances;
     eo.values = opts_.values;
     eo.cancel = opts_.cancel;
+    eo.afterGlobals = [&] { atFabric_ = diags.mark(); };
     ok = elaborate(prog, eo, diags, F_);
+    atPasses_ = diags.mark();
 #ifdef FABC_VERIFY_IR
     if (ok)
       ir::verifyOrAbort(F_, "elaborate");

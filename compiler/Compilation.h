@@ -12,6 +12,8 @@
 #include "loader/Imports.h"
 
 #include <atomic>
+#include <cassert>
+#include <optional>
 #include <functional>
 #include <memory>
 #include <string>
@@ -19,6 +21,8 @@
 #include <vector>
 
 namespace fabc {
+
+class Compilation;
 
 struct CompileOptions {
   std::vector<std::string> includes; // -I, in order, before FABC_PATH and the stdlib
@@ -63,6 +67,11 @@ struct CompileOptions {
   // CompileCancelled) and every few thousand elaboration steps (elaborate() returns
   // false). The Compilation is then only fit to be destroyed.
   const std::atomic<bool> *cancel = nullptr;
+  // The language server: the last compilation of this document that ran to its end.
+  // When the edit since lies in top-level lets that nothing else names, its check is
+  // taken over instead of compiled again (Reuse.cpp); `reuseValues` are its values.
+  std::shared_ptr<const Compilation> reuse;
+  const BindingValues *reuseValues = nullptr;
 };
 
 // Thrown out of Compilation::run() when CompileOptions::cancel was set.
@@ -114,8 +123,23 @@ public:
   // The main file and its imports as parsed (the language server's index), valid for
   // the Compilation's lifetime; empty if the input could not be read.
   const LoadedProgram &program() const { return prog_; }
-  const ir::Fabric &fabric() const { return F_; }
-  ir::Fabric &fabric() { return F_; }
+  // A reused compilation's IR is its base's, whose places are those of the base's text
+  // (map them with shift()).
+  const ir::Fabric &fabric() const { return base_ ? base_->fabric() : F_; }
+  // Its own IR, to change (the unit tests); never a base's.
+  ir::Fabric &mutableFabric() {
+    assert(!base_ && "a reused compilation's IR is its base's, read-only");
+    return F_;
+  }
+  // Reuse across an edit (Reuse.cpp, docs/decisions/0621): whether this compilation's
+  // check can be taken over by a later one, the compilation it took its check from (null:
+  // none), and where its main text differs from that one's.
+  bool reusable() const;
+  const std::shared_ptr<const Compilation> &base() const { return base_; }
+  const TextShift &shift() const { return shift_; }
+  // What a later compilation of the same document may reuse: c's base, else c if it
+  // ran to its end, else null.
+  static std::shared_ptr<const Compilation> reuseBase(const std::shared_ptr<const Compilation> &c);
   // The analyses of the checked IR (compiler/analysis/), computed on first use, once;
   // valid after a successful run() (read them only when every pass ran).
   Analyses &analyses() { return *an_; }
@@ -142,6 +166,15 @@ private:
   std::unique_ptr<Analyses> an_;
   std::function<void(const char *)> onStage_;
   bool ioError_ = false, parsed_ = false;
+  bool runStages(CompileInput input);
+  bool reuse(); // from opts_.reuse; false: compile as usual
+  std::shared_ptr<const Compilation> base_;
+  TextShift shift_;
+  // The diagnostics when the top-level bindings were evaluated, when elaboration ended,
+  // and when run() returned (finished_).
+  std::optional<DiagEngine::Mark> atFabric_, atPasses_;
+  DiagEngine::Mark finalMark_;
+  bool finished_ = false;
 };
 
 } // namespace fabc

@@ -92,6 +92,7 @@ bool DiagEngine::admit(DiagCode code, SourceRange range, Severity &sev, uint32_t
     auto f = folds_.find(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(code), range.begin.file, range.begin.offset});
     if (f != folds_.end()) {
       ++kept_[f->second].more;
+      foldsSynced_ = false;
       *fold = f->second;
     }
   }
@@ -141,17 +142,74 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
   return &d;
 }
 
+void DiagEngine::replaceWith(DiagEngine &&o) {
+  errors_ = o.errors_;
+  warnings_ = o.warnings_;
+  suppressed_ = o.suppressed_;
+  unshown_ = o.unshown_;
+  shownErrors_ = o.shownErrors_;
+  shownWarnings_ = o.shownWarnings_;
+  handed_ = o.handed_;
+  kept_ = std::move(o.kept_);
+  foldsSynced_ = o.foldsSynced_;
+  printed_ = o.printed_;
+  folds_ = std::move(o.folds_);
+}
+
+bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &end,
+                       const std::function<bool(SourceRange &)> &map) {
+  const unsigned errors = end.shownErrors - begin.shownErrors, warnings = end.shownWarnings - begin.shownWarnings;
+  // Shown there, so shown here only below the same limits; none was dropped there.
+  if (end.suppressed != begin.suppressed ||
+      (errorLimit_ && (shownErrors_ + errors >= errorLimit_ || shownWarnings_ + warnings >= errorLimit_ * 4)))
+    return false;
+  std::vector<Diagnostic> taken(from.kept_.begin() + long(begin.kept), from.kept_.begin() + long(end.kept));
+  for (Diagnostic &d : taken) {
+    if (!map(d.range))
+      return false;
+    for (DiagNote &n : d.notes)
+      if (!map(n.range))
+        return false;
+    for (FixIt &f : d.fixits)
+      if (!map(f.range))
+        return false;
+    // A repeat of one of this engine's would have folded into it.
+    if (d.range.begin.valid() &&
+        folds_.count(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(d.code), d.range.begin.file, d.range.begin.offset}))
+      return false;
+  }
+  for (Diagnostic &d : taken) {
+    if (d.range.begin.valid())
+      folds_.emplace(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(d.code), d.range.begin.file, d.range.begin.offset},
+                     uint32_t(kept_.size()));
+    kept_.push_back(std::move(d));
+  }
+  foldsSynced_ = false;
+  errors_ += end.errors - begin.errors;
+  warnings_ += end.warnings - begin.warnings;
+  unshown_ += end.unshown - begin.unshown;
+  shownErrors_ += errors;
+  shownWarnings_ += warnings;
+  return true;
+}
+
 void DiagEngine::worst(Diagnostic *d, double magnitude, std::string what) {
   if (!d || d == &sink_)
     return;
   Diagnostic *into = d == &foldSink_ ? &kept_[foldSink_.foldOf] : d;
   if (magnitude > into->worst) {
+    foldsSynced_ = false;
     into->worst = magnitude;
     into->worstWhat = std::move(what);
   }
 }
 
 void DiagEngine::syncFoldNotes() const {
+  // Once in sync it writes nothing: a finished compilation's diagnostics are read from
+  // two threads (the language server's reader and a reuse on its worker).
+  if (foldsSynced_)
+    return;
+  foldsSynced_ = true;
   for (Diagnostic &d : kept_) {
     if (!d.more)
       continue;

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -197,9 +199,30 @@ public:
     return kept_;
   }
 
+  // What the engine holds at one point of a run, to take the diagnostics reported after
+  // it into another engine (Compilation's reuse across an edit: docs/decisions/0621).
+  struct Mark {
+    size_t kept = 0;
+    unsigned errors = 0, warnings = 0, suppressed = 0, unshown = 0, shownErrors = 0, shownWarnings = 0;
+  };
+  Mark mark() const {
+    return {kept_.size(), errors_, warnings_, suppressed_, unshown_, shownErrors_, shownWarnings_};
+  }
+  // The diagnostics `from` kept between two of its marks, each range (and its notes' and
+  // fix-its') passed through `map`, appended as if reported here, with their counts.
+  // False, and nothing changed, when `map` refuses a range or when reporting them here
+  // would have met a limit (or a fold) that they did not meet there: the caller then
+  // reports them afresh.
+  // Takes every diagnostic and count of `other` (a copy of this engine that went on),
+  // keeping this one's settings.
+  void replaceWith(DiagEngine &&other);
+  bool adopt(const DiagEngine &from, const Mark &begin, const Mark &end,
+             const std::function<bool(SourceRange &)> &map);
+
 private:
   bool admit(DiagCode code, SourceRange range, Severity &sev, uint32_t *fold);
   void syncFoldNotes() const;
+  mutable bool foldsSynced_ = true; // no `more` changed since the last syncFoldNotes
   void printText(const Diagnostic &d);
 
   const SourceManager &sm_;

@@ -221,6 +221,10 @@ bool Elab::run() {
         } else
           exec(s);
       }
+    if (opts_.afterGlobals)
+      opts_.afterGlobals();
+    if (opts_.globalsOnly)
+      return !diags_.hasErrors();
     // Models after the global bindings: their properties may use params, lets and functions.
     convertModels();
     const ast::Fabric *fab = nullptr;

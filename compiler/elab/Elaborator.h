@@ -6,6 +6,7 @@
 #include "ir/Fabric.h"
 
 #include <atomic>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -54,6 +55,11 @@ struct ElabOptions {
   // Set by another thread to stop early (the language server, when a newer edit makes
   // this compile stale): checked every 4,096 steps, elaboration then returns false.
   const std::atomic<bool> *cancel = nullptr;
+  // Called once the top-level bindings are evaluated (-D, let, param and option outside
+  // a fabric), before the models and the fabric's body: what comes after reads the
+  // top-level bindings only through their names (Compilation's reuse across an edit).
+  std::function<void()> afterGlobals;
+  bool globalsOnly = false; // stop there
 };
 
 // Returns false if errors were reported; the IR is then incomplete.

@@ -198,10 +198,11 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   const ir::Fabric *F = q.fabric;
   if (!F || F->numDevices() == 0)
     return r;
+  SourceLoc at = s.nameRange().begin; // in the IR's text (a reused check's is its base's)
   if (!tmpl) // the devices this statement created: elaboration stamps each with its name's place
-    return r + devicesSummary(*F, [&](uint32_t d) {
+    return !q.shift.toOld(at) ? r : r + devicesSummary(*F, [&](uint32_t d) {
              const SourceLoc &l = F->devLoc[d];
-             return l.file == s.nameRange().begin.file && l.offset == s.nameRange().begin.offset;
+             return l.file == at.file && l.offset == at.offset;
            });
   // A template instance in the fabric's body: the devices below the top-level name.
   bool top = sym.container != NoSymbol && ix.symbol(sym.container).kind == SymbolKind::Fabric &&

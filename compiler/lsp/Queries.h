@@ -27,6 +27,9 @@ struct QueryContext {
   const SourceManager &sm;
   const ir::Fabric *fabric = nullptr; // models declared and devices created
   const BindingValues *values = nullptr;
+  // Where the IR's text differs from the index's (a compilation reused across an edit:
+  // Compilation::shift); places are mapped through it to compare with the IR's.
+  TextShift shift = {};
 };
 
 struct Hover {

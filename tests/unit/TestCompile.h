@@ -9,7 +9,7 @@
 namespace fabc::test {
 
 struct Built {
-  explicit Built(CompileOptions o) : c(std::move(o)), diags(&c.diags()), F(c.fabric()) {}
+  explicit Built(CompileOptions o) : c(std::move(o)), diags(&c.diags()), F(c.mutableFabric()) {}
   Compilation c;
   DiagEngine *diags;
   ir::Fabric &F;

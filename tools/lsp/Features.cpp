@@ -23,7 +23,8 @@ namespace {
 
 QueryContext queryOf(Document &d) {
   // While the worker checks the text, the parse's index without the IR and the values.
-  return {*d.index, d.comp->sources(), d.full ? &d.comp->fabric() : nullptr, d.full ? d.values.get() : nullptr};
+  return {*d.index, d.comp->sources(), d.full ? &d.comp->fabric() : nullptr, d.full ? d.values.get() : nullptr,
+          d.comp->shift()};
 }
 
 // LSP SymbolKind numbers.
@@ -275,7 +276,8 @@ json::Value completion(Server &s, const json::Object *params) {
   // from the last text that parsed.
   bool stale = d.syntaxErrors && d.lastParsed.index && !d.comp->program().main;
   QueryContext q = stale ? QueryContext{*d.lastParsed.index, d.lastParsed.comp->sources(),
-                                        &d.lastParsed.comp->fabric(), d.lastParsed.values.get()}
+                                        &d.lastParsed.comp->fabric(), d.lastParsed.values.get(),
+                                        d.lastParsed.comp->shift()}
                          : queryOf(d);
   uint32_t file = stale ? d.lastParsed.mainFile : d.mainFile;
   std::vector<Completion> candidates = completeAt(q, file, text, off, s.searchPathOf(d));

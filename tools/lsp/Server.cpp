@@ -386,13 +386,17 @@ std::shared_ptr<Index> Server::indexOf(Compilation &c) {
 void Server::build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
                    bool parseOnly, bool index) {
   w.lines.clear();
-  w.values = std::make_unique<BindingValues>();
+  w.values = std::make_shared<BindingValues>();
   w.index.reset();
   w.mainFile = UINT32_MAX;
   CompileOptions co = opts_.compile;
   co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
   co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
+  if (!parseOnly) {
+    co.reuse = w.checked;
+    co.reuseValues = w.checkedValues.get();
+  }
   co.cancel = cancel;
   co.parseOnly = parseOnly;
   co.overlay = [this](const std::string &real, std::string &text) {
@@ -453,8 +457,9 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
     stage(nullptr);
     if (!stages.empty())
       stages.pop_back();
-    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{})\n", w.uri,
-               w.version, ms(last - start), stages);
+    fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
+               w.version, ms(last - start), stages,
+               w.comp->base() ? "; the last full check reused (an edit of lets nothing reads)" : "");
   }
 }
 
@@ -467,6 +472,7 @@ void Server::compile(Document &d) {
     prev = {};
   build(d, nullptr, nullptr);
   d.full = true;
+  keepChecked(d);
   if (!d.syntaxErrors)
     d.lastParsed = {};
   else if (prevParsed)
@@ -537,6 +543,8 @@ void Server::submit(Document &d) {
   job.serial = d.submitted = ++serial_;
   d.depsChanged = false;
   job.prevFast = d.fastPublished;
+  job.reuse = d.checked;
+  job.reuseValues = d.checkedValues;
   d.dirty = false;
   worker_->submit(std::move(job));
 }
@@ -551,6 +559,8 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
   w.text = std::move(job.text);
   w.oversize = job.oversize;
   w.version = job.version;
+  w.checked = std::move(job.reuse);
+  w.checkedValues = std::move(job.reuseValues);
   auto result = [&](bool full) {
     Result r;
     r.uri = w.uri;
@@ -660,12 +670,26 @@ void Server::install(Document &d, Result &&r) {
   if (r.full) {
     drop(d.values);
     d.values = std::move(r.values);
+    keepChecked(d);
   }
   if (r.published) {
     d.published = std::move(r.publishedRanges);
     d.fastPublished = r.fast;
   }
   d.installed = r.serial;
+}
+
+void Server::keepChecked(Document &d) {
+  if (!d.comp || d.comp->base())
+    return; // a reuse: its base stays the one to reuse
+  if (!d.comp->reusable())
+    return; // did not get as far: the last one that did stays
+  std::shared_ptr<const Compilation> comp = d.comp;
+  std::shared_ptr<const BindingValues> values = d.values;
+  drop(d.checked);
+  drop(d.checkedValues);
+  d.checked = std::move(comp);
+  d.checkedValues = std::move(values);
 }
 
 int Server::tick() {

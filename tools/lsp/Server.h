@@ -70,14 +70,19 @@ struct Document {
   bool full = true;
   uint64_t submitted = 0, installed = 0; // the serials of the latest job and of comp's
   bool fastPublished = false; // the last publish held diagnostics from before elaboration
-  std::unique_ptr<BindingValues> values;
+  std::shared_ptr<BindingValues> values;
   std::shared_ptr<Index> index;
   uint32_t mainFile = UINT32_MAX;
+  // The last compilation that ran to its end, and its values: a later edit that lies in
+  // top-level lets nothing else names reuses its check (Compilation::reuseBase,
+  // docs/decisions/0621). Kept while later texts do not compile as far.
+  std::shared_ptr<const Compilation> checked;
+  std::shared_ptr<const BindingValues> checkedValues;
   // While the text does not parse (the statement being typed), the last compilation
   // whose main file parsed: completion reads its index, which knows the names.
   struct Parsed {
     std::shared_ptr<Compilation> comp; // always full
-    std::unique_ptr<BindingValues> values;
+    std::shared_ptr<BindingValues> values;
     std::shared_ptr<Index> index;
     uint32_t mainFile = UINT32_MAX;
   } lastParsed;
@@ -243,6 +248,8 @@ private:
   void submit(Document &d);
   void collect(); // installs the worker's results (reader thread)
   void install(Document &d, Result &&r);
+  // After a check of d: what later edits may reuse (Document::checked).
+  void keepChecked(Document &d);
 
   ServerOptions opts_;
   Sink send_;

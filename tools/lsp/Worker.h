@@ -24,6 +24,8 @@ struct Job {
   uint64_t serial = 0;   // increasing over the session: which job of a document is the latest
   bool prevFast = false; // the document's last publish had diagnostics from before elaboration
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+  std::shared_ptr<const Compilation> reuse; // Document::checked
+  std::shared_ptr<const BindingValues> reuseValues;
 };
 
 // What a compile hands back: the fields of Document it filled.
@@ -35,7 +37,7 @@ struct Result {
   bool published = false; // diagnostics were published: `published` replaces the document's
   bool fast = false;      // those diagnostics came from before elaboration
   std::shared_ptr<Compilation> comp;
-  std::unique_ptr<BindingValues> values; // with full
+  std::shared_ptr<BindingValues> values; // with full
   std::shared_ptr<Index> index;          // parseHere's; a job's is built by the reader (install)
   uint32_t mainFile = UINT32_MAX;
   bool syntaxErrors = false;

@@ -1,0 +1,268 @@
+// A compilation that reuses its base's check across an edit of top-level `let`s that
+// nothing else names (docs/decisions/0621-an-edit-nothing-reads-is-not-compiled-again.md).
+//
+// Elaboration reads a top-level binding only through its name, once the top-level
+// bindings are evaluated (ElabOptions::afterGlobals). So when an edit changes only
+// top-level `let` statements of the main file, and none of the names they declare,
+// before or after, is written anywhere else in the program, every stage after that
+// point sees the same input as in the base: its diagnostics and IR are the base's, with
+// their places moved past the edit. This compilation then parses, loads and evaluates
+// the top-level bindings (their own diagnostics and values are new), takes the rest from
+// the base, and elaborates nothing. Every condition below that does not hold makes it
+// compile as usual.
+#include "Compilation.h"
+
+#include "ast/HandLexer.h"
+#include "diag/DiagCodes.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace fabc {
+namespace {
+
+bool identChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+// `name` as a whole word anywhere in `text` outside [skipBegin, skipEnd) (in comments
+// and strings too: a false hit only costs the reuse).
+bool mentions(std::string_view text, std::string_view name, size_t skipBegin = 0, size_t skipEnd = 0) {
+  for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
+    if (at >= skipBegin && at < skipEnd)
+      continue;
+    size_t end = at + name.size();
+    if ((at == 0 || !identChar(text[at - 1])) && (end == text.size() || !identChar(text[end])))
+      return true;
+  }
+  return false;
+}
+
+// Only white space and whole comments: a line comment must end inside, unless the text
+// ends the file (else what follows would be commented out), a block comment must close.
+bool onlyTrivia(std::string_view text, bool endsFile) {
+  ParseLimits limits;
+  hand::Lexer lx(text, limits, /*comments=*/true);
+  for (;;) {
+    hand::Token t = lx.next();
+    if (t.kind == hand::End)
+      return true;
+    if (t.kind == hand::BlockComment && text.substr(t.begin, t.end - t.begin).size() >= 4 &&
+        text.compare(t.end - 2, 2, "*/") == 0)
+      continue;
+    if (t.kind == hand::LineComment && (t.end < text.size() || endsFile))
+      continue;
+    return false;
+  }
+}
+
+// The region where two texts differ, given the lengths of their common prefix and suffix,
+// widened to whole lines: a line commented out is a let removed, not a comment inserted
+// before a let. An insertion or deletion that could as well start at a line's start
+// (the prefix ends as what was inserted ends: "let a = 1;\nlet " inserted after "let ")
+// is moved there first.
+TextShift wholeLines(std::string_view a, std::string_view b, size_t p, size_t q) {
+  size_t ae = a.size() - q, be = b.size() - q;
+  auto lineStart = [](std::string_view t, size_t at) { return at == 0 || t[at - 1] == '\n'; };
+  if ((ae == p) != (be == p) && !lineStart(a, p)) {
+    std::string_view moved = ae == p ? b.substr(p, be - p) : a.substr(p, ae - p);
+    for (size_t k = 1; k <= std::min(p, moved.size()) && a[p - k] == moved[moved.size() - k]; ++k)
+      if (lineStart(a, p - k)) {
+        ae -= k;
+        be -= k;
+        p -= k;
+        break;
+      }
+  }
+  while (p > 0 && a[p - 1] != '\n')
+    --p;
+  if (!(lineStart(a, ae) && lineStart(b, be))) {
+    size_t nl = a.find('\n', ae);
+    size_t k = nl == std::string_view::npos ? a.size() - ae : nl + 1 - ae;
+    ae += k;
+    be += k;
+  }
+  return {UINT32_MAX, uint32_t(p), uint32_t(ae), uint32_t(be)};
+}
+
+// The top-level statements of `f` that overlap [begin, end) (or hold it, if empty), which must
+// be consecutive `let`s with nothing but trivia between them and the edge of the span:
+// the span [outBegin, outEnd) they and the region cover. False otherwise.
+bool letsCovering(const ast::File &f, std::string_view text, uint32_t begin, uint32_t end,
+                  std::vector<const ast::Stmt *> &lets, uint32_t &outBegin, uint32_t &outEnd) {
+  outBegin = begin;
+  outEnd = end;
+  size_t first = SIZE_MAX, last = 0;
+  for (size_t i = 0; i < f.topLevel.size(); ++i) {
+    const ast::Stmt *s = f.topLevel[i];
+    uint32_t b = s->range.begin.offset, e = b + s->range.length;
+    if (begin == end ? !(b < begin && begin < e) : (e <= begin || b >= end))
+      continue;
+    if (s->kind != ast::Stmt::Let || (first != SIZE_MAX && i != last + 1))
+      return false;
+    first = std::min(first, i);
+    last = i;
+    lets.push_back(s);
+    outBegin = std::min(outBegin, b);
+    outEnd = std::max(outEnd, e);
+  }
+  // What lies in the span besides those statements.
+  uint32_t at = outBegin;
+  for (const ast::Stmt *s : lets) {
+    if (!onlyTrivia(text.substr(at, s->range.begin.offset - at), false))
+      return false;
+    at = s->range.begin.offset + s->range.length;
+  }
+  return onlyTrivia(text.substr(at, outEnd - at), outEnd == text.size());
+}
+
+// The let and param statements below the top level (in templates and fabrics), by place.
+void statementsByPlace(const ast::Block &b, std::unordered_map<uint64_t, const ast::Stmt *> &out) {
+  for (const ast::Stmt *s : b) {
+    if (s->kind == ast::Stmt::Let || s->kind == ast::Stmt::Param)
+      out.emplace(uint64_t(s->range.begin.file) << 32 | s->range.begin.offset, s);
+    if (s->kind == ast::Stmt::For || s->kind == ast::Stmt::If) {
+      statementsByPlace(s->body(), out);
+      statementsByPlace(s->elseBody(), out);
+    }
+  }
+}
+
+} // namespace
+
+bool Compilation::reusable() const {
+  if (base_)
+    return true;
+  return finished_ && atFabric_ && !ioError_ && parsed_ && opts_.guidsFrom.empty() && opts_.stopAfter.empty() &&
+         !opts_.parseOnly && atFabric_->errors == 0;
+}
+
+std::shared_ptr<const Compilation> Compilation::reuseBase(const std::shared_ptr<const Compilation> &self) {
+  if (!self || !self->reusable())
+    return nullptr;
+  return self->base_ ? self->base_ : self;
+}
+
+bool Compilation::reuse() {
+  const Compilation &base = *opts_.reuse;
+  const LoadedProgram &bp = base.prog_;
+  const SourceManager &bsm = *base.sm_;
+  if (!base.reusable() || base.base_ || !prog_.main || !bp.main || prog_.files.size() != bp.files.size() ||
+      prog_.main->fileId != bp.main->fileId || sm_->size() != bsm.size() || opts_.top != base.opts_.top ||
+      opts_.defines != base.opts_.defines || opts_.outputs != base.opts_.outputs ||
+      opts_.allowLibrary != base.opts_.allowLibrary || opts_.stampInstances != base.opts_.stampInstances ||
+      !opts_.guidsFrom.empty() || !opts_.stopAfter.empty())
+    return false;
+  // Every other file is the same text (an import edited in another buffer, a file
+  // saved: not).
+  const uint32_t main = prog_.main->fileId;
+  for (uint32_t f = 0; f < sm_->size(); ++f)
+    if (f != main && (sm_->path(f) != bsm.path(f) || sm_->text(f) != bsm.text(f)))
+      return false;
+  std::string_view oldText = bsm.text(main), newText = sm_->text(main);
+  auto [p, q] = hand::commonEnds(oldText, newText);
+  TextShift shift = wholeLines(oldText, newText, p, q);
+  shift.file = main;
+  // The edit lies in top-level lets, in both texts, and covers the same span of the
+  // texts they share.
+  std::vector<const ast::Stmt *> oldLets, newLets;
+  uint32_t ob, oe, nb, ne;
+  if (!letsCovering(*bp.main, oldText, shift.begin, shift.oldEnd, oldLets, ob, oe) ||
+      !letsCovering(*prog_.main, newText, shift.begin, shift.newEnd, newLets, nb, ne) || ob != nb ||
+      oldText.size() - oe != newText.size() - ne)
+    return false;
+  shift.begin = ob;
+  shift.oldEnd = oe;
+  shift.newEnd = ne;
+  // No name those lets declare is written anywhere else: not in the other files, not
+  // outside the span, not on the command line.
+  for (const auto *lets : {&oldLets, &newLets})
+    for (const ast::Stmt *s : *lets) {
+      std::string_view name = s->name();
+      if (mentions(newText, name, nb, ne))
+        return false;
+      for (uint32_t f = 0; f < sm_->size(); ++f)
+        if (f != main && mentions(sm_->text(f), name))
+          return false;
+      for (const auto &d : opts_.defines)
+        if (mentions(d.first, name) || mentions(d.second, name))
+          return false;
+    }
+  // The top-level bindings, evaluated aside: if the reuse fails below, the compilation
+  // goes on as usual and nothing of this attempt stays.
+  DiagEngine diags(*diags_);
+  BindingValues values;
+  ir::Fabric scratch;
+  ElabOptions eo;
+  eo.limits = opts_.limits;
+  eo.top = opts_.top;
+  eo.allowLibrary = opts_.allowLibrary;
+  eo.stamp = opts_.stampInstances;
+  eo.values = opts_.values ? &values : nullptr;
+  eo.cancel = opts_.cancel;
+  eo.globalsOnly = true;
+  bool evaluated = false;
+  eo.afterGlobals = [&] { evaluated = true; };
+  elaborate(prog_, eo, diags, scratch);
+  if (!evaluated)
+    return false;
+  // Up to here both runs reported on the same input but for the span: what each reported
+  // outside it must be the same, and nothing in the rest may have folded into it.
+  const std::vector<Diagnostic> &before = base.diags_->all(), &now = diags.all();
+  auto outside = [](const std::vector<Diagnostic> &ds, size_t n, const TextShift &s, bool old) {
+    std::vector<const Diagnostic *> out;
+    for (size_t i = 0; i < n; ++i) {
+      SourceLoc l = ds[i].range.begin;
+      uint32_t end = old ? s.oldEnd : s.newEnd;
+      if (!(l.valid() && l.file == s.file && l.offset >= s.begin && l.offset < end))
+        out.push_back(&ds[i]);
+    }
+    return out;
+  };
+  auto a = outside(before, base.atFabric_->kept, shift, true), b = outside(now, now.size(), shift, false);
+  if (a.size() != b.size())
+    return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    SourceRange r = a[i]->range;
+    if (a[i]->more || !shift.toNew(r) || a[i]->code != b[i]->code || r.begin.file != b[i]->range.begin.file ||
+        r.begin.offset != b[i]->range.begin.offset || r.length != b[i]->range.length ||
+        a[i]->message != b[i]->message)
+      return false;
+  }
+  // The rest of the base's diagnostics: all of them when the bindings are clean, else
+  // those of elaboration (the passes do not run after an error). Not when one is an
+  // unknown name: its did-you-mean reads every top-level name.
+  const DiagEngine::Mark &end = diags.hasErrors() ? *base.atPasses_ : base.finalMark_;
+  for (size_t i = base.atFabric_->kept; i < end.kept; ++i)
+    if (before[i].code == DiagCode::E0020)
+      return false;
+  if (!diags.adopt(*base.diags_, *base.atFabric_, end, [&](SourceRange &r) { return shift.toNew(r); }))
+    return false;
+  // The values the base recorded below the top level, keyed by the new tree's statements.
+  if (opts_.values && opts_.reuseValues) {
+    std::unordered_map<uint64_t, const ast::Stmt *> byPlace;
+    for (const ast::File *f : prog_.files) {
+      for (const ast::Template *t : f->templates)
+        statementsByPlace(t->body, byPlace);
+      for (const ast::Fabric *x : f->fabrics)
+        statementsByPlace(x->body, byPlace);
+    }
+    for (const auto &kv : opts_.reuseValues->values) {
+      SourceRange r = kv.first->range;
+      if (!shift.toNew(r))
+        continue;
+      auto it = byPlace.find(uint64_t(r.begin.file) << 32 | r.begin.offset);
+      if (it != byPlace.end())
+        values.values.emplace(it->second, kv.second);
+    }
+  }
+  diags_->replaceWith(std::move(diags));
+  if (opts_.values)
+    *opts_.values = std::move(values);
+  base_ = opts_.reuse;
+  shift_ = shift;
+  return true;
+}
+
+} // namespace fabc

@@ -1,0 +1,183 @@
+// A compilation that reuses its base's check across an edit (compiler/Reuse.cpp): for
+// each edit, what it gives (diagnostics, their places, the values a hover shows) must be
+// what compiling the edited text afresh gives, and it must reuse exactly when the edit
+// lies in top-level lets that nothing else names.
+#include "Compilation.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace fabc;
+
+namespace {
+
+const char *kDesign = R"(let racks = 2;
+let spare = 2 km;
+
+model S : switch { port p[8] { speed = 400 Gb/s; } power = 500 W source "t"; }
+model N : system { port n[1] { speed = 400 Gb/s; } power = 1000 W source "t"; gpus = 1; }
+model C : cable { media = "AOC"; speed = 400 Gb/s; reach = 100 m source "t"; power = 0 W source "t"; }
+
+template pod(k, unused) {
+  leaf : S;
+  let width = k * 2;
+  host[width] : N;
+  for i in 0 .. width { link host[i].n[0] -- leaf.p[i]; }
+}
+
+fabric f {
+  pods[racks] : pod(2, 1);
+  spineless : S;
+  link spineless.p[0] -- pods[0].leaf.p[7];
+  link spineless.p[1] -- pods[9].leaf.p[7];
+}
+)";
+
+struct Result {
+  std::shared_ptr<Compilation> c;
+  std::shared_ptr<BindingValues> values;
+  // The values of the compilation a later one reuses: this one's, or its base's.
+  std::shared_ptr<BindingValues> baseValues;
+};
+
+Result compile(const std::string &text, const Result *base = nullptr) {
+  CompileOptions o;
+  o.standardSearchPath = false;
+  auto values = std::make_shared<BindingValues>();
+  o.values = values.get();
+  if (base) {
+    o.reuse = Compilation::reuseBase(base->c);
+    o.reuseValues = base->baseValues.get();
+  }
+  auto c = std::make_shared<Compilation>(o);
+  c->diags().setFormat(DiagFormat::Json);
+  c->run(CompileInput::source("t.fab", text));
+  return {c, values, c->base() ? base->baseValues : values};
+}
+
+std::string describe(Compilation &c) {
+  std::string out;
+  for (const Diagnostic &d : c.diags().all()) {
+    out += fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset, d.range.length,
+                       d.message);
+    for (const DiagNote &n : d.notes)
+      out += fmt::format("  note {}:{} {}\n", n.range.begin.file, n.range.begin.offset, n.message);
+    for (const FixIt &f : d.fixits)
+      out += fmt::format("  fix {}:{} {}\n", f.range.begin.file, f.range.begin.offset, f.replacement);
+  }
+  return out;
+}
+
+std::map<uint32_t, std::string> valuesByPlace(const Result &r) {
+  std::map<uint32_t, std::string> out;
+  for (const auto &kv : r.values->values)
+    out[kv.first->range.begin.offset] = kv.second.text + " " + kv.second.type + " " + std::to_string(kv.second.times);
+  return out;
+}
+
+std::string edit(std::string text, const std::string &from, const std::string &to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+// Compiles `text` reusing `base`, and afresh: the same diagnostics and values; whether
+// it reused is returned.
+bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr) {
+  Result reused = compile(text, &base), fresh = compile(text);
+  EXPECT_EQ(describe(*reused.c), describe(*fresh.c)) << text;
+  EXPECT_EQ(valuesByPlace(reused), valuesByPlace(fresh)) << text;
+  EXPECT_EQ(reused.c->diags().hasErrors(), fresh.c->diags().hasErrors());
+  if (reused.c->base()) {
+    EXPECT_EQ(reused.c->fabric().numDevices(), fresh.c->fabric().numDevices());
+    EXPECT_EQ(reused.c->fabric().numLinks(), fresh.c->fabric().numLinks());
+  }
+  if (out)
+    *out = reused;
+  return reused.c->base() != nullptr;
+}
+
+TEST(Reuse, BaseHasDiagnosticsAfterTheLets) {
+  Result base = compile(kDesign);
+  ASSERT_TRUE(base.c->reusable());
+  std::string d = describe(*base.c);
+  EXPECT_NE(d.find("never used"), std::string::npos) << d; // W0104, in the template
+  EXPECT_NE(d.find("pods[9]"), std::string::npos) << d;    // an error in the fabric's body
+}
+
+TEST(Reuse, AnUnreadLetsValue) {
+  Result base = compile(kDesign);
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "2 km", "30 km")));  // longer: every place after moves
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "2 km", "2000 m"))); // the same value, written otherwise
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "2 km", "2 km + 5 W"))); // FAB-E0025 in the let
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "let spare = 1 / 0;")));
+}
+
+TEST(Reuse, LetsAddedRemovedRenamed) {
+  Result base = compile(kDesign);
+  EXPECT_TRUE(sameAsFresh(base, "let fresh = 5;\n" + std::string(kDesign)));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;\n", "")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "// let spare = 2 km;")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare", "let other")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "let spare = 2 km; let more = spare * 2;")));
+}
+
+TEST(Reuse, NotWhenTheEditReachesWhatIsRead) {
+  Result base = compile(kDesign);
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let racks = 2;", "let racks = 3;"))); // the fabric reads it
+  // A new let may read what the fabric reads: nothing reads the new one.
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare", "let racks2 = racks; let spare")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare", "let width"))); // a name the template writes
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare", "let S")));     // a model's name
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "k * 2", "k * 3")));         // in a template
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;\n", "let spare = 2 km;\n// "))); // a blank line
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "model S", "// model S")));   // a model commented out
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;\n\n", "let spare = 2 km; // ")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;\n", "let spare = 2 km; param q = 1;\n")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;\n", "let spare = 2 km; /* ")));
+  // Two edits: the region between them holds a model.
+  EXPECT_FALSE(sameAsFresh(base, edit(edit(kDesign, "2 km", "3 km"), "1000 W", "1001 W")));
+}
+
+TEST(Reuse, UnknownNamesSuggestFromEveryBinding) {
+  // The fabric's unknown name is suggested from the top-level names: renaming an unread
+  // let can change that suggestion, so the check is not reused.
+  std::string text = edit(kDesign, "pods[racks]", "pods[rackz]");
+  Result base = compile(text);
+  EXPECT_FALSE(sameAsFresh(base, edit(text, "let spare", "let rackq")));
+}
+
+TEST(Reuse, ACommentAtTheEnd) {
+  // What an editor does at the end of a file: a let, then a comment typed after it.
+  std::string text = std::string(kDesign) + "let typed = 1;\n// ";
+  Result base = compile(text);
+  EXPECT_TRUE(sameAsFresh(base, text + "more words"));
+  EXPECT_TRUE(sameAsFresh(base, edit(text + "x", "let typed = 1;", "let typed = 1 + 1 W;")));
+  EXPECT_TRUE(sameAsFresh(compile(kDesign), text));
+}
+
+TEST(Reuse, ChainsFromTheLastFullCheck) {
+  Result base = compile(kDesign), one, two;
+  ASSERT_TRUE(sameAsFresh(base, edit(kDesign, "2 km", "3 km"), &one));
+  EXPECT_EQ(Compilation::reuseBase(one.c), base.c);
+  ASSERT_TRUE(sameAsFresh(one, edit(kDesign, "2 km", "4 km + 1 W"), &two));
+  EXPECT_EQ(two.c->base(), base.c);
+  EXPECT_TRUE(sameAsFresh(two, edit(kDesign, "2 km", "5 km")));
+  // The shift maps the base's places to the text of the edit.
+  EXPECT_EQ(two.c->shift().oldEnd - two.c->shift().newEnd, uint32_t(-std::string(" + 1 W").size()));
+}
+
+TEST(Reuse, CleanDesignValuesInTemplates) {
+  std::string clean = edit(kDesign, "  link spineless.p[1] -- pods[9].leaf.p[7];\n", "");
+  Result base = compile(clean), r;
+  ASSERT_FALSE(base.c->diags().hasErrors()) << describe(*base.c);
+  ASSERT_TRUE(sameAsFresh(base, edit(clean, "2 km", "20 km"), &r));
+  // `width`, inside the template: its value is the base's, keyed by the new tree.
+  bool found = false;
+  for (const auto &kv : r.values->values)
+    found |= kv.first->name() == "width" && kv.second.text == "4";
+  EXPECT_TRUE(found);
+}
+
+} // namespace
