@@ -375,4 +375,83 @@ void editsOne(const uint8_t *data, size_t size) {
         "--- server:\n" + it->second->text + "\n--- one by one:\n" + expect);
 }
 
+// ---- 0x09: a check reused across an edit ----
+namespace {
+struct Compiled {
+  std::shared_ptr<Compilation> c;
+  std::shared_ptr<BindingValues> values;
+};
+
+Compiled compileWithValues(const std::string &text, const Compiled *base) {
+  CompileOptions co = smallOptions();
+  co.allowLibrary = false;
+  Compiled out{nullptr, std::make_shared<BindingValues>()};
+  co.values = out.values.get();
+  if (base) {
+    co.reuse = Compilation::reuseBase(base->c);
+    co.reuseValues = base->values.get();
+  }
+  out.c = std::make_shared<Compilation>(co);
+  out.c->diags().setOutput(devNull());
+  out.c->run(CompileInput::source("/fuzz/u.fab", text));
+  return out;
+}
+
+// Everything a client sees of a compilation: diagnostics (places, notes, fix-its), the
+// values a hover shows (by statement place), and the IR when there are no errors.
+std::string observed(Compiled &x) {
+  std::string out;
+  for (const Diagnostic &d : x.c->diags().all()) {
+    out += std::to_string(int(d.code)) + " " + std::to_string(d.range.begin.offset) + "+" +
+           std::to_string(d.range.length) + " " + d.message + "\n";
+    for (const DiagNote &n : d.notes)
+      out += "  " + std::to_string(n.range.begin.file) + ":" + std::to_string(n.range.begin.offset) + " " +
+             n.message + "\n";
+    for (const FixIt &f : d.fixits)
+      out += "  fix " + std::to_string(f.range.begin.offset) + " " + f.replacement + "\n";
+  }
+  std::map<std::pair<uint32_t, uint32_t>, std::string> values;
+  for (const auto &kv : x.values->values)
+    values[{kv.first->range.begin.file, kv.first->range.begin.offset}] =
+        kv.second.text + " " + kv.second.type + " " + std::to_string(kv.second.times);
+  for (const auto &kv : values)
+    out += "value " + std::to_string(kv.first.second) + " " + kv.second + "\n";
+  if (!x.c->diags().hasErrors())
+    dumpIr(x.c->fabric(), [&](std::string_view t) { out += t; });
+  return out;
+}
+} // namespace
+
+void reuseOne(const uint8_t *data, size_t size) {
+  Bytes b{data, size};
+  std::string text;
+  // Top-level lets, some read by the fabric, some not, around the rename design.
+  for (int i = 0, n = b.next() % 4; i < n; ++i)
+    text += "let u" + std::to_string(i) + " = " + std::to_string(b.next() % 5) + ";\n";
+  text += renameDesign(b);
+  Compiled base = compileWithValues(text, nullptr);
+  // One to three edits: a line inserted at a line's start, a span deleted, a byte replaced.
+  static const char *const lines[] = {"let q = 3;\n", "let z = u0 + 1;\n", "// ", "let ", "let w = 2 km + 5 W;\n",
+                                      "/* ", " */", "\n", "let k = 1 / 0;\n", "let b = [1, 2];\n",
+                                      "model X : switch { port p[2] { speed = 400 Gb/s; } }\n", "let a = x;\n"};
+  std::string edited = text;
+  for (int e = 0, n = b.next() % 3 + 1; e < n && !edited.empty(); ++e) {
+    size_t at = (size_t(b.next()) << 8 | b.next()) % edited.size();
+    switch (b.next() % 3) {
+    case 0:
+      at = edited.rfind('\n', at);
+      at = at == std::string::npos ? 0 : at + 1;
+      edited.insert(at, lines[b.next() % (sizeof lines / sizeof *lines)]);
+      break;
+    case 1: edited.erase(at, b.next() % 24); break;
+    default: edited[at] = "0123456789 ;=+-*/xkm\n"[b.next() % 21]; break;
+    }
+  }
+  Compiled reused = compileWithValues(edited, &base), fresh = compileWithValues(edited, nullptr);
+  std::string a = observed(reused), f = observed(fresh);
+  if (a != f)
+    bug("a compilation reused across an edit differs from a fresh one",
+        "--- before:\n" + text + "--- after:\n" + edited + "--- reused:\n" + a + "--- fresh:\n" + f);
+}
+
 } // namespace fabc_fuzz

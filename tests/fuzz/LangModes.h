@@ -19,4 +19,7 @@ void renameOne(const uint8_t *data, size_t size);
 // 0x07: didChange with many ranged changes; the server's text must be what applying them
 // one by one gives.
 void editsOne(const uint8_t *data, size_t size);
+// 0x09: edits of a generated design; a compilation that reuses the check before the edit
+// (compiler/Reuse.cpp) must give what compiling the edited text afresh gives.
+void reuseOne(const uint8_t *data, size_t size);
 } // namespace fabc_fuzz

@@ -35,6 +35,9 @@
 //         A + R x B + C (at most 8 MiB). When it reads clean, fabc import's design must
 //         compile (the importer compiles its output: FAB-E0191 is a finding), so the
 //         readers' bounds and import's round trip are both fuzzed;
+//   0x09  reuse across an edit: one to three edits of a generated design (lines inserted,
+//         spans deleted, bytes replaced); compiling the edited text reusing the check
+//         before the edit must give what compiling it afresh gives (LangModes.cpp);
 //   else  the text of a .fab file.
 // Build: -DFABC_FUZZ=ON with clang-14 (CMakePresets.json 'fuzz'); run: scripts/fuzz.sh.
 #include "diag/DiagCodes.h"
@@ -500,6 +503,8 @@ void *threadMain(void *p) {
     fabc_fuzz::editsOne(j->data + 1, j->size - 1);
   else if (j->size > 0 && j->data[0] == 8)
     discoveryOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 9)
+    fabc_fuzz::reuseOne(j->data + 1, j->size - 1);
   else
     compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
   return nullptr;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <random>
 
 using namespace fabc;
 
@@ -178,6 +179,38 @@ TEST(Reuse, CleanDesignValuesInTemplates) {
   for (const auto &kv : r.values->values)
     found |= kv.first->name() == "width" && kv.second.text == "4";
   EXPECT_TRUE(found);
+}
+
+// Random edits, biased to the top-level lets (lines inserted at a line's start, spans
+// deleted, bytes replaced): whether reused or not, the result is a fresh compile's.
+TEST(Reuse, RandomEditsMatchAFreshCompile) {
+  const std::string text = "let u0 = 1;\nlet u1 = u0 + 1;\n" + std::string(kDesign) + "let tail = 3;\n";
+  Result base = compile(text);
+  static const char *const lines[] = {"let q = 3;\n", "let z = u0 + 1;\n", "// ", "let ", "let w = 2 km + 5 W;\n",
+                                      "/* ", " */", "\n", "let k = 1 / 0;\n", "let racks = 9;\n",
+                                      "let a = rackz;\n", "let spare = spare;\n"};
+  std::mt19937 rng(621);
+  int reused = 0;
+  for (int round = 0; round < 2000; ++round) {
+    std::string edited = text;
+    for (int e = 0, n = int(rng() % 3) + 1; e < n; ++e) {
+      // Half the edits in the first lines (the lets), the rest anywhere.
+      size_t at = rng() % (rng() % 2 ? 60 : edited.size());
+      switch (rng() % 3) {
+      case 0:
+        at = edited.rfind('\n', at);
+        edited.insert(at == std::string::npos ? 0 : at + 1, lines[rng() % (sizeof lines / sizeof *lines)]);
+        break;
+      case 1: edited.erase(at, rng() % 12); break;
+      default: edited[at] = "0123456789 ;=+-*/xkm\n"[rng() % 21]; break;
+      }
+    }
+    reused += sameAsFresh(base, edited);
+    if (HasFailure())
+      return;
+  }
+  // Most edits land outside the lets or break the text; enough of them reuse.
+  EXPECT_GT(reused, 100) << reused;
 }
 
 } // namespace
