@@ -100,6 +100,8 @@ Compilation::~Compilation() = default;
 
 bool Compilation::run(CompileInput input) {
   bool ok = runStages(std::move(input));
+  opts_.reuse.reset(); // also when it stopped before elaboration
+  opts_.reuseValues = nullptr;
   finalMark_ = diags_->mark();
   diags_->all(); // the fold notes written now: nothing writes them once others may read
   finished_ = true;
@@ -145,11 +147,20 @@ bool Compilation::runStages(CompileInput input) {
   if (opts_.parseOnly)
     return ok;
   if (ok) {
-    stage("elaborate");
-    if (opts_.reuse && reuse()) {
+    bool reused = false;
+    if (opts_.reuse) {
+      stage("reuse");
+      reused = reuse();
+    }
+    // Held by base_ when reused; else let go, or every compilation would keep the one
+    // before it alive, and that one the one before it.
+    opts_.reuse.reset();
+    opts_.reuseValues = nullptr;
+    if (reused) {
       stage("reused check");
       return !diags.hasErrors();
     }
+    stage("elaborate");
     ElabOptions eo;
     eo.limits = opts_.limits;
     eo.top = opts_.top;

@@ -70,6 +70,7 @@ struct CompileOptions {
   // The language server: the last compilation of this document that ran to its end.
   // When the edit since lies in top-level lets that nothing else names, its check is
   // taken over instead of compiled again (Reuse.cpp); `reuseValues` are its values.
+  // Let go once used (run() does): the compilation keeps only the base it reused.
   std::shared_ptr<const Compilation> reuse;
   const BindingValues *reuseValues = nullptr;
 };
@@ -105,8 +106,8 @@ public:
   Compilation(const Compilation &) = delete;
   Compilation &operator=(const Compilation &) = delete;
 
-  // Called with each stage's name before it runs ("parse", "elaborate", each pass):
-  // --time-stages.
+  // Called with each stage's name before it runs ("parse", "reuse" when given a base,
+  // "elaborate" unless that reused it, each pass): --time-stages.
   void onStage(std::function<void(const char *)> fn) { onStage_ = std::move(fn); }
 
   // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
@@ -135,6 +136,7 @@ public:
   // check can be taken over by a later one, the compilation it took its check from (null:
   // none), and where its main text differs from that one's.
   bool reusable() const;
+  bool elaborated() const { return atPasses_.has_value(); } // elaboration ran (its IR is built)
   const std::shared_ptr<const Compilation> &base() const { return base_; }
   const TextShift &shift() const { return shift_; }
   // What a later compilation of the same document may reuse: c's base, else c if it

@@ -384,7 +384,7 @@ std::shared_ptr<Index> Server::indexOf(Compilation &c) {
 }
 
 void Server::build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
-                   bool parseOnly, bool index) {
+                   bool parseOnly, bool index, const std::function<void()> &elaborating) {
   w.lines.clear();
   w.values = std::make_shared<BindingValues>();
   w.index.reset();
@@ -420,6 +420,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   Clock::time_point start = Clock::now(), last = start;
   std::string stages;
   const char *current = nullptr;
+  bool reuseTried = false;
   auto ms = [](Clock::duration t) { return std::chrono::duration<double, std::milli>(t).count(); };
   auto stage = [&](const char *name) {
     Clock::time_point now = Clock::now();
@@ -427,12 +428,23 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       stages += fmt::format(" {} {:.1f},", current, ms(now - last));
     current = name;
     last = now;
-    // Loading is done and clean: what the editor may show before elaboration.
-    if (name && std::strcmp(name, "elaborate") == 0 && parsed) {
+    // Loading is done and clean: what the editor may show before elaboration (or
+    // before the reuse of the last check, which publishes once, as a check does).
+    bool reuse = name && std::strcmp(name, "reuse") == 0, elaborate = name && std::strcmp(name, "elaborate") == 0;
+    if ((reuse || (elaborate && !reuseTried)) && parsed) {
       findMainFile(w);
       if (index)
         w.index = indexOf(*w.comp);
       parsed();
+    }
+    reuseTried |= reuse;
+    if (elaborate && w.checked) {
+      // Compiled in full: the last check is not needed for this text, and holding it
+      // while this one elaborates would hold two IRs (a million GPUs: +170 MiB).
+      w.checked.reset();
+      w.checkedValues.reset();
+      if (elaborating)
+        elaborating();
     }
   };
   w.comp->onStage(stage);
@@ -589,7 +601,13 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
     });
   };
   try {
-    build(w, job.cancel.get(), parsed, false, /*index=*/false);
+    build(w, job.cancel.get(), parsed, false, /*index=*/false, [&] {
+      Result r = result(false);
+      r.dropChecked = true;
+      post(std::move(r));
+    });
+    w.checked.reset(); // the reader's copy is the one that lets it go (Document::checked)
+    w.checkedValues.reset();
   } catch (const CompileCancelled &) {
     return;
   } catch (...) {
@@ -666,6 +684,10 @@ void Server::install(Document &d, Result &&r) {
       d.lastParsed = std::move(prev);
     drop(prev); // empty when kept
   }
+  if (r.dropChecked) {
+    drop(d.checked);
+    drop(d.checkedValues);
+  }
   d.full = r.full;
   if (r.full) {
     drop(d.values);
@@ -682,8 +704,17 @@ void Server::install(Document &d, Result &&r) {
 void Server::keepChecked(Document &d) {
   if (!d.comp || d.comp->base())
     return; // a reuse: its base stays the one to reuse
-  if (!d.comp->reusable())
-    return; // did not get as far: the last one that did stays
+  if (!d.comp->reusable()) {
+    // Did not get as far: the last one that did stays, for the edit that fixes this
+    // text, unless this one elaborated (an error in a binding): its IR holds as much
+    // memory, and three of them (that, this one and the next being built) would not fit
+    // a million GPUs' budget.
+    if (d.comp->elaborated()) {
+      drop(d.checked);
+      drop(d.checkedValues);
+    }
+    return;
+  }
   std::shared_ptr<const Compilation> comp = d.comp;
   std::shared_ptr<const BindingValues> values = d.values;
   drop(d.checked);

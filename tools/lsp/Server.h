@@ -224,8 +224,10 @@ private:
   // thread; `parsed` runs after loading, before elaboration, if the text loaded cleanly.
   // `parseOnly`: load and index only (parseHere).
   // `index`: build w.index too (the worker's jobs leave it to the reader's install).
+  // `elaborating` runs when elaboration starts although w had a check to reuse (the
+  // edit reaches what it reads): that check may go now (Document::checked).
   void build(Document &w, const std::atomic<bool> *cancel, const std::function<void()> &parsed,
-             bool parseOnly = false, bool index = true);
+             bool parseOnly = false, bool index = true, const std::function<void()> &elaborating = nullptr);
   // Parses d's pending text on this thread and installs it as the parse of d's latest job
   // (whose worker result replaces it later): a request's answer then waits for no compile.
   void parseHere(Document &d);

@@ -42,6 +42,7 @@ struct Result {
   uint32_t mainFile = UINT32_MAX;
   bool syntaxErrors = false;
   std::vector<Document::Published> publishedRanges;
+  bool dropChecked = false; // the job elaborates in full: Document::checked may go
 };
 
 class Worker {
