@@ -26,11 +26,13 @@ bool identChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-// `name` as a whole word anywhere in `text` outside [skipBegin, skipEnd) (in comments
-// and strings too: a false hit only costs the reuse).
-bool mentions(std::string_view text, std::string_view name, size_t skipBegin = 0, size_t skipEnd = 0) {
+// `name` as a whole word anywhere in `text` outside the `skip` spans (ascending; in
+// comments and strings too: a false hit only costs the reuse).
+bool mentions(std::string_view text, std::string_view name,
+              const std::vector<std::pair<uint32_t, uint32_t>> &skip = {}) {
   for (size_t at = text.find(name); at != std::string_view::npos; at = text.find(name, at + 1)) {
-    if (at >= skipBegin && at < skipEnd)
+    auto s = std::partition_point(skip.begin(), skip.end(), [&](const auto &x) { return x.second <= at; });
+    if (s != skip.end() && s->first <= at)
       continue;
     size_t end = at + name.size();
     if ((at == 0 || !identChar(text[at - 1])) && (end == text.size() || !identChar(text[end])))
@@ -62,7 +64,7 @@ bool onlyTrivia(std::string_view text, bool endsFile) {
 // before a let. An insertion or deletion that could as well start at a line's start
 // (the prefix ends as what was inserted ends: "let a = 1;\nlet " inserted after "let ")
 // is moved there first.
-TextShift wholeLines(std::string_view a, std::string_view b, size_t p, size_t q) {
+TextShift::Hunk wholeLines(std::string_view a, std::string_view b, size_t p, size_t q) {
   size_t ae = a.size() - q, be = b.size() - q;
   auto lineStart = [](std::string_view t, size_t at) { return at == 0 || t[at - 1] == '\n'; };
   if ((ae == p) != (be == p) && !lineStart(a, p)) {
@@ -83,7 +85,58 @@ TextShift wholeLines(std::string_view a, std::string_view b, size_t p, size_t q)
     ae += k;
     be += k;
   }
-  return {UINT32_MAX, uint32_t(p), uint32_t(ae), uint32_t(be)};
+  return {uint32_t(p), uint32_t(ae), uint32_t(p), uint32_t(be)};
+}
+
+// The region split where its lines are the same in both texts (a longest common
+// subsequence of lines): a comment typed at the end and a let edited above an option
+// are two hunks, not one that holds the option. A region of many lines stays whole.
+std::vector<TextShift::Hunk> lineHunks(std::string_view a, std::string_view b, TextShift::Hunk r) {
+  auto lines = [](std::string_view t, uint32_t begin, uint32_t end) {
+    std::vector<std::pair<uint32_t, uint32_t>> out;
+    while (begin < end) {
+      size_t nl = t.find('\n', begin);
+      uint32_t e = nl == std::string_view::npos || nl >= end ? end : uint32_t(nl + 1);
+      out.push_back({begin, e});
+      begin = e;
+    }
+    return out;
+  };
+  constexpr size_t kMaxLines = 256;
+  auto la = lines(a, r.oldBegin, r.oldEnd), lb = lines(b, r.newBegin, r.newEnd);
+  if (la.size() > kMaxLines || lb.size() > kMaxLines || la.empty() || lb.empty())
+    return {r};
+  auto same = [&](size_t i, size_t j) {
+    return a.substr(la[i].first, la[i].second - la[i].first) == b.substr(lb[j].first, lb[j].second - lb[j].first);
+  };
+  const size_t n = la.size(), m = lb.size();
+  std::vector<uint16_t> lcs((n + 1) * (m + 1), 0); // lcs[i * (m + 1) + j]: of la[i..], lb[j..]
+  for (size_t i = n; i-- > 0;)
+    for (size_t j = m; j-- > 0;)
+      lcs[i * (m + 1) + j] = same(i, j) ? uint16_t(lcs[(i + 1) * (m + 1) + j + 1] + 1)
+                                        : std::max(lcs[(i + 1) * (m + 1) + j], lcs[i * (m + 1) + j + 1]);
+  std::vector<TextShift::Hunk> out;
+  size_t i = 0, j = 0;
+  auto at = [&](const std::vector<std::pair<uint32_t, uint32_t>> &ls, size_t k, uint32_t end) {
+    return k < ls.size() ? ls[k].first : end;
+  };
+  while (i < n || j < m) {
+    if (i < n && j < m && same(i, j)) {
+      ++i, ++j;
+      continue;
+    }
+    TextShift::Hunk h{at(la, i, r.oldEnd), 0, at(lb, j, r.newEnd), 0};
+    while ((i < n || j < m) && !(i < n && j < m && same(i, j))) {
+      if (j >= m || (i < n && lcs[(i + 1) * (m + 1) + j] >= lcs[i * (m + 1) + j + 1]))
+        ++i;
+      else
+        ++j;
+    }
+    h.oldEnd = at(la, i, r.oldEnd);
+    h.newEnd = at(lb, j, r.newEnd);
+    out.push_back(h);
+  }
+  return out;
 }
 
 // The top-level statements of `f` that overlap [begin, end) (or hold it, if empty), which must
@@ -93,6 +146,7 @@ bool letsCovering(const ast::File &f, std::string_view text, uint32_t begin, uin
                   std::vector<const ast::Stmt *> &lets, uint32_t &outBegin, uint32_t &outEnd) {
   outBegin = begin;
   outEnd = end;
+  const size_t mine = lets.size(); // those before are other hunks'
   size_t first = SIZE_MAX, last = 0;
   for (size_t i = 0; i < f.topLevel.size(); ++i) {
     const ast::Stmt *s = f.topLevel[i];
@@ -109,7 +163,8 @@ bool letsCovering(const ast::File &f, std::string_view text, uint32_t begin, uin
   }
   // What lies in the span besides those statements.
   uint32_t at = outBegin;
-  for (const ast::Stmt *s : lets) {
+  for (size_t k = mine; k < lets.size(); ++k) {
+    const ast::Stmt *s = lets[k];
     if (!onlyTrivia(text.substr(at, s->range.begin.offset - at), false))
       return false;
     at = s->range.begin.offset + s->range.length;
@@ -162,25 +217,30 @@ bool Compilation::reuse() {
       return false;
   std::string_view oldText = bsm.text(main), newText = sm_->text(main);
   auto [p, q] = hand::commonEnds(oldText, newText);
-  TextShift shift = wholeLines(oldText, newText, p, q);
+  TextShift shift;
   shift.file = main;
-  // The edit lies in top-level lets, in both texts, and covers the same span of the
+  shift.hunks = lineHunks(oldText, newText, wholeLines(oldText, newText, p, q));
+  // Each hunk lies in top-level lets, in both texts, and covers the same span of the
   // texts they share.
   std::vector<const ast::Stmt *> oldLets, newLets;
-  uint32_t ob, oe, nb, ne;
-  if (!letsCovering(*bp.main, oldText, shift.begin, shift.oldEnd, oldLets, ob, oe) ||
-      !letsCovering(*prog_.main, newText, shift.begin, shift.newEnd, newLets, nb, ne) || ob != nb ||
-      oldText.size() - oe != newText.size() - ne)
-    return false;
-  shift.begin = ob;
-  shift.oldEnd = oe;
-  shift.newEnd = ne;
+  std::vector<std::pair<uint32_t, uint32_t>> newSpans;
+  for (TextShift::Hunk &h : shift.hunks) {
+    uint32_t ob, oe, nb, ne;
+    if (!letsCovering(*bp.main, oldText, h.oldBegin, h.oldEnd, oldLets, ob, oe) ||
+        !letsCovering(*prog_.main, newText, h.newBegin, h.newEnd, newLets, nb, ne) ||
+        h.oldBegin - ob != h.newBegin - nb || oe - h.oldEnd != ne - h.newEnd)
+      return false;
+    if (!newSpans.empty() && nb < newSpans.back().second)
+      return false; // two hunks' lets meet
+    h = {ob, oe, nb, ne};
+    newSpans.push_back({nb, ne});
+  }
   // No name those lets declare is written anywhere else: not in the other files, not
-  // outside the span, not on the command line.
+  // outside the spans, not on the command line.
   for (const auto *lets : {&oldLets, &newLets})
     for (const ast::Stmt *s : *lets) {
       std::string_view name = s->name();
-      if (mentions(newText, name, nb, ne))
+      if (mentions(newText, name, newSpans))
         return false;
       for (uint32_t f = 0; f < sm_->size(); ++f)
         if (f != main && mentions(sm_->text(f), name))
@@ -214,8 +274,11 @@ bool Compilation::reuse() {
     std::vector<const Diagnostic *> out;
     for (size_t i = 0; i < n; ++i) {
       SourceLoc l = ds[i].range.begin;
-      uint32_t end = old ? s.oldEnd : s.newEnd;
-      if (!(l.valid() && l.file == s.file && l.offset >= s.begin && l.offset < end))
+      bool in = false;
+      for (const TextShift::Hunk &h : s.hunks)
+        in |= l.valid() && l.file == s.file && l.offset >= (old ? h.oldBegin : h.newBegin) &&
+              l.offset < (old ? h.oldEnd : h.newEnd);
+      if (!in)
         out.push_back(&ds[i]);
     }
     return out;

@@ -54,4 +54,28 @@ std::string_view SourceManager::lineText(SourceLoc loc) const {
   return std::string_view(f.text).substr(start, end - start);
 }
 
+bool TextShift::toNew(SourceRange &r) const {
+  if (!r.begin.valid() || r.begin.file != file)
+    return true;
+  const uint64_t o = r.begin.offset, e = o + r.length;
+  auto h = std::partition_point(hunks.begin(), hunks.end(), [&](const Hunk &x) { return x.oldEnd <= o; });
+  if (h != hunks.end() && h->oldBegin < e)
+    return false;
+  if (h != hunks.begin())
+    r.begin.offset = uint32_t(o - h[-1].oldEnd + h[-1].newEnd);
+  return true;
+}
+
+bool TextShift::toOld(SourceLoc &l) const {
+  if (!l.valid() || l.file != file)
+    return true;
+  const uint32_t n = l.offset;
+  auto h = std::partition_point(hunks.begin(), hunks.end(), [&](const Hunk &x) { return x.newEnd <= n; });
+  if (h != hunks.end() && h->newBegin <= n)
+    return false;
+  if (h != hunks.begin())
+    l.offset = n - h[-1].newEnd + h[-1].oldEnd;
+  return true;
+}
+
 } // namespace fabc

@@ -20,33 +20,20 @@ struct SourceRange {
   uint32_t length = 1;
 };
 
-// Where two versions of one file differ: the one region [begin, oldEnd) of the old text
-// that is [begin, newEnd) in the new; the text before and after it is the same in both.
-// A compilation reused across an edit (Compilation::reused) maps its base's places with it.
+// Where two versions of one file differ: hunks, each a stretch [oldBegin, oldEnd) of the
+// old text that is [newBegin, newEnd) in the new, in order; the text between them is the
+// same in both. A compilation reused across an edit (Compilation::shift) maps its base's
+// places with it.
 struct TextShift {
+  struct Hunk {
+    uint32_t oldBegin, oldEnd, newBegin, newEnd;
+  };
   uint32_t file = UINT32_MAX; // none: nothing moved
-  uint32_t begin = 0, oldEnd = 0, newEnd = 0;
-  // An old range into the new text; false when it touches the region (its text changed).
-  bool toNew(SourceRange &r) const {
-    if (!r.begin.valid() || r.begin.file != file)
-      return true;
-    uint64_t end = uint64_t(r.begin.offset) + r.length;
-    if (end <= begin)
-      return true;
-    if (r.begin.offset < oldEnd)
-      return false;
-    r.begin.offset = r.begin.offset - oldEnd + newEnd;
-    return true;
-  }
-  // A new place into the old text; false inside the region.
-  bool toOld(SourceLoc &l) const {
-    if (!l.valid() || l.file != file || l.offset < begin)
-      return true;
-    if (l.offset < newEnd)
-      return false;
-    l.offset = l.offset - newEnd + oldEnd;
-    return true;
-  }
+  std::vector<Hunk> hunks;
+  // An old range into the new text; false when it meets a hunk (its text changed).
+  bool toNew(SourceRange &r) const;
+  // A new place into the old text; false inside a hunk.
+  bool toOld(SourceLoc &l) const;
 };
 
 struct LineCol {

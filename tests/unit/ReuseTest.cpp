@@ -158,6 +158,22 @@ TEST(Reuse, ACommentAtTheEnd) {
   EXPECT_TRUE(sameAsFresh(compile(kDesign), text));
 }
 
+TEST(Reuse, EditsApartAreHunks) {
+  // A comment typed at the end and a let edited above a model: two hunks, the model
+  // between them the same text.
+  std::string text = std::string(kDesign) + "// ";
+  Result base = compile(text), r;
+  ASSERT_TRUE(sameAsFresh(base, edit(text, "2 km", "3 km") + "typed", &r));
+  EXPECT_EQ(r.c->shift().hunks.size(), 2u);
+  // A let inserted, another removed, a third edited, lines apart.
+  std::string lets = "let a1 = 1;\nlet racks = 2;\nlet a2 = 2;\nlet a3 = 3;\n" + edit(kDesign, "let racks = 2;\n", "");
+  Result b2 = compile(lets), r2;
+  ASSERT_TRUE(sameAsFresh(b2, edit(edit(lets, "let a1 = 1;\n", ""), "let a3 = 3;", "let a3 = 4;\nlet a4 = a3;"), &r2));
+  EXPECT_EQ(r2.c->shift().hunks.size(), 2u);
+  // A template edited between two let edits: not reused.
+  EXPECT_FALSE(sameAsFresh(b2, edit(edit(edit(lets, "a1 = 1", "a1 = 5"), "a3 = 3", "a3 = 6"), "k * 2", "k * 3")));
+}
+
 TEST(Reuse, ChainsFromTheLastFullCheck) {
   Result base = compile(kDesign), one, two;
   ASSERT_TRUE(sameAsFresh(base, edit(kDesign, "2 km", "3 km"), &one));
@@ -165,8 +181,10 @@ TEST(Reuse, ChainsFromTheLastFullCheck) {
   ASSERT_TRUE(sameAsFresh(one, edit(kDesign, "2 km", "4 km + 1 W"), &two));
   EXPECT_EQ(two.c->base(), base.c);
   EXPECT_TRUE(sameAsFresh(two, edit(kDesign, "2 km", "5 km")));
-  // The shift maps the base's places to the text of the edit.
-  EXPECT_EQ(two.c->shift().oldEnd - two.c->shift().newEnd, uint32_t(-std::string(" + 1 W").size()));
+  // The shift maps the base's places to the text of the edit: one hunk, the let's line.
+  ASSERT_EQ(two.c->shift().hunks.size(), 1u);
+  const TextShift::Hunk &h = two.c->shift().hunks[0];
+  EXPECT_EQ(h.newEnd - h.newBegin - (h.oldEnd - h.oldBegin), std::string(" + 1 W").size());
 }
 
 TEST(Reuse, CleanDesignValuesInTemplates) {
