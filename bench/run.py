@@ -254,9 +254,10 @@ def main():
             print_text(rows)
     if "lsp" in only:
         # The editor's session (bench/lsp_bench.py): its own table, a row per design.
-        print("\n| fabric | size | open | edit, clean design (a value) | edit, break/fix a unit | a comment typed "
+        print("\n| fabric | size | open | edit, a value nothing reads (reused) | edit, a value the fabric reads "
+              "(compiled) | edit, break/fix a unit | a comment typed "
               "| request right after an edit | edits in the session | RSS after 100 | max RSS | RSS after 10,000 |\n"
-              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for design in (["--gpus", "10080"], ["--flat", "100000"], ["--gpus", "1048576"]):
             out = subprocess.run([sys.executable, os.path.join(HERE, "lsp_bench.py"), "--fabc", a.fabc,
                                   "--edits", str(a.lsp_edits), "--timeout", "600"] + design,
