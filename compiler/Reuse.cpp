@@ -139,35 +139,104 @@ std::vector<TextShift::Hunk> lineHunks(std::string_view a, std::string_view b, T
   return out;
 }
 
-// The top-level statements of `f` that overlap [begin, end) (or hold it, if empty), which must
-// be consecutive `let`s with nothing but trivia between them and the edge of the span:
-// the span [outBegin, outEnd) they and the region cover. False otherwise.
-bool letsCovering(const ast::File &f, std::string_view text, uint32_t begin, uint32_t end,
-                  std::vector<const ast::Stmt *> &lets, uint32_t &outBegin, uint32_t &outEnd) {
+// A top-level declaration of the main file: where it is and whether an edit of it may
+// reuse the check (a `let`, a `template`, an `fn`: the rest reads them by name only).
+struct Decl {
+  uint32_t begin, end;
+  std::string_view name;
+  bool reusable;
+};
+
+// Where a template or fn declaration ends: the `}` that closes its body, or its `;`
+// (from its name on, brackets counted). 0 when the lexer does not get there.
+uint32_t declEnd(std::string_view text, uint32_t from, bool braces) {
+  ParseLimits limits;
+  hand::Lexer lx(text, limits);
+  lx.seek(from);
+  int depth = 0;
+  for (;;) {
+    hand::Token t = lx.next();
+    switch (t.kind) {
+    case hand::End: case hand::Bad: return 0;
+    case hand::LBrace: case hand::LParen: case hand::LBrack: ++depth; break;
+    case hand::RBrace: case hand::RParen: case hand::RBrack:
+      if (--depth == 0 && braces && t.kind == hand::RBrace)
+        return t.end;
+      if (depth < 0)
+        return 0;
+      break;
+    case hand::Semi:
+      if (depth == 0 && !braces)
+        return t.end;
+      break;
+    default: break;
+    }
+  }
+}
+
+// The declaration starting with `keyword` whose name is at `name`: its extent, or a
+// declaration that may not be reused (only its name's place) when anything but white
+// space separates keyword and name.
+Decl keywordDecl(std::string_view text, SourceRange name, std::string_view spelled, const char *keyword,
+                 bool braces) {
+  Decl d{name.begin.offset, name.begin.offset + name.length, spelled, false};
+  size_t at = name.begin.offset, kw = std::strlen(keyword);
+  if (text.substr(at, spelled.size()) != spelled)
+    return d;
+  while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' || text[at - 1] == '\r'))
+    --at;
+  if (at < kw || text.substr(at - kw, kw) != keyword || (at > kw && identChar(text[at - kw - 1])))
+    return d;
+  uint32_t end = declEnd(text, name.begin.offset, braces);
+  if (!end)
+    return d;
+  return {uint32_t(at - kw), end, spelled, true};
+}
+
+std::vector<Decl> declsOf(const ast::File &f, std::string_view text) {
+  std::vector<Decl> out;
+  for (const ast::Stmt *s : f.topLevel)
+    out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(),
+                   s->kind == ast::Stmt::Let});
+  for (const ast::Template *t : f.templates)
+    out.push_back(keywordDecl(text, t->range, t->name, "template", true));
+  for (const ast::Function *fn : f.functions)
+    out.push_back(keywordDecl(text, fn->range, fn->name, "fn", false));
+  for (const ast::Model *m : f.models)
+    out.push_back({m->range.begin.offset, m->range.begin.offset + m->range.length, m->name, false});
+  for (const ast::Fabric *x : f.fabrics)
+    out.push_back({x->range.begin.offset, x->range.begin.offset + x->range.length, x->name, false});
+  for (const ast::Import &i : f.imports)
+    out.push_back({i.range.begin.offset, i.range.begin.offset + i.range.length, {}, false});
+  std::sort(out.begin(), out.end(), [](const Decl &a, const Decl &b) { return a.begin < b.begin; });
+  return out;
+}
+
+// The declarations that overlap [begin, end) (or hold it, if empty), which must all be
+// reusable ones with nothing but trivia between them and the edge of the span: the span
+// [outBegin, outEnd) they and the region cover, their names added to `names`. False
+// otherwise (a model, a fabric, a param, an option, or anything but trivia in the span).
+bool declsCovering(const std::vector<Decl> &decls, std::string_view text, uint32_t begin, uint32_t end,
+                   std::vector<std::string_view> &names, uint32_t &outBegin, uint32_t &outEnd) {
   outBegin = begin;
   outEnd = end;
-  const size_t mine = lets.size(); // those before are other hunks'
-  size_t first = SIZE_MAX, last = 0;
-  for (size_t i = 0; i < f.topLevel.size(); ++i) {
-    const ast::Stmt *s = f.topLevel[i];
-    uint32_t b = s->range.begin.offset, e = b + s->range.length;
-    if (begin == end ? !(b < begin && begin < e) : (e <= begin || b >= end))
+  std::vector<const Decl *> in;
+  for (const Decl &d : decls) {
+    if (begin == end ? !(d.begin < begin && begin < d.end) : (d.end <= begin || d.begin >= end))
       continue;
-    if (s->kind != ast::Stmt::Let || (first != SIZE_MAX && i != last + 1))
+    if (!d.reusable)
       return false;
-    first = std::min(first, i);
-    last = i;
-    lets.push_back(s);
-    outBegin = std::min(outBegin, b);
-    outEnd = std::max(outEnd, e);
+    in.push_back(&d);
+    names.push_back(d.name);
+    outBegin = std::min(outBegin, d.begin);
+    outEnd = std::max(outEnd, d.end);
   }
-  // What lies in the span besides those statements.
+  // What lies in the span besides those declarations.
   uint32_t at = outBegin;
-  for (size_t k = mine; k < lets.size(); ++k) {
-    const ast::Stmt *s = lets[k];
-    if (!onlyTrivia(text.substr(at, s->range.begin.offset - at), false))
+  for (const Decl *d : in) {
+    if (d->begin < at || !onlyTrivia(text.substr(at, d->begin - at), false))
       return false;
-    at = s->range.begin.offset + s->range.length;
+    at = d->end;
   }
   return onlyTrivia(text.substr(at, outEnd - at), outEnd == text.size());
 }
@@ -220,35 +289,34 @@ bool Compilation::reuse() {
   TextShift shift;
   shift.file = main;
   shift.hunks = lineHunks(oldText, newText, wholeLines(oldText, newText, p, q));
-  // Each hunk lies in top-level lets, in both texts, and covers the same span of the
-  // texts they share.
-  std::vector<const ast::Stmt *> oldLets, newLets;
+  // Each hunk lies in top-level lets, templates and fns, in both texts, and covers the
+  // same span of the texts they share.
+  std::vector<std::string_view> names;
   std::vector<std::pair<uint32_t, uint32_t>> newSpans;
+  const std::vector<Decl> oldDecls = declsOf(*bp.main, oldText), newDecls = declsOf(*prog_.main, newText);
   for (TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
-    if (!letsCovering(*bp.main, oldText, h.oldBegin, h.oldEnd, oldLets, ob, oe) ||
-        !letsCovering(*prog_.main, newText, h.newBegin, h.newEnd, newLets, nb, ne) ||
+    if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
+        !declsCovering(newDecls, newText, h.newBegin, h.newEnd, names, nb, ne) ||
         h.oldBegin - ob != h.newBegin - nb || oe - h.oldEnd != ne - h.newEnd)
       return false;
     if (!newSpans.empty() && nb < newSpans.back().second)
-      return false; // two hunks' lets meet
+      return false; // two hunks' declarations meet
     h = {ob, oe, nb, ne};
     newSpans.push_back({nb, ne});
   }
-  // No name those lets declare is written anywhere else: not in the other files, not
-  // outside the spans, not on the command line.
-  for (const auto *lets : {&oldLets, &newLets})
-    for (const ast::Stmt *s : *lets) {
-      std::string_view name = s->name();
-      if (mentions(newText, name, newSpans))
+  // No name those declare is written anywhere else: not in the other files, not outside
+  // the spans, not on the command line.
+  for (std::string_view name : names) {
+    if (name.empty() || mentions(newText, name, newSpans))
+      return false;
+    for (uint32_t f = 0; f < sm_->size(); ++f)
+      if (f != main && mentions(sm_->text(f), name))
         return false;
-      for (uint32_t f = 0; f < sm_->size(); ++f)
-        if (f != main && mentions(sm_->text(f), name))
-          return false;
-      for (const auto &d : opts_.defines)
-        if (mentions(d.first, name) || mentions(d.second, name))
-          return false;
-    }
+    for (const auto &d : opts_.defines)
+      if (mentions(d.first, name) || mentions(d.second, name))
+        return false;
+  }
   // The top-level bindings, evaluated aside: if the reuse fails below, the compilation
   // goes on as usual and nothing of this attempt stays.
   DiagEngine diags(*diags_);
@@ -295,10 +363,10 @@ bool Compilation::reuse() {
   }
   // The rest of the base's diagnostics: all of them when the bindings are clean, else
   // those of elaboration (the passes do not run after an error). Not when one is an
-  // unknown name: its did-you-mean reads every top-level name.
+  // unknown name, function or template: its did-you-mean reads every such name.
   const DiagEngine::Mark &end = diags.hasErrors() ? *base.atPasses_ : base.finalMark_;
   for (size_t i = base.atFabric_->kept; i < end.kept; ++i)
-    if (before[i].code == DiagCode::E0020)
+    if (before[i].code == DiagCode::E0020 || before[i].code == DiagCode::E0022)
       return false;
   if (!diags.adopt(*base.diags_, *base.atFabric_, end, [&](SourceRange &r) { return shift.toNew(r); }))
     return false;

@@ -107,9 +107,15 @@ public:
 private:
   // ---- symbols ----
   uint32_t sym(std::string_view s, uint32_t &cache) {
-    if (cache == UINT32_MAX)
-      cache = F.strings.intern(s);
-    return cache;
+    if (cache != UINT32_MAX)
+      return cache;
+    uint32_t id = F.strings.intern(s);
+    // A run that stops after the top-level bindings interns into a scratch IR that is
+    // dropped (Compilation::reuse): ids cached in the tree would be that pool's, wrong for
+    // the elaboration that may follow on the same tree.
+    if (!opts_.globalsOnly)
+      cache = id;
+    return id;
   }
   uint32_t exprSym(const ast::Expr *e) { return sym(e->text, e->sym); }
 

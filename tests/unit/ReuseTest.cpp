@@ -158,6 +158,28 @@ TEST(Reuse, ACommentAtTheEnd) {
   EXPECT_TRUE(sameAsFresh(compile(kDesign), text));
 }
 
+TEST(Reuse, TemplatesAndFunctionsNothingUses) {
+  // A template being written before its first instance, key by key; a function.
+  std::string tmpl = "template spare_pod(n) {\n  leaf[n] : S;\n  let w = n * 2;\n}\n";
+  std::string with = edit(kDesign, "fabric f {", tmpl + "fabric f {");
+  Result base = compile(kDesign), withBase = compile(with);
+  EXPECT_TRUE(sameAsFresh(base, with));
+  for (size_t cut : {10, 25, 40, 48})
+    sameAsFresh(base, edit(kDesign, "fabric f {", tmpl.substr(0, cut) + "\nfabric f {")); // half typed: as fresh
+  EXPECT_TRUE(sameAsFresh(withBase, edit(with, "n * 2", "n * 3 + 1 W")));      // an error inside: not elaborated
+  EXPECT_TRUE(sameAsFresh(withBase, edit(with, "leaf[n] : S;", "leaf[n] : Nope;")));
+  EXPECT_TRUE(sameAsFresh(withBase, edit(with, tmpl, "")));                    // removed
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "fn twice(x) = 2 * x;\nlet spare = twice(1 km);")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "fn twice(x) = 2 * x / 0;\nlet spare = twice(1 km);")));
+  // Instantiated, or named by something else: compiled.
+  EXPECT_FALSE(sameAsFresh(withBase, edit(with, "pods[racks] : pod(2, 1);", "pods[racks] : spare_pod(2);")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "fabric f {", "template S() { }\nfabric f {")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let spare = 2 km;", "fn racks() = 1;\nlet spare = 2 km;")));
+  // The fabric names an unknown template: its did-you-mean reads every template's name.
+  std::string unknown = edit(with, "spineless : S;", "spineless : spare_pud(1);");
+  EXPECT_FALSE(sameAsFresh(compile(unknown), edit(unknown, "n * 2", "n * 4")));
+}
+
 TEST(Reuse, EditsApartAreHunks) {
   // A comment typed at the end and a let edited above a model: two hunks, the model
   // between them the same text.
@@ -206,7 +228,9 @@ TEST(Reuse, RandomEditsMatchAFreshCompile) {
   Result base = compile(text);
   static const char *const lines[] = {"let q = 3;\n", "let z = u0 + 1;\n", "// ", "let ", "let w = 2 km + 5 W;\n",
                                       "/* ", " */", "\n", "let k = 1 / 0;\n", "let racks = 9;\n",
-                                      "let a = rackz;\n", "let spare = spare;\n"};
+                                      "let a = rackz;\n", "let spare = spare;\n",
+                                      "template tt(n) { x[n] : S; }\n", "fn ff(x) = x + 1;\n", "let g = ff(2);\n",
+                                      "template pod(k) { }\n", "template t2() {\n"};
   std::mt19937 rng(621);
   int reused = 0;
   for (int round = 0; round < 2000; ++round) {
