@@ -433,7 +433,8 @@ void reuseOne(const uint8_t *data, size_t size) {
   // One to three edits: a line inserted at a line's start, a span deleted, a byte replaced.
   static const char *const lines[] = {"let q = 3;\n", "let z = u0 + 1;\n", "// ", "let ", "let w = 2 km + 5 W;\n",
                                       "/* ", " */", "\n", "let k = 1 / 0;\n", "let b = [1, 2];\n",
-                                      "model X : switch { port p[2] { speed = 400 Gb/s; } }\n", "let a = x;\n"};
+                                      "model X : switch { port p[2] { speed = 400 Gb/s; } }\n", "let a = x;\n",
+                                      "template tt(n) { s[n] : SW; }\n", "fn h(v) = v + 1;\n", "let c = h(2);\n"};
   std::string edited = text;
   for (int e = 0, n = b.next() % 3 + 1; e < n && !edited.empty(); ++e) {
     size_t at = (size_t(b.next()) << 8 | b.next()) % edited.size();
