@@ -1,9 +1,10 @@
-// A compilation that reuses its base's check across an edit of top-level `let`s that
-// nothing else names (docs/decisions/0621-an-edit-nothing-reads-is-not-compiled-again.md).
+// A compilation that reuses its base's check across an edit of top-level `let`s,
+// `template`s and `fn`s that nothing else names
+// (docs/decisions/0621-an-edit-nothing-reads-is-not-compiled-again.md).
 //
-// Elaboration reads a top-level binding only through its name, once the top-level
-// bindings are evaluated (ElabOptions::afterGlobals). So when an edit changes only
-// top-level `let` statements of the main file, and none of the names they declare,
+// Elaboration reads a top-level binding, a template or a function only through its name,
+// once the top-level bindings are evaluated (ElabOptions::afterGlobals). So when an edit
+// changes only such declarations of the main file, and none of the names they declare,
 // before or after, is written anywhere else in the program, every stage after that
 // point sees the same input as in the base: its diagnostics and IR are the base's, with
 // their places moved past the edit. This compilation then parses, loads and evaluates
