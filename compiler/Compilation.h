@@ -68,8 +68,9 @@ struct CompileOptions {
   // false). The Compilation is then only fit to be destroyed.
   const std::atomic<bool> *cancel = nullptr;
   // The language server: the last compilation of this document that ran to its end.
-  // When the edit since lies in top-level lets that nothing else names, its check is
-  // taken over instead of compiled again (Reuse.cpp); `reuseValues` are its values.
+  // When the edit since lies in top-level lets, templates and fns that nothing else
+  // names, its check is taken over instead of compiled again (Reuse.cpp);
+  // `reuseValues` are its values.
   // Let go once used (run() does): the compilation keeps only the base it reused.
   std::shared_ptr<const Compilation> reuse;
   const BindingValues *reuseValues = nullptr;
