@@ -89,7 +89,7 @@ bool DiagEngine::admit(DiagCode code, SourceRange range, Severity &sev, uint32_t
   // is one diagnostic: the first, and a note counting the others (docs/diagnostics.md,
   // "Folding").
   if (range.begin.valid()) {
-    auto f = folds_.find(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(code), range.begin.file, range.begin.offset});
+    auto f = folds_.find(foldKey(code, range));
     if (f != folds_.end()) {
       ++kept_[f->second].more;
       foldsSynced_ = false;
@@ -113,7 +113,6 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
     sink_ = {};
     return &sink_;
   }
-  std::tuple<uint16_t, uint32_t, uint32_t> key{uint16_t(code), range.begin.file, range.begin.offset};
   if (fold != ~0u) {
     foldSink_ = {};
     foldSink_.foldOf = fold;
@@ -121,7 +120,7 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
   }
   // Bounded: a million-link design with one systematic mistake prints a page, not a book.
   bool over = sev == Severity::Error ? tooManyErrors()
-                                     : (errorLimit_ && shownWarnings_ >= errorLimit_ * 4);
+                                     : (errorLimit_ && shownWarnings_ >= errorLimit_ * kWarningsPerError);
   if (over) {
     ++suppressed_;
     sink_ = {};
@@ -132,7 +131,7 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
   else if (sev == Severity::Warning)
     ++shownWarnings_;
   if (range.begin.valid())
-    folds_.emplace(key, uint32_t(kept_.size()));
+    folds_.emplace(foldKey(code, range), uint32_t(kept_.size()));
   kept_.emplace_back();
   Diagnostic &d = kept_.back();
   d.code = code;
@@ -161,7 +160,8 @@ bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &en
   const unsigned errors = end.shownErrors - begin.shownErrors, warnings = end.shownWarnings - begin.shownWarnings;
   // Shown there, so shown here only below the same limits; none was dropped there.
   if (end.suppressed != begin.suppressed ||
-      (errorLimit_ && (shownErrors_ + errors >= errorLimit_ || shownWarnings_ + warnings >= errorLimit_ * 4)))
+      (errorLimit_ &&
+       (shownErrors_ + errors >= errorLimit_ || shownWarnings_ + warnings >= errorLimit_ * kWarningsPerError)))
     return false;
   std::vector<Diagnostic> taken(from.kept_.begin() + long(begin.kept), from.kept_.begin() + long(end.kept));
   for (Diagnostic &d : taken) {
@@ -174,14 +174,12 @@ bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &en
       if (!map(f.range))
         return false;
     // A repeat of one of this engine's would have folded into it.
-    if (d.range.begin.valid() &&
-        folds_.count(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(d.code), d.range.begin.file, d.range.begin.offset}))
+    if (d.range.begin.valid() && folds_.count(foldKey(d.code, d.range)))
       return false;
   }
   for (Diagnostic &d : taken) {
     if (d.range.begin.valid())
-      folds_.emplace(std::tuple<uint16_t, uint32_t, uint32_t>{uint16_t(d.code), d.range.begin.file, d.range.begin.offset},
-                     uint32_t(kept_.size()));
+      folds_.emplace(foldKey(d.code, d.range), uint32_t(kept_.size()));
     kept_.push_back(std::move(d));
   }
   foldsSynced_ = false;

@@ -208,14 +208,14 @@ public:
   Mark mark() const {
     return {kept_.size(), errors_, warnings_, suppressed_, unshown_, shownErrors_, shownWarnings_};
   }
+  // Takes every diagnostic and count of `other` (a copy of this engine that went on),
+  // keeping this one's settings.
+  void replaceWith(DiagEngine &&other);
   // The diagnostics `from` kept between two of its marks, each range (and its notes' and
   // fix-its') passed through `map`, appended as if reported here, with their counts.
   // False, and nothing changed, when `map` refuses a range or when reporting them here
   // would have met a limit (or a fold) that they did not meet there: the caller then
   // reports them afresh.
-  // Takes every diagnostic and count of `other` (a copy of this engine that went on),
-  // keeping this one's settings.
-  void replaceWith(DiagEngine &&other);
   bool adopt(const DiagEngine &from, const Mark &begin, const Mark &end,
              const std::function<bool(SourceRange &)> &map);
 
@@ -242,7 +242,12 @@ private:
   size_t printed_ = 0;           // text: kept_[0, printed_) are printed
   // (code, file, offset) -> index in kept_: the first diagnostic of that code there. As
   // many entries as kept_ at most, so folding a million repeats keeps one diagnostic.
-  std::map<std::tuple<uint16_t, uint32_t, uint32_t>, uint32_t> folds_;
+  static constexpr unsigned kWarningsPerError = 4; // warnings shown: this many times the error limit
+  using FoldKey = std::tuple<uint16_t, uint32_t, uint32_t>; // code, file, offset
+  static FoldKey foldKey(DiagCode code, SourceRange range) {
+    return {uint16_t(code), range.begin.file, range.begin.offset};
+  }
+  std::map<FoldKey, uint32_t> folds_;
   Diagnostic sink_;     // target for notes on dropped diagnostics
   Diagnostic foldSink_; // target for notes on folded ones (foldOf says into which)
 };
