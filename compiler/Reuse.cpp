@@ -23,10 +23,6 @@
 namespace fabc {
 namespace {
 
-bool identChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
 // `name` as a whole word anywhere in `text` outside the `skip` spans (ascending; in
 // comments and strings too: a false hit only costs the reuse).
 bool mentions(std::string_view text, std::string_view name,
@@ -36,7 +32,7 @@ bool mentions(std::string_view text, std::string_view name,
     if (s != skip.end() && s->first <= at)
       continue;
     size_t end = at + name.size();
-    if ((at == 0 || !identChar(text[at - 1])) && (end == text.size() || !identChar(text[end])))
+    if ((at == 0 || !hand::isIdChar(text[at - 1])) && (end == text.size() || !hand::isIdChar(text[end])))
       return true;
   }
   return false;
@@ -186,7 +182,7 @@ Decl keywordDecl(std::string_view text, SourceRange name, std::string_view spell
     return d;
   while (at > 0 && (text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == '\n' || text[at - 1] == '\r'))
     --at;
-  if (at < kw || text.substr(at - kw, kw) != keyword || (at > kw && identChar(text[at - kw - 1])))
+  if (at < kw || text.substr(at - kw, kw) != keyword || (at > kw && hand::isIdChar(text[at - kw - 1])))
     return d;
   uint32_t end = declEnd(text, name.begin.offset, braces);
   if (!end)

@@ -69,6 +69,8 @@ Tok keyword(std::string_view w) {
 
 } // namespace
 
+bool isIdChar(char c) { return idChar(c); }
+
 bool isKeyword(std::string_view word) { return keyword(word) != Id; }
 
 namespace {

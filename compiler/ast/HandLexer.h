@@ -44,6 +44,8 @@ struct SyntaxError {
 
 // A word the lexer reads as a keyword, not an ID (fabc import escapes these).
 bool isKeyword(std::string_view word);
+// A character an ID may hold: [a-zA-Z0-9_] (where a whole word starts and ends).
+bool isIdChar(char c);
 
 struct Token {
   Tok kind = End;

@@ -4,6 +4,7 @@
 // because the statement being typed does not parse yet.
 #include "lsp/Queries.h"
 
+#include "ast/HandLexer.h"
 #include "elab/PropertyKeys.h"
 #include "ir/Units.h"
 
@@ -16,13 +17,11 @@
 namespace fabc::lsp {
 namespace {
 
-bool isIdent(char c) { return std::isalnum((unsigned char)c) || c == '_'; }
-
 std::vector<std::string> words(std::string_view s) {
   std::vector<std::string> r;
   std::string w;
   for (char c : s) {
-    if (isIdent(c) || c == '<' || c == '>') {
+    if (hand::isIdChar(c) || c == '<' || c == '>') {
       w += c;
     } else if (!w.empty()) {
       r.push_back(w);
@@ -195,7 +194,7 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
     return c.out;
   }
   size_t wordStart = offset;
-  while (wordStart > lineStart && isIdent(text[wordStart - 1]))
+  while (wordStart > lineStart && hand::isIdChar(text[wordStart - 1]))
     --wordStart;
   // "400 G" or "400G": a unit after a number.
   size_t numEnd = wordStart;
@@ -203,7 +202,7 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
     ++numEnd;
   std::string before = trim(text.substr(lineStart, wordStart - lineStart));
   if (numEnd > wordStart || (!before.empty() && std::isdigit((unsigned char)before.back()) &&
-                             (before.size() < 2 || !isIdent(before[before.size() - 2]) ||
+                             (before.size() < 2 || !hand::isIdChar(before[before.size() - 2]) ||
                               std::isdigit((unsigned char)before[before.size() - 2])))) {
     std::string units = unitList();
     for (const std::string &u : words(units))
@@ -235,7 +234,7 @@ std::vector<Completion> completeAt(const QueryContext &q, uint32_t file, std::st
         }
       }
       size_t b = e;
-      while (b > lineStart && isIdent(text[b - 1]))
+      while (b > lineStart && hand::isIdChar(text[b - 1]))
         --b;
       if (b == e)
         break;
