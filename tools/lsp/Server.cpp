@@ -394,8 +394,8 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
   if (!parseOnly) {
-    co.reuse = w.checked;
-    co.reuseValues = w.checkedValues.get();
+    co.reuse = w.checked.comp;
+    co.reuseValues = w.checked.values.get();
   }
   co.cancel = cancel;
   co.parseOnly = parseOnly;
@@ -438,11 +438,10 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       parsed();
     }
     reuseTried |= reuse;
-    if (elaborate && w.checked) {
+    if (elaborate && w.checked.comp) {
       // Compiled in full: the last check is not needed for this text, and holding it
       // while this one elaborates would hold two IRs (a million GPUs: +170 MiB).
-      w.checked.reset();
-      w.checkedValues.reset();
+      w.checked = {};
       if (elaborating)
         elaborating();
     }
@@ -556,7 +555,6 @@ void Server::submit(Document &d) {
   d.depsChanged = false;
   job.prevFast = d.fastPublished;
   job.reuse = d.checked;
-  job.reuseValues = d.checkedValues;
   d.dirty = false;
   worker_->submit(std::move(job));
 }
@@ -572,7 +570,6 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
   w.oversize = job.oversize;
   w.version = job.version;
   w.checked = std::move(job.reuse);
-  w.checkedValues = std::move(job.reuseValues);
   auto result = [&](bool full) {
     Result r;
     r.uri = w.uri;
@@ -606,8 +603,7 @@ void Server::runJob(Job &job, const std::function<void(Result)> &post) {
       r.dropChecked = true;
       post(std::move(r));
     });
-    w.checked.reset(); // the reader's copy is the one that lets it go (Document::checked)
-    w.checkedValues.reset();
+    w.checked = {}; // the reader's copy is the one that lets it go (Document::checked)
   } catch (const CompileCancelled &) {
     return;
   } catch (...) {
@@ -684,10 +680,8 @@ void Server::install(Document &d, Result &&r) {
       d.lastParsed = std::move(prev);
     drop(prev); // empty when kept
   }
-  if (r.dropChecked) {
+  if (r.dropChecked)
     drop(d.checked);
-    drop(d.checkedValues);
-  }
   d.full = r.full;
   if (r.full) {
     drop(d.values);
@@ -709,18 +703,13 @@ void Server::keepChecked(Document &d) {
     // text, unless this one elaborated (an error in a binding): its IR holds as much
     // memory, and three of them (that, this one and the next being built) would not fit
     // a million GPUs' budget.
-    if (d.comp->elaborated()) {
+    if (d.comp->elaborated())
       drop(d.checked);
-      drop(d.checkedValues);
-    }
     return;
   }
-  std::shared_ptr<const Compilation> comp = d.comp;
-  std::shared_ptr<const BindingValues> values = d.values;
+  Document::Checked now{d.comp, d.values};
   drop(d.checked);
-  drop(d.checkedValues);
-  d.checked = std::move(comp);
-  d.checkedValues = std::move(values);
+  d.checked = std::move(now);
 }
 
 int Server::tick() {

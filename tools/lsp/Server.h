@@ -74,10 +74,12 @@ struct Document {
   std::shared_ptr<Index> index;
   uint32_t mainFile = UINT32_MAX;
   // The last compilation that ran to its end, and its values: a later edit that lies in
-  // top-level lets nothing else names reuses its check (Compilation::reuseBase,
-  // docs/decisions/0621). Kept while later texts do not compile as far.
-  std::shared_ptr<const Compilation> checked;
-  std::shared_ptr<const BindingValues> checkedValues;
+  // top-level declarations nothing else names reuses its check (Compilation::reuseBase,
+  // docs/decisions/0621). Kept while later texts do not compile as far. Both or neither.
+  struct Checked {
+    std::shared_ptr<const Compilation> comp;
+    std::shared_ptr<const BindingValues> values;
+  } checked;
   // While the text does not parse (the statement being typed), the last compilation
   // whose main file parsed: completion reads its index, which knows the names.
   struct Parsed {

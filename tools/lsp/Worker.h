@@ -24,8 +24,7 @@ struct Job {
   uint64_t serial = 0;   // increasing over the session: which job of a document is the latest
   bool prevFast = false; // the document's last publish had diagnostics from before elaboration
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
-  std::shared_ptr<const Compilation> reuse; // Document::checked
-  std::shared_ptr<const BindingValues> reuseValues;
+  Document::Checked reuse; // Document::checked when submitted
 };
 
 // What a compile hands back: the fields of Document it filled.
