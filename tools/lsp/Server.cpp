@@ -470,7 +470,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       stages.pop_back();
     fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
                w.version, ms(last - start), stages,
-               w.comp->base() ? "; the last full check reused (an edit of lets nothing reads)" : "");
+               w.comp->base() ? "; the last full check reused (an edit of declarations nothing else reads)" : "");
   }
 }
 
