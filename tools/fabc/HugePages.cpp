@@ -1,19 +1,24 @@
 // fabc's replacement of the global operator new: a block of 2 MiB or more (the IR's
-// per-device, per-port and per-link arrays, the elaborator's tables) is taken aligned to
-// 2 MiB, rounded up to whole 2 MiB, and advised to the kernel as transparent huge pages,
-// so that filling it takes one page fault per 2 MiB instead of one per 4 KiB. At a
-// million GPUs the page faults were a quarter of the CPU time. The language server turns
-// it off: there a long-lived heap kept twice the memory. Measurements and alternatives:
+// per-device, per-port and per-link arrays, the elaborator's tables) is mapped for
+// itself, aligned to 2 MiB, rounded up to whole 2 MiB and advised to the kernel as
+// transparent huge pages, so that filling it takes one page fault per 2 MiB instead of
+// one per 4 KiB, and reading it at random misses the TLB far less. At a million GPUs the
+// page faults were a quarter of the CPU time. Measurements and alternatives:
 // docs/decisions/0471-huge-pages-for-large-blocks.md.
 //
-// The memory still comes from the C library (posix_memalign, malloc) and goes back
-// through free, so every operator delete stays as it is. Under a sanitizer, which brings
-// its own operator new, the replacement is left out.
+// A freed block goes back to the system, or, where keepFreedBlocks allows (the language
+// server, which compiles the same design again and again), is kept and handed to the next
+// large request: the smallest kept block that holds it, else a fresh block into which
+// mremap moves kept ones, so that their pages are neither copied nor faulted and zeroed
+// again. Smaller blocks come from malloc. Under a sanitizer, which brings its own
+// operator new, the replacement is left out.
 #include "HugePages.h"
 
 #include <atomic>
 #include <climits>
 #include <cstdlib>
+#include <cstdint>
+#include <mutex>
 #include <new>
 
 #ifdef __GLIBC__
@@ -27,13 +32,14 @@
 
 namespace fabc::cli {
 namespace {
-std::atomic<bool> hugePages{true};
 // The size operator new rounds and aligns a large block to, and from which the command
-// line maps a block for itself.
+// line's malloc maps a block for itself.
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
+// Bytes of freed large blocks kept for reuse.
+std::atomic<std::size_t> keepLimit{0};
 } // namespace
 
-void setHugePages(bool on) { hugePages.store(on, std::memory_order_relaxed); }
+void keepFreedBlocks(std::size_t bytes) { keepLimit.store(bytes, std::memory_order_relaxed); }
 
 // A server compiles the same design again and again. With glibc's defaults its worker
 // thread gets an arena of its own, every block past the (dynamic) mmap threshold is
@@ -62,6 +68,7 @@ void useCommandLineHeap() {
 }
 
 void releaseFreeMemory() {
+  releaseKeptBlocks();
 #ifdef __GLIBC__
   malloc_trim(0);
 #endif
@@ -72,23 +79,147 @@ void releaseFreeMemory() {
 namespace {
 using fabc::cli::kHugePage;
 
-void *allocateHuge(std::size_t n) {
-  n = (n + kHugePage - 1) & ~(kHugePage - 1);
-  void *p = nullptr;
-  if (posix_memalign(&p, kHugePage, n) != 0)
+// The blocks allocateHuge mapped, and the freed ones kept. Fixed arrays: allocating here
+// would call operator new again. A request that finds the table full is served by the C
+// library as before, and its block freed there.
+struct Block {
+  char *p;
+  std::size_t n;
+};
+constexpr std::size_t kMaxLive = 4096, kMaxKept = 256;
+std::mutex blocksMutex;
+Block live[kMaxLive];
+std::size_t nLive = 0;
+Block kept[kMaxKept];
+std::size_t nKept = 0, keptBytes = 0;
+
+// Fresh memory of n bytes (a multiple of kHugePage), aligned to kHugePage and advised as
+// huge pages; nullptr when the system has none.
+char *mapAligned(std::size_t n) {
+  void *r = mmap(nullptr, n + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (r == MAP_FAILED)
     return nullptr;
+  char *base = static_cast<char *>(r);
+  char *p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(base) + kHugePage - 1) & ~(kHugePage - 1));
+  if (p > base)
+    munmap(base, std::size_t(p - base));
+  if (std::size_t tail = std::size_t(base + n + kHugePage - (p + n)))
+    munmap(p + n, tail);
   (void)madvise(p, n, MADV_HUGEPAGE); // best effort: without THP (EINVAL), small pages
   return p;
 }
 
+// Keeps a freed block, or a part of one (blocksMutex held); false when the table is full.
+bool keep(Block b) {
+  if (nKept == kMaxKept)
+    return false;
+  kept[nKept++] = b;
+  keptBytes += b.n;
+  return true;
+}
+
+Block takeKept(std::size_t i) {
+  const Block b = kept[i];
+  kept[i] = kept[--nKept];
+  keptBytes -= b.n;
+  return b;
+}
+
+// A block of n bytes made from the kept ones (blocksMutex held), so that their pages are
+// neither faulted nor zeroed again: the smallest that holds n, the rest of it kept; else
+// a fresh block of n with the kept ones moved into it, largest first, as many as fit.
+// nullptr when none is kept.
+char *reuseKept(std::size_t n) {
+  if (nKept == 0)
+    return nullptr;
+  std::size_t fit = nKept;
+  for (std::size_t i = 0; i < nKept; ++i)
+    if (kept[i].n >= n && (fit == nKept || kept[i].n < kept[fit].n))
+      fit = i;
+  if (fit != nKept) {
+    const Block b = takeKept(fit);
+    if (b.n > n && !keep({b.p + n, b.n - n}))
+      munmap(b.p + n, b.n - n);
+    return b.p;
+  }
+  char *p = mapAligned(n);
+  if (!p)
+    return nullptr;
+  std::size_t used = 0;
+  for (;;) { // every kept block is smaller than n here
+    std::size_t best = nKept;
+    for (std::size_t i = 0; i < nKept; ++i)
+      if (kept[i].n <= n - used && (best == nKept || kept[i].n > kept[best].n))
+        best = i;
+    if (best == nKept)
+      break;
+    const Block b = takeKept(best);
+    if (mremap(b.p, b.n, b.n, MREMAP_MAYMOVE | MREMAP_FIXED, p + used) == MAP_FAILED) {
+      munmap(b.p, b.n); // that stretch of p keeps its fresh pages
+      continue;
+    }
+    used += b.n;
+  }
+  return p;
+}
+
+void *allocateHuge(std::size_t n) {
+  n = (n + kHugePage - 1) & ~(kHugePage - 1);
+  std::lock_guard<std::mutex> lock(blocksMutex);
+  if (nLive == kMaxLive) {
+    void *p = nullptr;
+    if (posix_memalign(&p, kHugePage, n) != 0)
+      return nullptr;
+    (void)madvise(p, n, MADV_HUGEPAGE);
+    return p;
+  }
+  char *p = reuseKept(n);
+  if (!p)
+    p = mapAligned(n);
+  if (p)
+    live[nLive++] = {p, n};
+  return p;
+}
+
+// True when p is one of allocateHuge's blocks: it is then kept, within the limit, or
+// returned to the system.
+bool freeHuge(void *p) {
+  std::lock_guard<std::mutex> lock(blocksMutex);
+  for (std::size_t i = nLive; i-- > 0;) {
+    if (live[i].p != p)
+      continue;
+    const Block b = live[i];
+    live[i] = live[--nLive];
+    if (keptBytes + b.n > fabc::cli::keepLimit.load(std::memory_order_relaxed) || !keep(b))
+      munmap(b.p, b.n);
+    return true;
+  }
+  return false;
+}
+
 } // namespace
+
+namespace fabc::cli {
+void releaseKeptBlocks() {
+  std::lock_guard<std::mutex> lock(blocksMutex);
+  for (std::size_t i = 0; i < nKept; ++i)
+    munmap(kept[i].p, kept[i].n);
+  nKept = keptBytes = 0;
+}
+
+std::size_t keptBlockBytes() {
+  std::lock_guard<std::mutex> lock(blocksMutex);
+  return keptBytes;
+}
+
+bool largeBlocksMapped() { return true; }
+} // namespace fabc::cli
 
 void *operator new(std::size_t n) {
   if (n == 0)
     n = 1;
   for (;;) {
-    bool huge = n >= kHugePage && fabc::cli::hugePages.load(std::memory_order_relaxed);
-    if (void *p = huge ? allocateHuge(n) : std::malloc(n))
+    if (void *p = n >= kHugePage ? allocateHuge(n) : std::malloc(n))
       return p;
     std::new_handler h = std::get_new_handler();
     if (!h)
@@ -98,4 +229,21 @@ void *operator new(std::size_t n) {
 }
 
 void *operator new[](std::size_t n) { return ::operator new(n); }
+
+// Only a block aligned to kHugePage can be allocateHuge's; the C library's rarely are,
+// and those miss the table and go to free().
+void operator delete(void *p) noexcept {
+  if (p && !(reinterpret_cast<uintptr_t>(p) & (kHugePage - 1)) && freeHuge(p))
+    return;
+  std::free(p);
+}
+void operator delete[](void *p) noexcept { ::operator delete(p); }
+void operator delete(void *p, std::size_t) noexcept { ::operator delete(p); }
+void operator delete[](void *p, std::size_t) noexcept { ::operator delete(p); }
+#else
+namespace fabc::cli {
+void releaseKeptBlocks() {}
+std::size_t keptBlockBytes() { return 0; }
+bool largeBlocksMapped() { return false; }
+} // namespace fabc::cli
 #endif

@@ -1,9 +1,13 @@
 // Large blocks on transparent huge pages (HugePages.cpp, decision 0471).
 #pragma once
 
+#include <cstddef>
+
 namespace fabc::cli {
-// On by default; the language server turns it off before it allocates anything large.
-void setHugePages(bool on);
+// Up to this many bytes of freed large blocks are kept for the next large requests
+// instead of going back to the system (0, the default: none). The language server keeps
+// a compilation's worth.
+void keepFreedBlocks(std::size_t bytes);
 // The language server's heap (docs/decisions/0471-huge-pages-for-large-blocks.md, amendment): one arena, blocks up to
 // 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
 // pages instead of faulting in new ones. Call before any thread starts.
@@ -12,6 +16,11 @@ void useServerHeap();
 // the system when freed (HugePages.cpp). Call before any thread starts; useServerHeap
 // replaces it.
 void useCommandLineHeap();
+// Returns the kept blocks to the system.
+void releaseKeptBlocks();
+// For tests: the bytes kept, and whether operator new is fabc's (not under a sanitizer).
+std::size_t keptBlockBytes();
+bool largeBlocksMapped();
 // Returns the heap's free pages to the system (the server calls it when idle).
 void releaseFreeMemory();
 } // namespace fabc::cli

@@ -14,9 +14,9 @@ namespace fabc::cli {
 int lspCommand(Options &o) {
   if (!o.inputs.empty())
     return usageError("lsp takes no input files (it speaks the Language Server Protocol on stdin and stdout)");
-  // A server compiles again and again in one heap: huge pages there kept twice the
-  // memory of small ones (decision 0471).
-  setHugePages(false);
+  // A server compiles again and again: the next compile takes the large blocks the last
+  // one freed, huge pages and all (decision 0471, third amendment).
+  keepFreedBlocks(std::size_t(1) << 30);
   useServerHeap();
   lsp::ServerOptions so;
   so.compile = compileOptions(o, /*allowLibrary=*/true);

@@ -1,0 +1,134 @@
+// fabc's operator new for large blocks (tools/fabc/HugePages.cpp): freed blocks kept and
+// handed out again without new pages. The content a reused block still holds is what
+// shows that its pages were moved, not faulted in and zeroed.
+#include "HugePages.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <thread>
+#include <vector>
+
+namespace {
+using namespace fabc::cli;
+constexpr std::size_t MiB = std::size_t(1) << 20;
+
+class Heap : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!largeBlocksMapped())
+      GTEST_SKIP() << "operator new is the sanitizer's";
+    releaseKeptBlocks();
+  }
+  void TearDown() override {
+    keepFreedBlocks(0);
+    releaseKeptBlocks();
+  }
+  static char *alloc(std::size_t n, char fill) {
+    auto *p = static_cast<char *>(::operator new(n));
+    std::memset(p, fill, n);
+    return p;
+  }
+  static bool filled(const char *p, std::size_t n, char fill) {
+    for (std::size_t i = 0; i < n; i += 4096)
+      if (p[i] != fill)
+        return false;
+    return p[n - 1] == fill;
+  }
+};
+
+TEST_F(Heap, LargeBlocksAreAlignedToHugePages) {
+  char *p = alloc(3 * MiB, 1);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (2 * MiB), 0u);
+  ::operator delete(p);
+  EXPECT_EQ(keptBlockBytes(), 0u) << "nothing is kept unless asked";
+}
+
+TEST_F(Heap, AFreedBlockServesTheNextRequestOfItsSize) {
+  keepFreedBlocks(64 * MiB);
+  char *p = alloc(4 * MiB, 7);
+  ::operator delete(p);
+  EXPECT_EQ(keptBlockBytes(), 4 * MiB);
+  char *q = static_cast<char *>(::operator new(3 * MiB + 1)); // rounds up to 4 MiB
+  EXPECT_EQ(q, p);
+  EXPECT_TRUE(filled(q, 3 * MiB + 1, 7)) << "the same pages, not fresh ones";
+  EXPECT_EQ(keptBlockBytes(), 0u);
+  ::operator delete(q);
+}
+
+TEST_F(Heap, ALargerKeptBlockIsSplit) {
+  keepFreedBlocks(64 * MiB);
+  char *p = alloc(8 * MiB, 3);
+  ::operator delete(p);
+  char *q = static_cast<char *>(::operator new(2 * MiB));
+  EXPECT_EQ(q, p);
+  EXPECT_EQ(keptBlockBytes(), 6 * MiB) << "the rest stays kept";
+  char *r = static_cast<char *>(::operator new(6 * MiB));
+  EXPECT_EQ(r, p + 2 * MiB);
+  EXPECT_TRUE(filled(r, 6 * MiB, 3));
+  ::operator delete(q);
+  ::operator delete(r);
+  EXPECT_EQ(keptBlockBytes(), 8 * MiB);
+}
+
+TEST_F(Heap, SmallerKeptBlocksAreMovedIntoALargerOne) {
+  keepFreedBlocks(64 * MiB);
+  char *a = alloc(4 * MiB, 'a');
+  char *b = alloc(2 * MiB, 'b');
+  ::operator delete(a);
+  ::operator delete(b);
+  char *c = static_cast<char *>(::operator new(10 * MiB));
+  EXPECT_EQ(keptBlockBytes(), 0u);
+  EXPECT_TRUE(filled(c, 4 * MiB, 'a')) << "the largest first";
+  EXPECT_TRUE(filled(c + 4 * MiB, 2 * MiB, 'b'));
+  std::memset(c, 0, 10 * MiB); // all of it usable, the fresh part too
+  ::operator delete(c);
+}
+
+TEST_F(Heap, TheLimitIsKept) {
+  keepFreedBlocks(6 * MiB);
+  char *a = alloc(4 * MiB, 1), *b = alloc(4 * MiB, 1);
+  ::operator delete(a);
+  ::operator delete(b);
+  EXPECT_EQ(keptBlockBytes(), 4 * MiB);
+  releaseKeptBlocks();
+  EXPECT_EQ(keptBlockBytes(), 0u);
+}
+
+TEST_F(Heap, SmallBlocksAndVectorsAreUnaffected) {
+  keepFreedBlocks(64 * MiB);
+  std::vector<uint32_t> v;
+  for (uint32_t i = 0; i < 3'000'000; ++i) // grows through blocks of 2 MiB and more
+    v.push_back(i);
+  for (uint32_t i = 0; i < v.size(); i += 4099)
+    ASSERT_EQ(v[i], i);
+  std::vector<int> small(100, 5);
+  EXPECT_EQ(small[99], 5);
+}
+
+TEST_F(Heap, ThreadsShareTheKeptBlocks) {
+  keepFreedBlocks(256 * MiB);
+  auto work = [](char fill) {
+    for (int round = 0; round < 200; ++round) {
+      std::size_t n = (std::size_t(round % 7) + 1) * MiB + 12345;
+      char *p = static_cast<char *>(::operator new(n));
+      std::memset(p, fill, n);
+      bool ok = true;
+      for (std::size_t i = 0; i < n; i += 4096)
+        ok &= p[i] == fill;
+      ::operator delete(p);
+      if (!ok)
+        return false;
+    }
+    return true;
+  };
+  bool first = false, second = false;
+  std::thread t([&] { first = work('x'); });
+  second = work('y');
+  t.join();
+  EXPECT_TRUE(first);
+  EXPECT_TRUE(second);
+}
+} // namespace
