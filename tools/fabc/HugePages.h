@@ -5,15 +5,15 @@
 
 namespace fabc::cli {
 // Up to this many bytes of freed large blocks are kept for the next large requests
-// instead of going back to the system (0, the default: none). The language server keeps
-// a compilation's worth.
+// instead of going back to the system (0, the default: none). The command line keeps
+// 256 MiB, the language server a compilation's worth.
 void keepFreedBlocks(std::size_t bytes);
 // The language server's heap (docs/decisions/0471-huge-pages-for-large-blocks.md, amendment): one arena, blocks up to
 // 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
 // pages instead of faulting in new ones. Call before any thread starts.
 void useServerHeap();
-// The command line's heap: blocks of 2 MiB or more mapped on their own and returned to
-// the system when freed (HugePages.cpp). Call before any thread starts; useServerHeap
+// The command line's heap: blocks of 2 MiB or more mapped on their own, and up to 256 MiB
+// of freed ones kept (HugePages.cpp). Call before any thread starts; useServerHeap
 // replaces it.
 void useCommandLineHeap();
 // Returns the kept blocks to the system.
