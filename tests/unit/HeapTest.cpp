@@ -6,10 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
 
 namespace {
 using namespace fabc::cli;
@@ -95,6 +99,35 @@ TEST_F(Heap, TheLimitIsKept) {
   EXPECT_EQ(keptBlockBytes(), 4 * MiB);
   releaseKeptBlocks();
   EXPECT_EQ(keptBlockBytes(), 0u);
+}
+
+// Kept blocks hold address space: under a `ulimit -v` that leaves no room for a request
+// besides them, they are given back and the request is served. Exits 0 when so.
+[[noreturn]] void allocateUnderALimit() {
+  keepFreedBlocks(512 * MiB);
+  char *q = static_cast<char *>(::operator new(64 * MiB));
+  std::memset(q, 1, 64 * MiB);
+  ::operator delete(q);
+  if (keptBlockBytes() != 64 * MiB)
+    std::exit(2);
+  std::size_t vmKb = 0;
+  if (FILE *f = std::fopen("/proc/self/status", "r")) {
+    char line[256];
+    while (std::fgets(line, sizeof line, f))
+      if (std::sscanf(line, "VmSize: %zu kB", &vmKb) == 1)
+        break;
+    std::fclose(f);
+  }
+  rlimit lim{vmKb * 1024 + 40 * MiB, RLIM_INFINITY};
+  if (vmKb == 0 || setrlimit(RLIMIT_AS, &lim) != 0)
+    std::exit(3);
+  char *p = static_cast<char *>(::operator new(100 * MiB)); // fits once the 64 MiB are returned
+  std::memset(p, 2, 100 * MiB);
+  std::exit(keptBlockBytes() == 0 ? 0 : 4);
+}
+
+TEST_F(Heap, KeptBlocksYieldToAnAddressSpaceLimit) {
+  EXPECT_EXIT(allocateUnderALimit(), ::testing::ExitedWithCode(0), "");
 }
 
 TEST_F(Heap, SmallBlocksAndVectorsAreUnaffected) {

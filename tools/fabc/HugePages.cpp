@@ -223,6 +223,11 @@ void *operator new(std::size_t n) {
   for (;;) {
     if (void *p = n >= kHugePage ? allocateHuge(n) : std::malloc(n))
       return p;
+    // Kept blocks hold address space, which a `ulimit -v` counts: give them back first.
+    if (fabc::cli::keptBlockBytes() > 0) {
+      fabc::cli::releaseKeptBlocks();
+      continue;
+    }
     std::new_handler h = std::get_new_handler();
     if (!h)
       throw std::bad_alloc();
