@@ -256,23 +256,26 @@ void measureLatency(ir::Fabric &F, const Climbs &climbs) {
 }
 
 void measure(ir::Fabric &F) {
-  countSystems(F);
-  measureNvLink(F);
-  TierLoads loads;
-  measureTiers(F, loads);
-  Climbs climbs = findClimbs(F);
-  measureLatency(F, climbs); // the pods, which the resilience measures read
-  // Two halves at once: the resilience measures read the tiers' loads, the pods and the
-  // links, and write only metrics.resilience; the others never read that.
+  // Two halves at once. The second reads only the IR (devices, ports, links, groups and
+  // tiers, all set before measuring) and writes the reach and the single points, which
+  // the first neither reads nor writes. At a million GPUs the halves take about 130 ms
+  // each; before, 80 ms alone then 50 ms beside 140 (decision 0601, amendment).
   runConcurrently(
       [&] {
+        countSystems(F);
+        measureNvLink(F);
+        TierLoads loads;
+        measureTiers(F, loads);
+        Climbs climbs = findClimbs(F);
+        measureLatency(F, climbs); // the pods, which the resilience measures read
+        measureResilience(F, std::move(loads));
         measureLatencyMatrix(F, climbs);
         measureGroups(F);
         measureScopes(F);
       },
       [&] {
-        measureResilience(F, std::move(loads));
         measureReachability(F);
+        measureSinglePoints(F);
       });
 }
 

@@ -351,9 +351,14 @@ ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p) {
 
 void measureResilience(ir::Fabric &F, TierLoads &&loads) {
   ir::ResilienceStats &R = F.metrics.resilience;
-  ir::Reachability reach = R.reach;
-  R = {};
-  R.reach = reach;
+  // Only this step's fields: the reach and the single points are written at the same
+  // time on the other half of analysis::measure.
+  for (ir::TierLoss &t : R.tiers)
+    t = {};
+  R.asked.clear();
+  R.worstSwitch = None;
+  R.worstSwitchBisection = 0;
+  R.spans.clear();
   Loads L = gather(F, std::move(loads));
   Terms T = intactTerms(F.metrics);
   for (unsigned t = 1; t < ir::NumTiers; ++t) {
@@ -380,8 +385,9 @@ void measureResilience(ir::Fabric &F, TierLoads &&loads) {
     R.asked.push_back(r);
   }
   spanLosses(F, T);
-  singlePoints(F);
 }
+
+void measureSinglePoints(ir::Fabric &F) { singlePoints(F); }
 
 void measureReachability(ir::Fabric &F) {
   size_t nd = F.numDevices();

@@ -9,12 +9,15 @@
 
 namespace fabc::analysis {
 // The bisection and pod uplinks left after losing the worst switches of each tier (one,
-// and as many as each `policy resilience` asks), the switch whose loss costs most, every
-// building-to-building span cut, and the switches whose loss cuts GPUs off (needs
-// measureTiers and the pods of measureLatency).
-// `loads`: measureTiers' per-device sums (taken over).
+// and as many as each `policy resilience` asks), the switch whose loss costs most, and
+// every building-to-building span cut (needs measureTiers and the pods of
+// measureLatency). `loads`: measureTiers' per-device sums (taken over).
 void measureResilience(ir::Fabric &F, TierLoads &&loads);
-// Which GPU endpoints reach each other over the switches, only through NVLink, or not at all.
+// The switches whose loss cuts GPUs off (metrics.resilience.singlePoints and its counts).
+// Reads only the IR's devices, ports, links and groups, none of the metrics.
+void measureSinglePoints(ir::Fabric &F);
+// Which GPU endpoints reach each other over the switches, only through NVLink, or not at
+// all (metrics.resilience.reach). Reads none of the metrics either.
 void measureReachability(ir::Fabric &F);
 // The tier a `policy resilience` names (its `tier`, else the top tier); Tier::Unknown
 // when it names no switch tier.
