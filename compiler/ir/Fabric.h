@@ -595,7 +595,9 @@ struct Metrics {
   double bisection = 0;          // b/s
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
-  ResilienceStats resilience;    // analysis::measureResilience, measureSinglePoints, measureReachability (at once: each writes its own fields)
+  // analysis::measureResilience, measureSinglePoints and measureReachability, at once:
+  // each resets and writes only its own fields.
+  ResilienceStats resilience;
   std::vector<GroupStats> groupStats; // analysis::measureGroups, in declaration order
   std::vector<ScopeStats> scopes;     // analysis::measureScopes: one per (per, tier) the policies name
   RackCounts racks;

@@ -105,7 +105,7 @@ char *mapAligned(std::size_t n) {
   char *p = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(base) + kHugePage - 1) & ~(kHugePage - 1));
   if (p > base)
     munmap(base, std::size_t(p - base));
-  if (std::size_t tail = std::size_t(base + n + kHugePage - (p + n)))
+  if (std::size_t tail = kHugePage - std::size_t(p - base))
     munmap(p + n, tail);
   (void)madvise(p, n, MADV_HUGEPAGE); // best effort: without THP (EINVAL), small pages
   return p;

@@ -6,7 +6,7 @@
 namespace fabc::cli {
 // Up to this many bytes of freed large blocks are kept for the next large requests
 // instead of going back to the system (0, the default: none). The command line keeps
-// 256 MiB, the language server a compilation's worth.
+// 256 MiB, the language server 1 GiB (a compilation's worth at a million GPUs and more).
 void keepFreedBlocks(std::size_t bytes);
 // The language server's heap (docs/decisions/0471-huge-pages-for-large-blocks.md, amendment): one arena, blocks up to
 // 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
@@ -21,6 +21,7 @@ void releaseKeptBlocks();
 // For tests: the bytes kept, and whether operator new is fabc's (not under a sanitizer).
 std::size_t keptBlockBytes();
 bool largeBlocksMapped();
-// Returns the heap's free pages to the system (the server calls it when idle).
+// Returns the kept blocks and the heap's free pages to the system (the server calls it
+// when idle).
 void releaseFreeMemory();
 } // namespace fabc::cli
