@@ -19,6 +19,21 @@ namespace {
 using namespace fabc::cli;
 constexpr std::size_t MiB = std::size_t(1) << 20;
 
+// A large block from operator new, written whole.
+char *alloc(std::size_t n, char fill) {
+  auto *p = static_cast<char *>(::operator new(n));
+  std::memset(p, fill, n);
+  return p;
+}
+
+// A block freed, and its address: compared afterwards, never read.
+uintptr_t freeBlock(char *p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  ::operator delete(p);
+  return a;
+}
+uintptr_t address(const char *p) { return reinterpret_cast<uintptr_t>(p); }
+
 class Heap : public ::testing::Test {
 protected:
   void SetUp() override {
@@ -30,11 +45,6 @@ protected:
     keepFreedBlocks(0);
     releaseKeptBlocks();
   }
-  static char *alloc(std::size_t n, char fill) {
-    auto *p = static_cast<char *>(::operator new(n));
-    std::memset(p, fill, n);
-    return p;
-  }
   static bool filled(const char *p, std::size_t n, char fill) {
     for (std::size_t i = 0; i < n; i += 4096)
       if (p[i] != fill)
@@ -45,18 +55,17 @@ protected:
 
 TEST_F(Heap, LargeBlocksAreAlignedToHugePages) {
   char *p = alloc(3 * MiB, 1);
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % (2 * MiB), 0u);
+  EXPECT_EQ(address(p) % (2 * MiB), 0u);
   ::operator delete(p);
   EXPECT_EQ(keptBlockBytes(), 0u) << "nothing is kept unless asked";
 }
 
 TEST_F(Heap, AFreedBlockServesTheNextRequestOfItsSize) {
   keepFreedBlocks(64 * MiB);
-  char *p = alloc(4 * MiB, 7);
-  ::operator delete(p);
+  const uintptr_t freed = freeBlock(alloc(4 * MiB, 7));
   EXPECT_EQ(keptBlockBytes(), 4 * MiB);
   char *q = static_cast<char *>(::operator new(3 * MiB + 1)); // rounds up to 4 MiB
-  EXPECT_EQ(q, p);
+  EXPECT_EQ(address(q), freed);
   EXPECT_TRUE(filled(q, 3 * MiB + 1, 7)) << "the same pages, not fresh ones";
   EXPECT_EQ(keptBlockBytes(), 0u);
   ::operator delete(q);
@@ -64,13 +73,12 @@ TEST_F(Heap, AFreedBlockServesTheNextRequestOfItsSize) {
 
 TEST_F(Heap, ALargerKeptBlockIsSplit) {
   keepFreedBlocks(64 * MiB);
-  char *p = alloc(8 * MiB, 3);
-  ::operator delete(p);
+  const uintptr_t freed = freeBlock(alloc(8 * MiB, 3));
   char *q = static_cast<char *>(::operator new(2 * MiB));
-  EXPECT_EQ(q, p);
+  EXPECT_EQ(address(q), freed);
   EXPECT_EQ(keptBlockBytes(), 6 * MiB) << "the rest stays kept";
   char *r = static_cast<char *>(::operator new(6 * MiB));
-  EXPECT_EQ(r, p + 2 * MiB);
+  EXPECT_EQ(address(r), freed + 2 * MiB);
   EXPECT_TRUE(filled(r, 6 * MiB, 3));
   ::operator delete(q);
   ::operator delete(r);
@@ -105,9 +113,7 @@ TEST_F(Heap, TheLimitIsKept) {
 // besides them, they are given back and the request is served. Exits 0 when so.
 [[noreturn]] void allocateUnderALimit() {
   keepFreedBlocks(512 * MiB);
-  char *q = static_cast<char *>(::operator new(64 * MiB));
-  std::memset(q, 1, 64 * MiB);
-  ::operator delete(q);
+  ::operator delete(alloc(64 * MiB, 1));
   if (keptBlockBytes() != 64 * MiB)
     std::exit(2);
   std::size_t vmKb = 0;
@@ -121,8 +127,7 @@ TEST_F(Heap, TheLimitIsKept) {
   rlimit lim{vmKb * 1024 + 40 * MiB, RLIM_INFINITY};
   if (vmKb == 0 || setrlimit(RLIMIT_AS, &lim) != 0)
     std::exit(3);
-  char *p = static_cast<char *>(::operator new(100 * MiB)); // fits once the 64 MiB are returned
-  std::memset(p, 2, 100 * MiB);
+  alloc(100 * MiB, 2); // fits once the 64 MiB are returned
   std::exit(keptBlockBytes() == 0 ? 0 : 4);
 }
 
