@@ -299,9 +299,7 @@ void singlePoints(ir::Fabric &F) {
     compTotal.push_back(sub[r]);
   }
   ir::ResilienceStats &R = F.metrics.resilience;
-  R.singlePoints.clear();
-  R.singlePointCount = 0;
-  R.gpusBehindSinglePoints = 0;
+  static_cast<ir::SinglePointStats &>(R) = {}; // only this step's part, as measureResilience
   for (uint32_t v = 0; v < nd; ++v) {
     if (!ir::isSwitchTier(F.devTier[v]) && F.modelOf(v).kind != ir::ModelKind::Switch)
       continue;
@@ -351,14 +349,9 @@ ir::Tier resilienceTier(const ir::Fabric &F, const ir::PolicyBlock &p) {
 
 void measureResilience(ir::Fabric &F, TierLoads &&loads) {
   ir::ResilienceStats &R = F.metrics.resilience;
-  // Only this step's fields: the reach and the single points are written at the same
-  // time on the other half of analysis::measure.
-  for (ir::TierLoss &t : R.tiers)
-    t = {};
-  R.asked.clear();
-  R.worstSwitch = None;
-  R.worstSwitchBisection = 0;
-  R.spans.clear();
+  // Only this step's part: the reach and the single points are written at the same time
+  // on the other half of analysis::measure.
+  static_cast<ir::ResilienceLosses &>(R) = {};
   Loads L = gather(F, std::move(loads));
   Terms T = intactTerms(F.metrics);
   for (unsigned t = 1; t < ir::NumTiers; ++t) {

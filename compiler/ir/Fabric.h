@@ -557,16 +557,25 @@ struct RackCounts {
   uint64_t gpusPlaced = 0, switchesPlaced = 0, maxGpus = 0, linksInside = 0;
   uint32_t maxSwitches = 0;
 };
-struct ResilienceStats {
+// The resilience measures, one part per step that writes it. The steps run at the same
+// time (analysis::measure), so each resets its own part whole and touches no other: a
+// field goes in the part of the step that writes it.
+// analysis::measureResilience:
+struct ResilienceLosses {
   TierLoss tiers[NumTiers];    // by tierIndex, lose = 1
   std::vector<TierLoss> asked; // one per `policy resilience`, in declaration order
   uint32_t worstSwitch = None; // the switch whose loss costs most bisection, any tier
   double worstSwitchBisection = 0;
   std::vector<SpanLoss> spans;
+};
+// analysis::measureSinglePoints:
+struct SinglePointStats {
   std::vector<SinglePoint> singlePoints; // by GPUs cut off, most first; at most 100 kept
   uint32_t singlePointCount = 0;
   uint64_t gpusBehindSinglePoints = 0;   // sum over every single point
-  Reachability reach;
+};
+struct ResilienceStats : ResilienceLosses, SinglePointStats {
+  Reachability reach; // analysis::measureReachability
 };
 
 // What the design measures, filled by the measuring steps of compiler/analysis/Measure.h
@@ -596,7 +605,7 @@ struct Metrics {
   uint64_t transceivers = 0, cpoPorts = 0;
   bool usesEstimates = false;    // a figure behind the energy budget is an estimate
   // analysis::measureResilience, measureSinglePoints and measureReachability, at once:
-  // each resets and writes only its own fields.
+  // each resets and writes only its own part (ResilienceStats).
   ResilienceStats resilience;
   std::vector<GroupStats> groupStats; // analysis::measureGroups, in declaration order
   std::vector<ScopeStats> scopes;     // analysis::measureScopes: one per (per, tier) the policies name
