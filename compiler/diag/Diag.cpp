@@ -142,17 +142,7 @@ Diagnostic *DiagEngine::report(DiagCode code, SourceRange range, std::string mes
 }
 
 void DiagEngine::replaceWith(DiagEngine &&o) {
-  errors_ = o.errors_;
-  warnings_ = o.warnings_;
-  suppressed_ = o.suppressed_;
-  unshown_ = o.unshown_;
-  shownErrors_ = o.shownErrors_;
-  shownWarnings_ = o.shownWarnings_;
-  handed_ = o.handed_;
-  kept_ = std::move(o.kept_);
-  foldsSynced_ = o.foldsSynced_;
-  printed_ = o.printed_;
-  folds_ = std::move(o.folds_);
+  static_cast<detail::DiagRun &>(*this) = std::move(static_cast<detail::DiagRun &>(o));
 }
 
 bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &end,

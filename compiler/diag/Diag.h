@@ -108,7 +108,28 @@ private:
   unsigned errors_ = 0, warnings_ = 0, suppressed_ = 0;
 };
 
-class DiagEngine {
+namespace detail {
+// What a run of reports builds up, apart from the engine's settings. DiagEngine keeps it
+// as a base so that replaceWith takes it whole: a field added here goes along.
+struct DiagRun {
+  unsigned errors_ = 0, warnings_ = 0, suppressed_ = 0;
+  unsigned unshown_ = 0; // tally()'d and folded into nothing
+  unsigned shownErrors_ = 0, shownWarnings_ = 0; // not counting folded ones: the limits
+  struct {
+    size_t kept = 0;
+    unsigned errors = 0, warnings = 0, suppressed = 0;
+  } handed_;
+  mutable std::vector<Diagnostic> kept_; // every shown diagnostic (bounded by the limits)
+  mutable bool foldsSynced_ = true;      // no `more` changed since the last syncFoldNotes
+  size_t printed_ = 0;                   // text: kept_[0, printed_) are printed
+  // (code, file, offset) -> index in kept_: the first diagnostic of that code there. As
+  // many entries as kept_ at most, so folding a million repeats keeps one diagnostic.
+  using FoldKey = std::tuple<uint16_t, uint32_t, uint32_t>; // code, file, offset
+  std::map<FoldKey, uint32_t> folds_;
+};
+} // namespace detail
+
+class DiagEngine : private detail::DiagRun {
 public:
   explicit DiagEngine(const SourceManager &sm) : sm_(sm) {}
 
@@ -222,32 +243,19 @@ public:
 private:
   bool admit(DiagCode code, SourceRange range, Severity &sev, uint32_t *fold);
   void syncFoldNotes() const;
-  mutable bool foldsSynced_ = true; // no `more` changed since the last syncFoldNotes
   void printText(const Diagnostic &d);
 
   const SourceManager &sm_;
   DiagFormat format_ = DiagFormat::Text;
   bool color_ = false, werror_ = false, noWarnings_ = false;
-  unsigned errorLimit_ = 50, errors_ = 0, warnings_ = 0, suppressed_ = 0;
-  unsigned unshown_ = 0; // tally()'d and folded into nothing
-  unsigned shownErrors_ = 0, shownWarnings_ = 0; // not counting folded ones: the limits
+  unsigned errorLimit_ = 50;
   std::unordered_set<uint16_t> disabled_, promoted_;
   FILE *out_ = stderr;
   DiagReport *report_ = nullptr;
-  struct {
-    size_t kept = 0;
-    unsigned errors = 0, warnings = 0, suppressed = 0;
-  } handed_;
-  mutable std::vector<Diagnostic> kept_; // every shown diagnostic (bounded by the limits)
-  size_t printed_ = 0;           // text: kept_[0, printed_) are printed
-  // (code, file, offset) -> index in kept_: the first diagnostic of that code there. As
-  // many entries as kept_ at most, so folding a million repeats keeps one diagnostic.
   static constexpr unsigned kWarningsPerError = 4; // warnings shown: this many times the error limit
-  using FoldKey = std::tuple<uint16_t, uint32_t, uint32_t>; // code, file, offset
   static FoldKey foldKey(DiagCode code, SourceRange range) {
     return {uint16_t(code), range.begin.file, range.begin.offset};
   }
-  std::map<FoldKey, uint32_t> folds_;
   Diagnostic sink_;     // target for notes on dropped diagnostics
   Diagnostic foldSink_; // target for notes on folded ones (foldOf says into which)
 };
