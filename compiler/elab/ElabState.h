@@ -418,7 +418,7 @@ private:
   const Entry *findEntry(uint32_t scope, uint32_t name, uint32_t &found);
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,
                ir::Media media);
-  uint32_t takePort(const Endpoint &e, const ast::Path &p);
+  uint32_t takePort(const Endpoint &e, const ast::Path &p, double &speed);
   void breakoutFix(Diagnostic *d, uint32_t port, double factor, double speed);
   // ---- chosen parts (Parts.cpp) ----
   bool partProp(const ast::Prop &p, bool optic, ir::PartChoice &c);

@@ -144,7 +144,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
   visit(el);
 }
 
-uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
+uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p, double &speed) {
   const ir::Layout &l = F.layoutOf(e.device);
   uint32_t g = e.group < 0 ? 0 : uint32_t(e.group);
   if (l.groups.empty()) {
@@ -152,8 +152,8 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
     return None;
   }
   const ir::GroupLayout &gl = l.groups[g];
+  speed = gl.speed; // F.portSpeed of the port taken, without its loads
   uint32_t base = F.devPortBase[e.device];
-  const std::string_view gname = F.strings.str(F.modelOf(e.device).ports[g].name);
   if (e.port >= 0) {
     uint32_t port = base + gl.offset + uint32_t(e.port);
     if (F.portLink[port] != None) {
@@ -173,7 +173,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p) {
     ++cur;
   if (cur >= gl.offset + gl.count) {
     Diagnostic *d = error(DiagCode::E0041, p.range(), "'{}' has no free port in '{}' (all {} used)", F.nodeName(e.node),
-                          gname, gl.count);
+                          F.strings.str(F.modelOf(e.device).ports[g].name), gl.count);
     DiagEngine::note(d, {}, "add ports with a breakout, or use a device with more ports");
     return None;
   }
@@ -194,17 +194,17 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
     F.portLink[port] = kFailedLink;
     failedPortLoc_[port] = s->range.begin;
   };
-  uint32_t pa = takePort(a, s->paths[0]);
+  double sa, sb;
+  uint32_t pa = takePort(a, s->paths[0], sa);
   if (pa == None)
     return false;
   F.portLink[pa] = uint32_t(F.numLinks()); // reserve before the other end (same device, same group)
-  uint32_t pb = takePort(b, s->paths[1]);
+  uint32_t pb = takePort(b, s->paths[1], sb);
   F.portLink[pa] = None;
   if (pb == None) {
     keep(pa);
     return false;
   }
-  double sa = F.portSpeed(pa), sb = F.portSpeed(pb);
   if (sa != sb) {
     keep(pa);
     keep(pb);
