@@ -272,8 +272,24 @@ private:
   // An integer expression (an index, a loop bound): evalInt computes the common ones
   // (integer names and literals, + - * % and exact /, floor/ceil/round) without a Value,
   // and says false for anything else or anything that would fail; eval then gives the
-  // same value or reports. A million-GPU loop evaluates millions of indices.
-  bool evalInt(const ast::Expr *e, int64_t &out);
+  // same value or reports. A million-GPU loop evaluates millions of indices: the leaves,
+  // most of their nodes, are read here without a call (evalIntNode does the rest).
+  bool evalInt(const ast::Expr *e, int64_t &out) {
+    if (e->kind == ast::Expr::Number) {
+      out = e->integer;
+      return e->isInteger;
+    }
+    if (e->kind != ast::Expr::Name)
+      return evalIntNode(e, out);
+    if (!e->kids.empty())
+      return false;
+    const Value *v = findValue(exprSym(e));
+    if (!v || v->type != Value::Int)
+      return false; // eval looks further (models, inf) or reports
+    out = v->i;
+    return true;
+  }
+  bool evalIntNode(const ast::Expr *e, int64_t &out);
   bool intValue(const ast::Expr *e, int64_t &out, const char *what);
   bool toBool(const Value &v, const ast::Expr *e, bool &out);
   bool checkFinite(double v, const ast::Expr *e) {

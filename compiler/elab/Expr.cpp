@@ -390,21 +390,9 @@ uint8_t builtinOf(const ast::Expr *e) {
 }
 } // namespace
 
-bool Elab::evalInt(const ast::Expr *e, int64_t &out) {
+bool Elab::evalIntNode(const ast::Expr *e, int64_t &out) {
   using E = ast::Expr;
   switch (e->kind) {
-  case E::Number:
-    out = e->integer;
-    return e->isInteger;
-  case E::Name: {
-    if (!e->kids.empty())
-      return false;
-    const Value *v = findValue(exprSym(e));
-    if (!v || v->type != Value::Int)
-      return false; // eval looks further (models, inf) or reports
-    out = v->i;
-    return true;
-  }
   case E::Unary: {
     int64_t v;
     if (e->op == E::Not || !evalInt(e->kids[0], v) || v == std::numeric_limits<int64_t>::min())
