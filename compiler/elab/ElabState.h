@@ -430,6 +430,38 @@ private:
   // `found`: the entry of p.segs[seg] in `scope` if the caller looked it up already.
   void resolveFrom(uint32_t scope, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
                    llvm::SmallVectorImpl<Endpoint> &out, const Entry *found);
+  // The rest of a path from `node`, which p.segs[seg] named.
+  void resolveAt(uint32_t node, const ast::Path &p, size_t seg, bool allowPort, bool allowStar,
+                 llvm::SmallVectorImpl<Endpoint> &out);
+  // Array elements a path named by index (rack[k] from the scope of the segment before,
+  // or from the current scope for the first): a loop names the same few instances again
+  // and again, and a hit costs no probe of entries_ and no element lookup. The table is
+  // direct-mapped by (segment, scope, index). An entry holds while no name is declared
+  // (entries_ only grows, and a new name could hide one found further out); an element,
+  // once declared, is never redefined.
+  struct SegMemo {
+    const ast::Segment *seg = nullptr;
+    uint32_t scope = None, node = None;
+    uint32_t found = None; // the first segment's: the scope its entry was found in
+    int64_t index = 0;
+    size_t names = 0; // entries_.size() when stored
+  };
+  static constexpr size_t kSegMemo = 1024;
+  std::vector<SegMemo> segMemo_ = std::vector<SegMemo>(kSegMemo);
+  SegMemo &segMemo(const ast::Segment *seg, uint32_t scope, int64_t index) {
+    uint64_t h = uint64_t(reinterpret_cast<uintptr_t>(seg)) ^ (uint64_t(scope) << 24) ^
+                 uint64_t(index) * 0x9E3779B97F4A7C15ull;
+    return segMemo_[ir::mixKey(h) & (kSegMemo - 1)];
+  }
+  const SegMemo *memoHit(const ast::Segment &seg, uint32_t scope) {
+    if (!seg.hasIndex() || seg.star)
+      return nullptr;
+    int64_t k = seg.literal(); // an inline literal, else the expression's value
+    if (seg.index() && !evalInt(seg.index(), k))
+      return nullptr; // evalInt reports nothing: resolveFrom evaluates it again, and reports
+    const SegMemo &m = segMemo(&seg, scope, k);
+    return m.seg == &seg && m.scope == scope && m.index == k && m.names == entries_.size() ? &m : nullptr;
+  }
   // The entry `name` names from `scope` (the innermost scope that has one, in `found`).
   const Entry *findEntry(uint32_t scope, uint32_t name, uint32_t &found);
   bool addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, float length, uint8_t flags,

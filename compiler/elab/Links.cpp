@@ -21,6 +21,11 @@ const Entry *Elab::findEntry(uint32_t scope, uint32_t name, uint32_t &found) {
 }
 
 void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm::SmallVectorImpl<Endpoint> &out) {
+  if (const SegMemo *m = memoHit(p.segs[0], scope_)) {
+    noteScope(m->found);
+    resolveAt(m->node, p, 0, allowPort, allowStar, out);
+    return;
+  }
   uint32_t first = sym(p.segs[0].name(), p.segs[0].sym);
   uint32_t sc = None;
   const Entry *e = findEntry(scope_, first, sc);
@@ -35,6 +40,11 @@ void Elab::resolvePath(const ast::Path &p, bool allowPort, bool allowStar, llvm:
 void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
                        llvm::SmallVectorImpl<Endpoint> &out, const Entry *found) {
   const ast::Segment &seg = p.segs[i];
+  if (i > 0)
+    if (const SegMemo *m = memoHit(seg, scope)) {
+      resolveAt(m->node, p, i, allowPort, allowStar, out);
+      return;
+    }
   uint32_t name = sym(seg.name(), seg.sym);
   if (!found) {
     auto it = entries_.find(EntryKey{scope, name});
@@ -45,76 +55,12 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     found = &it->second;
   }
   const Entry &e = *found;
-  auto visit = [&](uint32_t node) {
-    if (i + 1 == p.segs.size()) {
-      Endpoint ep;
-      ep.node = node;
-      ep.device = nodeDevice_[node];
-      out.push_back(ep);
-      return;
-    }
-    uint32_t dev = nodeDevice_[node];
-    if (dev == None) {
-      resolveFrom(node, p, i + 1, allowPort, allowStar, out, nullptr);
-      return;
-    }
-    // Past a device, the next segment is a port group, and it must be the last.
-    const ast::Segment &ps = p.segs[i + 1];
-    if (!allowPort) {
-      error(DiagCode::E0035, ps.range, "a port is not allowed here; name a device or an instance");
-      return;
-    }
-    if (i + 2 != p.segs.size()) {
-      error(DiagCode::E0035, p.segs[i + 2].range, "nothing can follow a port");
-      return;
-    }
-    const ir::Model &m = F.modelOf(dev);
-    int32_t g = -1;
-    uint32_t psym = sym(ps.name(), ps.sym);
-    for (size_t k = 0; k < m.ports.size(); ++k)
-      if (m.ports[k].name == psym)
-        g = int32_t(k);
-    if (g < 0) {
-      Diagnostic *d = error(DiagCode::E0035, ps.range, "'{}' ({}) has no port group '{}'", F.nodeName(node),
-                            F.strings.str(m.name), ps.name());
-      std::string list;
-      for (const ir::PortGroup &pg : m.ports)
-        list += (list.empty() ? "" : ", ") + std::string(F.strings.str(pg.name));
-      DiagEngine::note(d, m.loc, "port groups: " + (list.empty() ? std::string("none") : list));
-      return;
-    }
-    Endpoint ep;
-    ep.node = node;
-    ep.device = dev;
-    ep.group = g;
-    ep.groupRange = ps.range;
-    if (ps.star) {
-      error(DiagCode::E0035, ps.range, "a link names one port; use a for loop for many");
-      return;
-    }
-    if (ps.hasIndex()) {
-      int64_t idx = ps.literal(); // an inline literal (`p[12]`), else the expression's value
-      if (ps.index() && !intValue(ps.index(), idx, "port index"))
-        return;
-      const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
-      if (idx < 0 || idx >= int64_t(gl.count)) {
-        Diagnostic *d = error(DiagCode::E0036, ps.indexRange(), "port {}[{}] does not exist: '{}' has {} ports in '{}'",
-                              ps.name(), idx, F.nodeName(node), gl.count, ps.name());
-        if (gl.breakout > 1)
-          DiagEngine::note(d, {}, fmt::format("after its 1:{} breakout", gl.breakout));
-        return;
-      }
-      ep.port = idx;
-      ep.portRange = ps.indexRange();
-    }
-    out.push_back(ep);
-  };
   if (!e.array) {
     if (seg.hasIndex() || seg.star) {
       error(DiagCode::E0036, seg.range, "'{}' is not an array", seg.name());
       return;
     }
-    visit(e.node);
+    resolveAt(e.node, p, i, allowPort, allowStar, out);
     return;
   }
   if (seg.star) {
@@ -125,7 +71,7 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     for (int64_t k = e.lo; k < e.hi; ++k) {
       uint32_t el = findElem(e, scope, name, k);
       if (el != None)
-        visit(el);
+        resolveAt(el, p, i, allowPort, allowStar, out);
     }
     return;
   }
@@ -141,7 +87,75 @@ void Elab::resolveFrom(uint32_t scope, const ast::Path &p, size_t i, bool allowP
     error(DiagCode::E0036, seg.indexRange(), "'{}[{}]' does not exist (indices {}..{})", seg.name(), k, e.lo, e.hi - 1);
     return;
   }
-  visit(el);
+  const uint32_t from = i == 0 ? scope_ : scope; // the first segment was looked up from scope_
+  segMemo(&seg, from, k) = {&seg, from, el, scope, k, entries_.size()};
+  resolveAt(el, p, i, allowPort, allowStar, out);
+}
+
+void Elab::resolveAt(uint32_t node, const ast::Path &p, size_t i, bool allowPort, bool allowStar,
+                     llvm::SmallVectorImpl<Endpoint> &out) {
+  if (i + 1 == p.segs.size()) {
+    Endpoint ep;
+    ep.node = node;
+    ep.device = nodeDevice_[node];
+    out.push_back(ep);
+    return;
+  }
+  uint32_t dev = nodeDevice_[node];
+  if (dev == None) {
+    resolveFrom(node, p, i + 1, allowPort, allowStar, out, nullptr);
+    return;
+  }
+  // Past a device, the next segment is a port group, and it must be the last.
+  const ast::Segment &ps = p.segs[i + 1];
+  if (!allowPort) {
+    error(DiagCode::E0035, ps.range, "a port is not allowed here; name a device or an instance");
+    return;
+  }
+  if (i + 2 != p.segs.size()) {
+    error(DiagCode::E0035, p.segs[i + 2].range, "nothing can follow a port");
+    return;
+  }
+  const ir::Model &m = F.modelOf(dev);
+  int32_t g = -1;
+  uint32_t psym = sym(ps.name(), ps.sym);
+  for (size_t k = 0; k < m.ports.size(); ++k)
+    if (m.ports[k].name == psym)
+      g = int32_t(k);
+  if (g < 0) {
+    Diagnostic *d = error(DiagCode::E0035, ps.range, "'{}' ({}) has no port group '{}'", F.nodeName(node),
+                          F.strings.str(m.name), ps.name());
+    std::string list;
+    for (const ir::PortGroup &pg : m.ports)
+      list += (list.empty() ? "" : ", ") + std::string(F.strings.str(pg.name));
+    DiagEngine::note(d, m.loc, "port groups: " + (list.empty() ? std::string("none") : list));
+    return;
+  }
+  Endpoint ep;
+  ep.node = node;
+  ep.device = dev;
+  ep.group = g;
+  ep.groupRange = ps.range;
+  if (ps.star) {
+    error(DiagCode::E0035, ps.range, "a link names one port; use a for loop for many");
+    return;
+  }
+  if (ps.hasIndex()) {
+    int64_t idx = ps.literal(); // an inline literal (`p[12]`), else the expression's value
+    if (ps.index() && !intValue(ps.index(), idx, "port index"))
+      return;
+    const ir::GroupLayout &gl = F.layoutOf(dev).groups[size_t(g)];
+    if (idx < 0 || idx >= int64_t(gl.count)) {
+      Diagnostic *d = error(DiagCode::E0036, ps.indexRange(), "port {}[{}] does not exist: '{}' has {} ports in '{}'",
+                            ps.name(), idx, F.nodeName(node), gl.count, ps.name());
+      if (gl.breakout > 1)
+        DiagEngine::note(d, {}, fmt::format("after its 1:{} breakout", gl.breakout));
+      return;
+    }
+    ep.port = idx;
+    ep.portRange = ps.indexRange();
+  }
+  out.push_back(ep);
 }
 
 uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p, double &speed) {

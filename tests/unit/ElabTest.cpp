@@ -41,6 +41,30 @@ fabric f { p[2] : pod(2); }
   EXPECT_EQ(F.groups[1].end - F.groups[1].begin, 3u);
 }
 
+// A path a loop resolves again is remembered (Elab::SegMemo) until a name is declared: here
+// the second iteration's x[0] is the template's own, declared after the first iteration
+// took the top level's.
+TEST(Elab, RememberedPathsForgetOnADeclaration) {
+  auto b = build(std::string(kModels) + R"(
+model SW1 : switch { power = 500 W; latency = 100 ns; port p[1] { speed = 400 Gb/s; form = "OSFP"; } }
+template pod() : pod {
+  s : SRV;
+  for i in 0..2 {
+    link s.nic[i] -- x[0].p[i];
+    if i == 0 { x[1] : SW; }
+  }
+}
+fabric f { x[1] : SW1; q : pod(); }
+)");
+  for (const Diagnostic &d : b->diags->all())
+    if (d.severity == Severity::Error)
+      ADD_FAILURE() << d.message; // without the forgetting: port p[1] does not exist in x[0]
+  ASSERT_TRUE(b->ok);
+  ASSERT_EQ(b->F.numLinks(), 2u);
+  EXPECT_EQ(b->F.portName(b->F.linkB[0]), "x[0]/p[0]");
+  EXPECT_EQ(b->F.portName(b->F.linkB[1]), "q.x[0]/p[1]");
+}
+
 TEST(Elab, TwinPortCageCountsOneTransceiver) {
   auto b = build(std::string(kModels) + R"(
 fabric f { leaf : SW; s : SRV; link s.nic[0] -- leaf.p[0]; link s.nic[1] -- leaf.p[1]; }
