@@ -177,7 +177,7 @@ uint32_t Elab::takePort(const Endpoint &e, const ast::Path &p, double &speed) {
         DiagEngine::note(d, {failedPortLoc_.lookup(port), 4},
                          "taken by this link, which failed: a failed link keeps the ports it took");
       else
-        DiagEngine::note(d, {F.linkLoc[F.portLink[port]], 4}, "first used by this link");
+        DiagEngine::note(d, {F.linkLoc(F.portLink[port]), 4}, "first used by this link");
       return None;
     }
     return port;
@@ -237,7 +237,7 @@ bool Elab::addLink(const Endpoint &a, const Endpoint &b, const ast::Stmt *s, flo
   F.linkLength.push_back(length);
   F.linkFlags.push_back(flags);
   F.linkMediaReq.push_back(media);
-  F.linkLoc.push_back(s->range.begin);
+  F.appendLinkLoc(id, s->range.begin);
   return true;
 }
 

@@ -234,7 +234,7 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
   copy(F.linkLength, l0, l1);
   copy(F.linkFlags, l0, l1);
   copy(F.linkMediaReq, l0, l1);
-  copy(F.linkLoc, l0, l1);
+  F.copyLinkLocs(l0, l1, uint32_t(F.numLinks()) - (l1 - l0));
   for (uint32_t g = st.groupBegin; g < st.groupEnd; ++g) {
     ir::Group c = F.groups[g];
     c.node = mapNode(c.node);

@@ -114,7 +114,6 @@ void Fabric::reserveElaborated(size_t devices, size_t ports, size_t links) {
   reserveAtLeast(linkLength, links);
   reserveAtLeast(linkFlags, links);
   reserveAtLeast(linkMediaReq, links);
-  reserveAtLeast(linkLoc, links);
   if (!linkChoice.empty())
     reserveAtLeast(linkChoice, links);
 }
@@ -126,6 +125,28 @@ uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
 
 // Called for every link by the passes and analyses: the device and its layout are read
 // once, not again by portGroup.
+SourceLoc Fabric::linkLoc(uint32_t link) const {
+  auto r = std::partition_point(linkLocRuns.begin(), linkLocRuns.end(),
+                                [&](const LinkLocRun &x) { return x.first <= link; });
+  return r == linkLocRuns.begin() ? SourceLoc{} : r[-1].loc;
+}
+
+void Fabric::appendLinkLoc(uint32_t link, SourceLoc loc) {
+  if (linkLocRuns.empty() || linkLocRuns.back().loc.file != loc.file || linkLocRuns.back().loc.offset != loc.offset)
+    linkLocRuns.push_back({link, loc});
+}
+
+void Fabric::copyLinkLocs(uint32_t begin, uint32_t end, uint32_t to) {
+  if (begin >= end)
+    return;
+  auto r = std::partition_point(linkLocRuns.begin(), linkLocRuns.end(),
+                                [&](const LinkLocRun &x) { return x.first <= begin; });
+  size_t i = size_t(r - linkLocRuns.begin()) - 1; // the run holding begin (run 0 starts at link 0)
+  const size_t last = linkLocRuns.size();          // the runs appended below are not read
+  for (; i < last && linkLocRuns[i].first < end; ++i)
+    appendLinkLoc(to + (std::max(linkLocRuns[i].first, begin) - begin), linkLocRuns[i].loc);
+}
+
 double Fabric::portSpeed(uint32_t port) const {
   uint32_t dev = portDevice[port];
   const Layout &l = layouts[devLayout[dev]];

@@ -645,7 +645,18 @@ public:
   std::vector<float> linkLength;      // m
   std::vector<uint8_t> linkFlags;
   std::vector<Media> linkMediaReq;    // asked for on the link, None = choose
-  std::vector<SourceLoc> linkLoc;
+  // Where each link was written, as runs: a run starts at link `first` and holds until
+  // the next run's first. A loop's links share its link statement's place, so the
+  // million-GPU bench design keeps a few dozen runs instead of 8 bytes per link (25 MB);
+  // an explicit file, a run per link. linkLoc() and the two appends keep it so.
+  struct LinkLocRun {
+    uint32_t first;
+    SourceLoc loc;
+  };
+  std::vector<LinkLocRun> linkLocRuns;
+  SourceLoc linkLoc(uint32_t link) const;
+  void appendLinkLoc(uint32_t link, SourceLoc loc); // link: the next one, numbered
+  void copyLinkLocs(uint32_t begin, uint32_t end, uint32_t to); // [begin, end) as links to..
   // Chosen parts (PartChoice). Index 0 of partChoices is "none"; linkChoice and
   // devChoice stay empty when no link or instance chooses (most designs), else hold one
   // index per link or device. A device's choice is a set: one PartChoice per port group.
@@ -784,7 +795,7 @@ public:
   size_t numPorts() const { return portDevice.size(); }
   size_t numLinks() const { return linkA.size(); }
   // Room in the arrays elaboration appends to (devModel .. devGuid, portDevice, portLink,
-  // linkA .. linkLoc, and the part choices once any are made) for at least these counts
+  // linkA .. linkMediaReq, and the part choices once any are made) for at least these counts
   // (reserveAtLeast).
   void reserveElaborated(size_t devices, size_t ports, size_t links);
   // Per model: 1 when some device is of it (the catalog holds many a design does not use).

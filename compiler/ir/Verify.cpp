@@ -61,7 +61,12 @@ std::vector<std::string> verify(const Fabric &F, size_t limit) {
   c.length("linkLength", F.linkLength, nl);
   c.length("linkFlags", F.linkFlags, nl);
   c.length("linkMediaReq", F.linkMediaReq, nl);
-  c.length("linkLoc", F.linkLoc, nl);
+  for (size_t r = 0; r < F.linkLocRuns.size(); ++r) // runs from link 0, in order, each holding a link
+    if ((r == 0 ? F.linkLocRuns[r].first != 0 : F.linkLocRuns[r].first <= F.linkLocRuns[r - 1].first) ||
+        F.linkLocRuns[r].first >= nl)
+      c.fail("linkLocRuns: run {} starts at link {}", r, F.linkLocRuns[r].first);
+  if (nl && F.linkLocRuns.empty())
+    c.fail("linkLocRuns: none for {} links", nl);
   c.length("linkChoice", F.linkChoice, nl, true);
   c.length("devChoice", F.devChoice, nd, true);
   c.length("linkMedia", F.linkMedia, nl, true);

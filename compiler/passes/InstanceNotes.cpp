@@ -10,7 +10,7 @@ namespace fabc::passes {
 
 SourceRange devRange(const ir::Fabric &F, uint32_t d) { return {F.devLoc[d], 1}; }
 
-SourceRange linkRange(const ir::Fabric &F, uint32_t l) { return {F.linkLoc[l], 4}; }
+SourceRange linkRange(const ir::Fabric &F, uint32_t l) { return {F.linkLoc(l), 4}; }
 
 namespace {
 // The notes for the instance `inner` and the instances around it, innermost first.

@@ -54,7 +54,7 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
       F.linkLength[l] = float(F.options.defaultCableLength);
       F.linkFlags[l] |= ir::LinkLengthAssumed;
       if (!assumed++)
-        firstAssumed = F.linkLoc[l];
+        firstAssumed = F.linkLoc(l);
       continue;
     }
     const ir::Rack &A = F.racks[ra], &B = F.racks[rb];

@@ -330,8 +330,8 @@ void Verifier::run() {
     EndInfo a = end(F.linkA[l]), b = end(F.linkB[l]);
     add({FaultKind::Missing, DiagCode::E0186, fmt::format("cable missing: {} -- {}", text(a), text(b)),
          fmt::format("install a cable from {} to {}", text(a), text(b)), {a, b}, {}},
-        {F.linkLoc[l], 4}, {});
-    SourceRange r{F.linkLoc[l], 4};
+        {F.linkLoc(l), 4}, {});
+    SourceRange r{F.linkLoc(l), 4};
     if (r.begin.valid()) {
       LineCol lc = sm.lineCol(r.begin);
       pending_.back().f.where = fmt::format("{}:{}", sm.path(r.begin.file), lc.line);

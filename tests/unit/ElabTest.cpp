@@ -65,6 +65,30 @@ fabric f { x[1] : SW1; q : pod(); }
   EXPECT_EQ(b->F.portName(b->F.linkB[1]), "q.x[0]/p[1]");
 }
 
+// Each link's place is its link statement's, kept as runs (ir::Fabric::linkLocRuns): one
+// per statement per template copy here, stamped copies included.
+TEST(Elab, LinkPlacesAreRunsOfTheirStatements) {
+  const std::string text = std::string(kModels) + R"(
+template pod() : pod {
+  leaf : SW;
+  srv[2] : SRV;
+  for i in 0..2 { link srv[i].nic[0] -- leaf; }
+  for i in 0..2 { link srv[i].nic[1] -- leaf; }
+}
+fabric f { p[3] : pod(); link p[0].leaf -- p[1].leaf; }
+)";
+  auto b = build(text);
+  ASSERT_TRUE(b->ok);
+  const ir::Fabric &F = b->F;
+  ASSERT_EQ(F.numLinks(), 13u);
+  const uint32_t first = uint32_t(text.find("link srv[i].nic[0]")), second = uint32_t(text.find("link srv[i].nic[1]")),
+                 top = uint32_t(text.find("link p[0]"));
+  for (uint32_t l = 0; l < 12; ++l)
+    EXPECT_EQ(F.linkLoc(l).offset, l % 4 < 2 ? first : second) << "link " << l;
+  EXPECT_EQ(F.linkLoc(12).offset, top);
+  EXPECT_EQ(F.linkLocRuns.size(), 7u);
+}
+
 TEST(Elab, TwinPortCageCountsOneTransceiver) {
   auto b = build(std::string(kModels) + R"(
 fabric f { leaf : SW; s : SRV; link s.nic[0] -- leaf.p[0]; link s.nic[1] -- leaf.p[1]; }
