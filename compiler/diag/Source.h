@@ -13,6 +13,8 @@ struct SourceLoc {
   uint32_t file = UINT32_MAX;
   uint32_t offset = 0;
   bool valid() const { return file != UINT32_MAX; }
+  bool operator==(const SourceLoc &o) const { return file == o.file && offset == o.offset; }
+  bool operator!=(const SourceLoc &o) const { return !(*this == o); }
 };
 
 struct SourceRange {

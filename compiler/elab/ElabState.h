@@ -229,8 +229,7 @@ private:
     std::vector<std::pair<size_t, size_t>> runs; // innermost first: (call index, calls in the run)
     for (size_t i = calls_.size(); i-- > 0;) {
       if (!runs.empty() && calls_[runs.back().first].fn == calls_[i].fn &&
-          calls_[runs.back().first].at.begin.offset == calls_[i].at.begin.offset &&
-          calls_[runs.back().first].at.begin.file == calls_[i].at.begin.file) {
+          calls_[runs.back().first].at.begin == calls_[i].at.begin) {
         ++runs.back().second;
         continue;
       }

@@ -123,30 +123,34 @@ uint32_t Fabric::portGroup(uint32_t port, uint32_t *indexInGroup) const {
   return groupIn(layouts[devLayout[dev]], port - devPortBase[dev], indexInGroup);
 }
 
-// Called for every link by the passes and analyses: the device and its layout are read
-// once, not again by portGroup.
+namespace {
+// The run holding `link`: one past it is the first run that starts after it.
+size_t runOf(const std::vector<Fabric::LinkLocRun> &runs, uint32_t link) {
+  return size_t(std::partition_point(runs.begin(), runs.end(),
+                                     [&](const Fabric::LinkLocRun &x) { return x.first <= link; }) -
+                runs.begin()) -
+         1; // SIZE_MAX when none holds it
+}
+} // namespace
+
 SourceLoc Fabric::linkLoc(uint32_t link) const {
-  auto r = std::partition_point(linkLocRuns.begin(), linkLocRuns.end(),
-                                [&](const LinkLocRun &x) { return x.first <= link; });
-  return r == linkLocRuns.begin() ? SourceLoc{} : r[-1].loc;
+  size_t r = runOf(linkLocRuns, link);
+  return r < linkLocRuns.size() ? linkLocRuns[r].loc : SourceLoc{};
 }
 
 void Fabric::appendLinkLoc(uint32_t link, SourceLoc loc) {
-  if (linkLocRuns.empty() || linkLocRuns.back().loc.file != loc.file || linkLocRuns.back().loc.offset != loc.offset)
+  if (linkLocRuns.empty() || linkLocRuns.back().loc != loc)
     linkLocRuns.push_back({link, loc});
 }
 
 void Fabric::copyLinkLocs(uint32_t begin, uint32_t end, uint32_t to) {
-  if (begin >= end)
-    return;
-  auto r = std::partition_point(linkLocRuns.begin(), linkLocRuns.end(),
-                                [&](const LinkLocRun &x) { return x.first <= begin; });
-  size_t i = size_t(r - linkLocRuns.begin()) - 1; // the run holding begin (run 0 starts at link 0)
-  const size_t last = linkLocRuns.size();          // the runs appended below are not read
-  for (; i < last && linkLocRuns[i].first < end; ++i)
+  const size_t last = linkLocRuns.size(); // the runs appended below are not read
+  for (size_t i = runOf(linkLocRuns, begin); begin < end && i < last && linkLocRuns[i].first < end; ++i)
     appendLinkLoc(to + (std::max(linkLocRuns[i].first, begin) - begin), linkLocRuns[i].loc);
 }
 
+// Called for every link by the passes and analyses: the device and its layout are read
+// once, not again by portGroup.
 double Fabric::portSpeed(uint32_t port) const {
   uint32_t dev = portDevice[port];
   const Layout &l = layouts[devLayout[dev]];

@@ -350,7 +350,7 @@ struct Policy {
 struct PartChoice {
   uint32_t optic = None, cable = None; // models
   SourceRange opticLoc, cableLoc;      // where each was chosen
-  bool operator==(const PartChoice &o) const { return optic == o.optic && cable == o.cable && opticLoc.begin.file == o.opticLoc.begin.file && opticLoc.begin.offset == o.opticLoc.begin.offset && cableLoc.begin.file == o.cableLoc.begin.file && cableLoc.begin.offset == o.cableLoc.begin.offset; }
+  bool operator==(const PartChoice &o) const { return optic == o.optic && cable == o.cable && opticLoc.begin == o.opticLoc.begin && cableLoc.begin == o.cableLoc.begin; }
 };
 
 // Host-facing addressing (policy addressing host_pool / host_scheme): how the GPU NICs on

@@ -201,8 +201,7 @@ std::string instanceHover(const QueryContext &q, const Symbol &sym) {
   SourceLoc at = s.nameRange().begin; // in the IR's text (a reused check's is its base's)
   if (!tmpl) // the devices this statement created: elaboration stamps each with its name's place
     return !q.shift.toOld(at) ? r : r + devicesSummary(*F, [&](uint32_t d) {
-             const SourceLoc &l = F->devLoc[d];
-             return l.file == at.file && l.offset == at.offset;
+             return F->devLoc[d] == at;
            });
   // A template instance in the fabric's body: the devices below the top-level name.
   bool top = sym.container != NoSymbol && ix.symbol(sym.container).kind == SymbolKind::Fabric &&
