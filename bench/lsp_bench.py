@@ -126,6 +126,9 @@ def main():
                     help="edits each followed at once by hover, definition, documentSymbol and completion")
     ap.add_argument("--debounce", type=int, help="the server's quiet period in ms (default: the server's, 25)")
     ap.add_argument("--work", help="scratch directory (default: a temporary one)")
+    ap.add_argument("--init-option", action="append", default=[], metavar="KEY=JSON",
+                    help="an initializationOptions entry (keepElaboration=false: the server "
+                         "without its kept elaboration); repeatable")
     a = ap.parse_args()
     if not os.access(a.fabc, os.X_OK):
         raise SystemExit(f"lsp_bench: no fabc at {a.fabc}")
@@ -149,8 +152,14 @@ def main():
     load_before = os.getloadavg()[0]
     c = Client([a.fabc, "lsp"])
     init = {"rootUri": None, "capabilities": {}}
+    init_options = {}
     if a.debounce is not None:
-        init["initializationOptions"] = {"debounceMs": a.debounce}
+        init_options["debounceMs"] = a.debounce
+    for kv in a.init_option:
+        key, _, value = kv.partition("=")
+        init_options[key] = json.loads(value)
+    if init_options:
+        init["initializationOptions"] = init_options
     c.request("initialize", init)
     c.notify("initialized", {})
     t0 = time.perf_counter()

@@ -27,6 +27,15 @@ std::string dirOf(const std::string &p) {
   return s == std::string::npos ? "." : p.substr(0, s);
 }
 
+// An `option` statement at the main file's top level.
+bool setsTopLevelOptions(const LoadedProgram &prog) {
+  if (prog.main)
+    for (const ast::Stmt *s : prog.main->topLevel)
+      if (s->kind == ast::Stmt::Option)
+        return true;
+  return false;
+}
+
 bool isDir(const std::string &p) {
   struct stat st;
   return ::stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
@@ -152,25 +161,44 @@ bool Compilation::runStages(CompileInput input) {
       stage("reuse");
       reused = reuse();
     }
-    // Held by base_ when reused; else let go, or every compilation would keep the one
-    // before it alive, and that one the one before it.
-    opts_.reuse.reset();
-    opts_.reuseValues = nullptr;
     if (reused) {
       stage("reused check");
       return !diags.hasErrors();
     }
-    stage("elaborate");
-    ElabOptions eo;
-    eo.limits = opts_.limits;
-    eo.top = opts_.top;
-    eo.allowLibrary = opts_.allowLibrary;
-    eo.stamp = opts_.stampInstances;
-    eo.values = opts_.values;
-    eo.cancel = opts_.cancel;
-    eo.afterGlobals = [&] { atFabric_ = diags.mark(); };
-    ok = elaborate(prog, eo, diags, F_);
-    atPasses_ = diags.mark();
+    bool reusedElaboration = false;
+    if (opts_.reuse) {
+      stage("reuse elaboration");
+      reusedElaboration = reuseElaboration();
+    }
+    // Held by base_ when reused; else let go, or every compilation would keep the one
+    // before it alive, and that one the one before it.
+    opts_.reuse.reset();
+    opts_.reuseValues = nullptr;
+    if (reusedElaboration) {
+      stage("reused elaboration");
+      atFabric_ = atPasses_ = diags.mark();
+    } else {
+      stage("elaborate");
+      ElabOptions eo;
+      eo.limits = opts_.limits;
+      eo.top = opts_.top;
+      eo.allowLibrary = opts_.allowLibrary;
+      eo.stamp = opts_.stampInstances;
+      eo.values = opts_.values;
+      eo.cancel = opts_.cancel;
+      uint32_t stringsAtFabric = 0;
+      eo.afterGlobals = [&] {
+        atFabric_ = diags.mark();
+        stringsAtFabric = uint32_t(F_.strings.size());
+      };
+      DiagEngine::Mark before = diags.mark();
+      ok = elaborate(prog, eo, diags, F_);
+      atPasses_ = diags.mark();
+      // Kept only from a clean elaboration: the reuse then knows it reported nothing.
+      if (ok && opts_.keepElaborated && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept &&
+          setsTopLevelOptions(prog))
+        elaborated_ = std::make_shared<const ElaboratedIR>(ElaboratedIR{F_, stringsAtFabric});
+    }
 #ifdef FABC_VERIFY_IR
     if (ok)
       ir::verifyOrAbort(F_, "elaborate");

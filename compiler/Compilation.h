@@ -74,6 +74,10 @@ struct CompileOptions {
   // Let go once used (run() does): the compilation keeps only the base it reused.
   std::shared_ptr<const Compilation> reuse;
   const BindingValues *reuseValues = nullptr;
+  // The language server: keep the IR as elaboration left it when the main file sets
+  // options at its top level, so that a later edit of only those options runs the passes
+  // on a copy instead of elaborating again (Reuse.cpp, docs/decisions/0622).
+  bool keepElaborated = false;
 };
 
 // Thrown out of Compilation::run() when CompileOptions::cancel was set.
@@ -97,6 +101,13 @@ std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput 
 // The directories that hold the stdlib (the catalog), last on the search path.
 std::vector<std::string> stdlibDirs();
 
+// The IR as elaboration left it, before the passes, and how many strings it had interned
+// once the top-level bindings were evaluated (CompileOptions::keepElaborated).
+struct ElaboratedIR {
+  ir::Fabric fabric;
+  uint32_t stringsAtFabric = 0;
+};
+
 class Compilation {
 public:
   // Owns its sources and its diagnostic engine (configure it through diags() before run).
@@ -107,8 +118,9 @@ public:
   Compilation(const Compilation &) = delete;
   Compilation &operator=(const Compilation &) = delete;
 
-  // Called with each stage's name before it runs ("parse", "reuse" when given a base,
-  // "elaborate" unless that reused it, each pass): --time-stages.
+  // Called with each stage's name before it runs ("parse"; "reuse" and "reuse
+  // elaboration" when given a base; "reused check", "reused elaboration" or "elaborate";
+  // each pass): --time-stages.
   void onStage(std::function<void(const char *)> fn) { onStage_ = std::move(fn); }
 
   // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
@@ -139,6 +151,9 @@ public:
   bool reusable() const;
   bool elaborated() const { return atPasses_.has_value(); } // elaboration ran (its IR is built)
   const std::shared_ptr<const Compilation> &base() const { return base_; }
+  // Its IR a copy of an earlier compilation's elaboration, across an edit of top-level
+  // options (reuseElaboration).
+  bool elaborationReused() const { return elaborationReused_; }
   const TextShift &shift() const { return shift_; }
   // What a later compilation of the same document may reuse: c's base, else c if it
   // ran to its end, else null.
@@ -168,9 +183,23 @@ private:
   ir::Fabric F_;
   std::unique_ptr<Analyses> an_;
   std::function<void(const char *)> onStage_;
-  bool ioError_ = false, parsed_ = false;
+  bool ioError_ = false, parsed_ = false, elaborationReused_ = false;
   bool runStages(CompileInput input);
   bool reuse(); // from opts_.reuse; false: compile as usual
+  // From opts_.reuse's kept IR, across an edit of top-level options only: F_ a copy of it
+  // with the new options, ready for the passes. False: elaborate as usual.
+  bool reuseElaboration();
+  // The checks both reuses share: the same files but the main one, the same options, and
+  // where the main text moved since (false: nothing may be reused).
+  bool sameSetup(const Compilation &base) const;
+  TextShift editedSince(const Compilation &base) const;
+  // The top-level bindings of this program evaluated aside, as a compilation's first
+  // stage would (into a copy of the diagnostics, and values when opts_.values is set).
+  bool evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const;
+  // The base's values of let and param statements below the top level, keyed by this
+  // program's statements at the same places across `shift`.
+  void carryValues(const TextShift &shift, BindingValues &values) const;
+  std::shared_ptr<const ElaboratedIR> elaborated_;
   std::shared_ptr<const Compilation> base_;
   TextShift shift_;
   // The diagnostics when the top-level bindings were evaluated, when elaboration ended,

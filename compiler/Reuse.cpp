@@ -190,15 +190,23 @@ Decl keywordDecl(std::string_view text, SourceRange name, std::string_view spell
   return {uint32_t(at - kw), end, spelled, true};
 }
 
-std::vector<Decl> declsOf(const ast::File &f, std::string_view text) {
+// What an edit may change and be reused: top-level lets, templates and fns (the check
+// reused), or top-level options (the elaboration reused).
+enum class Edited { Declarations, Options };
+
+std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edited) {
   std::vector<Decl> out;
+  const ast::Stmt::Kind kind = edited == Edited::Options ? ast::Stmt::Option : ast::Stmt::Let;
   for (const ast::Stmt *s : f.topLevel)
-    out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(),
-                   s->kind == ast::Stmt::Let});
-  for (const ast::Template *t : f.templates)
+    out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(), s->kind == kind});
+  for (const ast::Template *t : f.templates) {
     out.push_back(keywordDecl(text, t->range, t->name, "template", true));
-  for (const ast::Function *fn : f.functions)
+    out.back().reusable &= edited == Edited::Declarations;
+  }
+  for (const ast::Function *fn : f.functions) {
     out.push_back(keywordDecl(text, fn->range, fn->name, "fn", false));
+    out.back().reusable &= edited == Edited::Declarations;
+  }
   for (const ast::Model *m : f.models)
     out.push_back({m->range.begin.offset, m->range.begin.offset + m->range.length, m->name, false});
   for (const ast::Fabric *x : f.fabrics)
@@ -250,6 +258,14 @@ void statementsByPlace(const ast::Block &b, std::unordered_map<uint64_t, const a
   }
 }
 
+// An option statement in a block (a fabric's or template's body, a loop's, a branch's).
+bool setsOptions(const ast::Block &b) {
+  for (const ast::Stmt *s : b)
+    if (s->kind == ast::Stmt::Option || setsOptions(s->body()) || setsOptions(s->elseBody()))
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool Compilation::reusable() const {
@@ -265,15 +281,17 @@ std::shared_ptr<const Compilation> Compilation::reuseBase(const std::shared_ptr<
   return self->base_ ? self->base_ : self;
 }
 
-bool Compilation::reuse() {
-  const Compilation &base = *opts_.reuse;
+bool Compilation::sameSetup(const Compilation &base) const {
   const LoadedProgram &bp = base.prog_;
   const SourceManager &bsm = *base.sm_;
+  const ElabLimits &a = opts_.limits, &b = base.opts_.limits;
   if (!base.reusable() || base.base_ || !prog_.main || !bp.main || prog_.files.size() != bp.files.size() ||
       prog_.main->fileId != bp.main->fileId || sm_->size() != bsm.size() || opts_.top != base.opts_.top ||
       opts_.defines != base.opts_.defines || opts_.outputs != base.opts_.outputs ||
       opts_.allowLibrary != base.opts_.allowLibrary || opts_.stampInstances != base.opts_.stampInstances ||
-      !opts_.guidsFrom.empty() || !opts_.stopAfter.empty())
+      !opts_.guidsFrom.empty() || !opts_.stopAfter.empty() || a.maxDevices != b.maxDevices ||
+      a.maxLinks != b.maxLinks || a.maxSteps != b.maxSteps || a.maxDepth != b.maxDepth ||
+      a.maxValueSize != b.maxValueSize)
     return false;
   // Every other file is the same text (an import edited in another buffer, a file
   // saved: not).
@@ -281,16 +299,67 @@ bool Compilation::reuse() {
   for (uint32_t f = 0; f < sm_->size(); ++f)
     if (f != main && (sm_->path(f) != bsm.path(f) || sm_->text(f) != bsm.text(f)))
       return false;
-  std::string_view oldText = bsm.text(main), newText = sm_->text(main);
+  return true;
+}
+
+TextShift Compilation::editedSince(const Compilation &base) const {
+  const uint32_t main = prog_.main->fileId;
+  std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
   auto [p, q] = hand::commonEnds(oldText, newText);
   TextShift shift;
   shift.file = main;
   shift.hunks = lineHunks(oldText, newText, wholeLines(oldText, newText, p, q));
+  return shift;
+}
+
+bool Compilation::evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const {
+  ElabOptions eo;
+  eo.limits = opts_.limits;
+  eo.top = opts_.top;
+  eo.allowLibrary = opts_.allowLibrary;
+  eo.stamp = opts_.stampInstances;
+  eo.values = opts_.values ? &values : nullptr;
+  eo.cancel = opts_.cancel;
+  eo.globalsOnly = true;
+  bool evaluated = false;
+  eo.afterGlobals = [&] { evaluated = true; };
+  elaborate(prog_, eo, diags, scratch);
+  return evaluated;
+}
+
+void Compilation::carryValues(const TextShift &shift, BindingValues &values) const {
+  if (!opts_.values || !opts_.reuseValues)
+    return;
+  std::unordered_map<uint64_t, const ast::Stmt *> byPlace;
+  for (const ast::File *f : prog_.files) {
+    for (const ast::Template *t : f->templates)
+      statementsByPlace(t->body, byPlace);
+    for (const ast::Fabric *x : f->fabrics)
+      statementsByPlace(x->body, byPlace);
+  }
+  for (const auto &kv : opts_.reuseValues->values) {
+    SourceRange r = kv.first->range;
+    if (!shift.toNew(r))
+      continue;
+    auto it = byPlace.find(uint64_t(r.begin.file) << 32 | r.begin.offset);
+    if (it != byPlace.end())
+      values.values.emplace(it->second, kv.second);
+  }
+}
+
+bool Compilation::reuse() {
+  const Compilation &base = *opts_.reuse;
+  if (!sameSetup(base))
+    return false;
+  const uint32_t main = prog_.main->fileId;
+  std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
+  TextShift shift = editedSince(base);
   // Each hunk lies in top-level lets, templates and fns, in both texts, and covers the
   // same span of the texts they share.
   std::vector<std::string_view> names;
   std::vector<std::pair<uint32_t, uint32_t>> newSpans;
-  const std::vector<Decl> oldDecls = declsOf(*bp.main, oldText), newDecls = declsOf(*prog_.main, newText);
+  const std::vector<Decl> oldDecls = declsOf(*base.prog_.main, oldText, Edited::Declarations),
+                          newDecls = declsOf(*prog_.main, newText, Edited::Declarations);
   for (TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
     if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
@@ -319,18 +388,7 @@ bool Compilation::reuse() {
   DiagEngine diags(*diags_);
   BindingValues values;
   ir::Fabric scratch;
-  ElabOptions eo;
-  eo.limits = opts_.limits;
-  eo.top = opts_.top;
-  eo.allowLibrary = opts_.allowLibrary;
-  eo.stamp = opts_.stampInstances;
-  eo.values = opts_.values ? &values : nullptr;
-  eo.cancel = opts_.cancel;
-  eo.globalsOnly = true;
-  bool evaluated = false;
-  eo.afterGlobals = [&] { evaluated = true; };
-  elaborate(prog_, eo, diags, scratch);
-  if (!evaluated)
+  if (!evaluateGlobals(diags, values, scratch))
     return false;
   // Up to here both runs reported on the same input but for the span: what each reported
   // outside it must be the same, and nothing in the rest may have folded into it.
@@ -368,28 +426,92 @@ bool Compilation::reuse() {
   if (!diags.adopt(*base.diags_, *base.atFabric_, end, [&](SourceRange &r) { return shift.toNew(r); }))
     return false;
   // The values the base recorded below the top level, keyed by the new tree's statements.
-  if (opts_.values && opts_.reuseValues) {
-    std::unordered_map<uint64_t, const ast::Stmt *> byPlace;
-    for (const ast::File *f : prog_.files) {
-      for (const ast::Template *t : f->templates)
-        statementsByPlace(t->body, byPlace);
-      for (const ast::Fabric *x : f->fabrics)
-        statementsByPlace(x->body, byPlace);
-    }
-    for (const auto &kv : opts_.reuseValues->values) {
-      SourceRange r = kv.first->range;
-      if (!shift.toNew(r))
-        continue;
-      auto it = byPlace.find(uint64_t(r.begin.file) << 32 | r.begin.offset);
-      if (it != byPlace.end())
-        values.values.emplace(it->second, kv.second);
-    }
-  }
+  carryValues(shift, values);
   diags_->replaceWith(std::move(diags));
   if (opts_.values)
     *opts_.values = std::move(values);
   base_ = opts_.reuse;
   shift_ = shift;
+  return true;
+}
+
+// The elaboration reused across an edit of top-level options
+// (docs/decisions/0622-an-edit-of-options-reuses-the-elaboration.md).
+//
+// Elaboration evaluates the top-level options with the other top-level bindings, and no
+// later step of it reads an option. So when an edit changes only top-level option
+// statements of the main file, a fresh elaboration would build the base's IR but for its
+// options: this compilation evaluates the top-level bindings, takes a copy of the IR the
+// base's elaboration left (kept because the base set options at its top level), puts the
+// new options in, and runs the passes on it. Every condition that does not hold makes it
+// elaborate as usual.
+bool Compilation::reuseElaboration() {
+  const Compilation &base = *opts_.reuse;
+  if (!base.elaborated_ || !sameSetup(base))
+    return false;
+  const uint32_t main = prog_.main->fileId;
+  std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
+  TextShift shift = editedSince(base);
+  if (shift.hunks.empty())
+    return false;
+  // Each hunk lies in top-level options, in both texts, and covers the same span of the
+  // texts they share.
+  std::vector<std::string_view> names;
+  const std::vector<Decl> oldDecls = declsOf(*base.prog_.main, oldText, Edited::Options),
+                          newDecls = declsOf(*prog_.main, newText, Edited::Options);
+  bool moved = false;
+  for (const TextShift::Hunk &h : shift.hunks) {
+    uint32_t ob, oe, nb, ne;
+    if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
+        !declsCovering(newDecls, newText, h.newBegin, h.newEnd, names, nb, ne) ||
+        h.oldBegin - ob != h.newBegin - nb || oe - h.oldEnd != ne - h.newEnd)
+      return false;
+    moved |= h.oldEnd - h.oldBegin != h.newEnd - h.newBegin;
+  }
+  // The IR holds places in the main text (devices, links, groups...), none of them in
+  // an option. Past an edit that changed the text's length they would move: only
+  // options may follow it.
+  if (moved)
+    for (const Decl &d : oldDecls)
+      if (d.end > shift.hunks.front().oldBegin && !d.reusable)
+        return false;
+  // An option below the top level is evaluated after these, and may set the same one.
+  for (const ast::File *f : prog_.files) {
+    for (const ast::Template *t : f->templates)
+      if (setsOptions(t->body))
+        return false;
+    for (const ast::Fabric *x : f->fabrics)
+      if (setsOptions(x->body))
+        return false;
+  }
+  // The top-level bindings, evaluated aside. They must report nothing (the base's
+  // elaboration reported nothing, so the rest of a fresh one would not either), and
+  // intern the strings the base had then, in order: the IR's string ids hold.
+  DiagEngine diags(*diags_);
+  BindingValues values;
+  ir::Fabric scratch;
+  if (!evaluateGlobals(diags, values, scratch))
+    return false;
+  DiagEngine::Mark was = diags_->mark(), now = diags.mark();
+  if (now.kept != was.kept || now.errors != was.errors || now.warnings != was.warnings ||
+      now.suppressed != was.suppressed || now.unshown != was.unshown)
+    return false;
+  const ir::Fabric &kept = base.elaborated_->fabric;
+  if (scratch.strings.size() != base.elaborated_->stringsAtFabric)
+    return false;
+  for (uint32_t i = 0; i < scratch.strings.size(); ++i)
+    if (scratch.strings.str(i) != kept.strings.str(i))
+      return false;
+  if (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
+    return false;
+  F_ = kept;
+  F_.options = scratch.options;
+  F_.extraOptions = std::move(scratch.extraOptions);
+  elaborated_ = base.elaborated_;
+  elaborationReused_ = true;
+  carryValues(shift, values);
+  if (opts_.values)
+    *opts_.values = std::move(values);
   return true;
 }
 

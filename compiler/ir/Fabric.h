@@ -29,9 +29,20 @@ constexpr uint32_t None = UINT32_MAX;
 class StringPool {
 public:
   StringPool() { intern(""); }
-  // Not copied: strs_ and recent_ point into map_'s keys. Moving keeps them where they are.
-  StringPool(const StringPool &) = delete;
-  StringPool &operator=(const StringPool &) = delete;
+  // strs_ and recent_ point into map_'s keys: a copy interns o's strings anew, in order
+  // (the same ids); moving keeps them where they are.
+  StringPool(const StringPool &o) { *this = o; }
+  StringPool &operator=(const StringPool &o) {
+    if (this == &o)
+      return *this;
+    map_.clear();
+    strs_.clear();
+    std::fill(std::begin(recent_), std::end(recent_), Recent{});
+    strs_.reserve(o.strs_.size());
+    for (std::string_view s : o.strs_)
+      strs_.push_back(map_.try_emplace(s, uint32_t(strs_.size())).first->getKey());
+    return *this;
+  }
   StringPool(StringPool &&o) noexcept : map_(std::move(o.map_)), strs_(std::move(o.strs_)) {
     std::copy(std::begin(o.recent_), std::end(o.recent_), recent_);
     std::fill(std::begin(o.recent_), std::end(o.recent_), Recent{});

@@ -201,6 +201,8 @@ json::Value Server::initialize(const json::Object *params) {
         opts_.afterPauseMs = unsigned(*d);
       if (auto b = io->getInteger("staleAboveBytes"); b && *b >= 0)
         opts_.staleAboveBytes = size_t(*b);
+      if (auto k = io->getBoolean("keepElaboration"))
+        opts_.keepElaboration = *k;
       if (const json::Array *inc = io->getArray("includes"))
         for (const json::Value &i : *inc)
           if (auto s = i.getAsString())
@@ -393,6 +395,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
   co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
+  co.keepElaborated = opts_.keepElaboration;
   if (!parseOnly) {
     co.reuse = w.checked.comp;
     co.reuseValues = w.checked.values.get();
@@ -438,9 +441,10 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       parsed();
     }
     reuseTried |= reuse;
-    if (elaborate && w.checked.comp) {
-      // Compiled in full: the last check is not needed for this text, and holding it
-      // while this one elaborates would hold two IRs (a million GPUs: +170 MiB).
+    if ((elaborate || (name && std::strcmp(name, "reused elaboration") == 0)) && w.checked.comp) {
+      // Compiled in full, or its elaboration copied: the last check is not needed for
+      // this text, and holding it while this one elaborates or runs the passes would
+      // hold two IRs (a million GPUs: +170 MiB).
       w.checked = {};
       if (elaborating)
         elaborating();
@@ -470,7 +474,9 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       stages.pop_back();
     fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
                w.version, ms(last - start), stages,
-               w.comp->base() ? "; the last full check reused (an edit of declarations nothing else reads)" : "");
+               w.comp->base()                ? "; the last full check reused (an edit of declarations nothing else reads)"
+               : w.comp->elaborationReused() ? "; the last elaboration reused (an edit of top-level options)"
+                                             : "");
   }
 }
 

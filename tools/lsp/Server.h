@@ -36,6 +36,10 @@ struct ServerOptions {
   // answered from the last parse, positions mapped across the edit (docs/lsp.md,
   // "Threading"): parsing it would cost more than the answer may take.
   size_t staleAboveBytes = size_t(1) << 20;
+  // Keep the IR elaboration left, when the main file sets options at its top level:
+  // an edit of only those runs the passes on a copy (docs/lsp.md, "Speed and memory").
+  // It costs the memory of that IR once more (a million GPUs: ~230 MiB).
+  bool keepElaboration = true;
   unsigned fmtWidth = 100;
   size_t maxWorkspaceFiles = 5000; // .fab files read for workspace references and rename
   bool timeStages = false;         // --time-stages: each compilation's stages on stderr

@@ -1,0 +1,197 @@
+// The elaboration reused across an edit of top-level options (compiler/Reuse.cpp,
+// Compilation::reuseElaboration): for each edit, the diagnostics, the values a hover
+// shows and what the passes computed must be what compiling the edited text afresh gives,
+// and the elaboration must be reused exactly when the edit lies in top-level options that
+// nothing after them in the file depends on for its place.
+#include "Compilation.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace fabc;
+
+namespace {
+
+// Hosts unplaced: every link's length is the default cable length, which picks the cable
+// (a DAC to 3 m, an AOC to 100 m, none past that: FAB-E0106 or the like).
+const char *kDesign = R"(let n = 4;
+model S : switch { port p[8] { speed = 400 Gb/s; } power = 500 W source "t"; }
+model N : system { port n[1] { speed = 400 Gb/s; } power = 1000 W source "t"; gpus = 1; }
+model D : cable { media = "DAC"; speed = 400 Gb/s; reach = 3 m source "t"; power = 0 W source "t"; }
+model A : cable { media = "AOC"; speed = 400 Gb/s; reach = 100 m source "t"; power = 0 W source "t"; }
+
+template pod(k) {
+  leaf : S;
+  host[k] : N;
+  for i in 0 .. k { link host[i].n[0] -- leaf.p[i]; }
+}
+
+fabric f {
+  pods[2] : pod(n);
+  spine : S;
+  link spine.p[0] -- pods[0].leaf.p[7];
+  link spine.p[1] -- pods[1].leaf.p[7];
+  policy power { max = 9 kW; }
+}
+option default_cable_length = 2 m;
+option pue = 1.3;
+)";
+
+struct Result {
+  std::shared_ptr<Compilation> c;
+  std::shared_ptr<BindingValues> values;
+};
+
+Result compile(const std::string &text, const Result *base = nullptr) {
+  CompileOptions o;
+  o.standardSearchPath = false;
+  o.keepElaborated = true;
+  auto values = std::make_shared<BindingValues>();
+  o.values = values.get();
+  if (base) {
+    o.reuse = Compilation::reuseBase(base->c);
+    o.reuseValues = base->values.get();
+  }
+  auto c = std::make_shared<Compilation>(o);
+  c->diags().setFormat(DiagFormat::Json);
+  c->run(CompileInput::source("t.fab", text));
+  return {c, values};
+}
+
+std::string describe(Compilation &c) {
+  std::string out;
+  for (const Diagnostic &d : c.diags().all()) {
+    out += fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset, d.range.length,
+                       d.message);
+    for (const DiagNote &n : d.notes)
+      out += fmt::format("  note {}:{} {}\n", n.range.begin.file, n.range.begin.offset, n.message);
+  }
+  return out;
+}
+
+// What the passes computed, and the options they read.
+std::string facts(const ir::Fabric &F) {
+  std::string out = fmt::format("{} devices, {} links, {} strings; options {} {} {} {} at {}\n", F.numDevices(),
+                                F.numLinks(), F.strings.size(), F.options.defaultCableLength, F.options.cableSlack,
+                                F.options.pue, F.options.gpuNicLatency, F.options.defaultCableLengthLoc.begin.offset);
+  for (size_t l = 0; l < F.numLinks(); ++l)
+    out += fmt::format("link {} {}: {} m {} cable {} optics {} {} at {}\n", F.linkA[l], F.linkB[l], F.linkLength[l],
+                       ir::mediaName(F.linkMedia[l]), F.linkCable[l], F.linkOpticA[l], F.linkOpticB[l],
+                       F.linkLoc(uint32_t(l)).offset);
+  for (size_t d = 0; d < F.numDevices(); ++d)
+    out += fmt::format("device {} {} at {}: {} W\n", F.deviceName(uint32_t(d)), F.devTier[d] == ir::Tier::Leaf,
+                       F.devLoc[d].offset, F.devPower.empty() ? 0.f : F.devPower[d]);
+  return out;
+}
+
+std::map<uint32_t, std::string> valuesByPlace(const Result &r) {
+  std::map<uint32_t, std::string> out;
+  for (const auto &kv : r.values->values)
+    out[kv.first->range.begin.offset] = kv.second.text + " " + kv.second.type + " " + std::to_string(kv.second.times);
+  return out;
+}
+
+std::string edit(std::string text, const std::string &from, const std::string &to) {
+  size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return text.replace(at, from.size(), to);
+}
+
+// Compiles `text` reusing `base`, and afresh: the same diagnostics, values and computed
+// IR; whether the elaboration was reused is returned.
+bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr) {
+  Result reused = compile(text, &base), fresh = compile(text);
+  EXPECT_EQ(describe(*reused.c), describe(*fresh.c)) << text;
+  EXPECT_EQ(valuesByPlace(reused), valuesByPlace(fresh)) << text;
+  bool passesRan = !fresh.c->fabric().linkMedia.empty();
+  EXPECT_EQ(passesRan, !reused.c->fabric().linkMedia.empty()) << text;
+  if (passesRan)
+    EXPECT_EQ(facts(reused.c->fabric()), facts(fresh.c->fabric())) << text;
+  if (out)
+    *out = reused;
+  return reused.c->elaborationReused();
+}
+
+double firstLength(const Result &r) { return r.c->fabric().linkLength.at(0); }
+
+} // namespace
+
+TEST(ReuseElaboration, AnOptionsValue) {
+  Result base = compile(kDesign), r;
+  // The passes' warnings (the power policy without racks, single uplinks) come again.
+  ASSERT_NE(describe(*base.c).find("single uplink"), std::string::npos);
+  EXPECT_FALSE(base.c->elaborationReused());
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 3 m"), &r)); // same length
+  EXPECT_EQ(firstLength(r), 3); // unplaced: the default, without slack
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 50 m"), &r)); // longer: an AOC now
+  EXPECT_EQ(firstLength(r), 50);
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 2 km"))); // no cable reaches: the media pass reports
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "pue = 1.3", "pue = 1.45")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 2 m + 1 m"))); // the same tokens but for some
+}
+
+TEST(ReuseElaboration, OptionsAddedAndRemoved) {
+  Result base = compile(kDesign);
+  EXPECT_TRUE(sameAsFresh(base, std::string(kDesign) + "option cable_slack = 0 m;\n"));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "option pue = 1.3;\n", "")));
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "option pue = 1.3;\n", "option pue = 1.3; option nic_latency = 1 us;\n")));
+  // A comment typed after the options: the check itself is reused (decision 0621).
+  Result r;
+  EXPECT_FALSE(sameAsFresh(base, std::string(kDesign) + "// a note", &r));
+  EXPECT_NE(r.c->base(), nullptr);
+}
+
+TEST(ReuseElaboration, ChainedEdits) {
+  // Each reuse keeps the same elaborated IR for the next one.
+  Result r = compile(kDesign);
+  for (const char *len : {"5 m", "70 m", "1 m", "300 m", "2 m"}) {
+    std::string text = edit(kDesign, "2 m;", std::string(len) + ";");
+    Result next;
+    EXPECT_TRUE(sameAsFresh(r, text, &next)) << len;
+    r = next;
+  }
+}
+
+TEST(ReuseElaboration, NotWhenPlacesWouldMove) {
+  // Above the fabric: a longer value moves every place the IR holds after it.
+  std::string above = edit(kDesign, "option default_cable_length = 2 m;\n", "");
+  above = "option default_cable_length = 2 m;\n" + above;
+  Result base = compile(above);
+  EXPECT_TRUE(sameAsFresh(base, edit(above, "= 2 m", "= 3 m")));   // the same length: nothing moves
+  EXPECT_FALSE(sameAsFresh(base, edit(above, "= 2 m", "= 30 m"))); // compiled in full
+}
+
+TEST(ReuseElaboration, NotWhenTheEditReachesWhatElaborationReads) {
+  Result base = compile(kDesign);
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let n = 4;", "let n = 3;")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 5 kW"))); // a policy: in the fabric
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "= 2 m;", "= 2 W;")));         // FAB-E0025: a diagnostic
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "= 2 m;", "= 2 m")));          // a syntax error
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "option pue", "option pew"))); // an unknown option
+  // An option also set in the fabric: that one is evaluated after the top level's.
+  std::string inFabric = edit(kDesign, "  spine : S;", "  spine : S;\n  option cable_slack = 2 m;");
+  Result b2 = compile(inFabric);
+  EXPECT_FALSE(sameAsFresh(b2, edit(inFabric, "= 2 m;\noption pue", "= 3 m;\noption pue")));
+  // An option that reads a let: the let's edit is compiled in full.
+  std::string named = edit(kDesign, "= 2 m;", "= n * 1 m;");
+  Result b3 = compile(named);
+  EXPECT_TRUE(sameAsFresh(b3, edit(named, "n * 1 m", "n * 2 m")));
+  EXPECT_FALSE(sameAsFresh(b3, edit(named, "let n = 4;", "let n = 5;")));
+}
+
+TEST(ReuseElaboration, NotFromABaseWhoseElaborationReported) {
+  // A warning of elaboration (an unused template parameter): nothing kept to reuse.
+  std::string warned = edit(kDesign, "template pod(k) {", "template pod(k, unused) {");
+  warned = edit(warned, "pod(n);", "pod(n, 1);");
+  Result base = compile(warned);
+  ASSERT_NE(describe(*base.c).find("never used"), std::string::npos);
+  EXPECT_FALSE(sameAsFresh(base, edit(warned, "= 2 m", "= 3 m")));
+}
+
+TEST(ReuseElaboration, NotWithoutTopLevelOptions) {
+  // The base kept nothing: its main file set no option at the top level.
+  std::string none = edit(edit(kDesign, "option default_cable_length = 2 m;\n", ""), "option pue = 1.3;\n", "");
+  Result base = compile(none);
+  EXPECT_FALSE(sameAsFresh(base, none + "option pue = 1.2;\n"));
+}
