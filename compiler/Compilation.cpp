@@ -27,11 +27,17 @@ std::string dirOf(const std::string &p) {
   return s == std::string::npos ? "." : p.substr(0, s);
 }
 
-// An `option` statement at the main file's top level.
-bool setsTopLevelOptions(const LoadedProgram &prog) {
-  if (prog.main)
-    for (const ast::Stmt *s : prog.main->topLevel)
-      if (s->kind == ast::Stmt::Option)
+// An option or policy of the main file, at its top level or its fabric's: what an edit
+// may change and reuse the elaboration (Compilation::reuseElaboration).
+bool setsSettings(const LoadedProgram &prog) {
+  if (!prog.main)
+    return false;
+  for (const ast::Stmt *s : prog.main->topLevel)
+    if (s->kind == ast::Stmt::Option)
+      return true;
+  for (const ast::Fabric *x : prog.main->fabrics)
+    for (const ast::Stmt *s : x->body)
+      if (s->kind == ast::Stmt::Option || s->kind == ast::Stmt::Policy)
         return true;
   return false;
 }
@@ -165,11 +171,15 @@ bool Compilation::runStages(CompileInput input) {
       stage("reused check");
       return !diags.hasErrors();
     }
-    bool reusedElaboration = false;
+    bool settingsEdit = false, reusedElaboration = false;
     if (opts_.reuse) {
       stage("reuse elaboration");
-      reusedElaboration = reuseElaboration();
+      TextShift shift;
+      settingsEdit = settingsEdited(*opts_.reuse, shift);
+      reusedElaboration = settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
     }
+    using Keep = CompileOptions::Keep;
+    const bool keep = opts_.keepElaborated == Keep::Yes || (opts_.keepElaborated == Keep::AfterSettingsEdit && settingsEdit);
     // Held by base_ when reused; else let go, or every compilation would keep the one
     // before it alive, and that one the one before it.
     opts_.reuse.reset();
@@ -195,8 +205,7 @@ bool Compilation::runStages(CompileInput input) {
       ok = elaborate(prog, eo, diags, F_);
       atPasses_ = diags.mark();
       // Kept only from a clean elaboration: the reuse then knows it reported nothing.
-      if (ok && opts_.keepElaborated && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept &&
-          setsTopLevelOptions(prog))
+      if (ok && keep && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept && setsSettings(prog))
         elaborated_ = std::make_shared<const ElaboratedIR>(ElaboratedIR{F_, stringsAtFabric});
     }
 #ifdef FABC_VERIFY_IR

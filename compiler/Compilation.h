@@ -74,10 +74,13 @@ struct CompileOptions {
   // Let go once used (run() does): the compilation keeps only the base it reused.
   std::shared_ptr<const Compilation> reuse;
   const BindingValues *reuseValues = nullptr;
-  // The language server: keep the IR as elaboration left it when the main file sets
-  // options at its top level, so that a later edit of only those options runs the passes
-  // on a copy instead of elaborating again (Reuse.cpp, docs/decisions/0622).
-  bool keepElaborated = false;
+  // Keep the IR as elaboration left it, so that a later edit of only options and
+  // policies runs the passes on a copy instead of elaborating again (Reuse.cpp,
+  // docs/decisions/0622): never, once the edit since `reuse` was one of settings (the
+  // language server: the memory is spent while the designer tries values), or always
+  // (tests). Only a clean elaboration is kept.
+  enum class Keep : uint8_t { No, AfterSettingsEdit, Yes };
+  Keep keepElaborated = Keep::No;
 };
 
 // Thrown out of Compilation::run() when CompileOptions::cancel was set.
@@ -186,9 +189,12 @@ private:
   bool ioError_ = false, parsed_ = false, elaborationReused_ = false;
   bool runStages(CompileInput input);
   bool reuse(); // from opts_.reuse; false: compile as usual
-  // From opts_.reuse's kept IR, across an edit of top-level options only: F_ a copy of it
-  // with the new options, ready for the passes. False: elaborate as usual.
-  bool reuseElaboration();
+  // Whether the edit since `base` lies only in options and policies that a settings-only
+  // run evaluates as a full elaboration would (its hunks in `shift`).
+  bool settingsEdited(const Compilation &base, TextShift &shift) const;
+  // Then, from base's kept IR: F_ a copy of it with the new settings, ready for the
+  // passes. False: elaborate as usual.
+  bool reuseElaboration(const Compilation &base, const TextShift &shift);
   // The checks both reuses share: the same files but the main one, the same options, and
   // where the main text moved since (false: nothing may be reused).
   bool sameSetup(const Compilation &base) const;

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace fabc {
 namespace {
@@ -142,6 +143,7 @@ struct Decl {
   uint32_t begin, end;
   std::string_view name;
   bool reusable;
+  bool inFabric = false; // a statement of a fabric's body (Edited::Options)
 };
 
 // Where a template or fn declaration ends: the `}` that closes its body, or its `;`
@@ -191,8 +193,65 @@ Decl keywordDecl(std::string_view text, SourceRange name, std::string_view spell
 }
 
 // What an edit may change and be reused: top-level lets, templates and fns (the check
-// reused), or top-level options (the elaboration reused).
+// reused), or options and policies (the elaboration reused).
 enum class Edited { Declarations, Options };
+
+// A fabric's option or policy statement that ElabOptions::settingsOnly evaluates again.
+bool settingStmt(const ast::Stmt *s) {
+  return s->kind == ast::Stmt::Option || (s->kind == ast::Stmt::Policy && s->name() != "parts");
+}
+
+// An expression of literals, operators and names of top-level bindings only: its value
+// is the same without the fabric's scope, which a settings-only run does not build (a
+// name there could be a binding of the fabric's body, an instance, a model).
+using Names = std::unordered_set<std::string_view>;
+bool scopeFree(const ast::Expr *e, const Names &globals) {
+  if (!e)
+    return true;
+  switch (e->kind) {
+  case ast::Expr::Number: case ast::Expr::Quantity: case ast::Expr::String: case ast::Expr::Bool: return true;
+  case ast::Expr::Name: return e->kids.empty() && globals.count(e->text);
+  case ast::Expr::List: case ast::Expr::Unary: case ast::Expr::Binary:
+    for (const ast::Expr *k : e->kids)
+      if (!scopeFree(k, globals))
+        return false;
+    return true;
+  default: return false;
+  }
+}
+
+bool scopeFreeSetting(const ast::Stmt *s, const Names &globals) {
+  if (!scopeFree(s->e1, globals))
+    return false;
+  for (const ast::Prop &p : s->props)
+    if (!scopeFree(p.value, globals))
+      return false;
+  return true;
+}
+
+// The same tokens but for numbers (a quantity's unit the same): evaluating either
+// interns the same strings in the same order.
+bool sameButNumbers(std::string_view a, std::string_view b) {
+  ParseLimits limits;
+  hand::Lexer la(a, limits), lb(b, limits);
+  auto numeric = [](hand::Tok k) { return k == hand::Number || k == hand::Quantity || k == hand::PercentLit; };
+  auto unit = [](std::string_view t) {
+    size_t i = t.size();
+    while (i > 0 && !(t[i - 1] >= '0' && t[i - 1] <= '9'))
+      --i;
+    return t.substr(i);
+  };
+  for (;;) {
+    hand::Token x = la.next(), y = lb.next();
+    if (x.kind != y.kind || x.kind == hand::Bad)
+      return false;
+    if (x.kind == hand::End)
+      return true;
+    std::string_view tx = a.substr(x.begin, x.end - x.begin), ty = b.substr(y.begin, y.end - y.begin);
+    if (numeric(x.kind) ? unit(tx) != unit(ty) : tx != ty)
+      return false;
+  }
+}
 
 std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edited) {
   std::vector<Decl> out;
@@ -209,8 +268,17 @@ std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edit
   }
   for (const ast::Model *m : f.models)
     out.push_back({m->range.begin.offset, m->range.begin.offset + m->range.length, m->name, false});
-  for (const ast::Fabric *x : f.fabrics)
-    out.push_back({x->range.begin.offset, x->range.begin.offset + x->range.length, x->name, false});
+  for (const ast::Fabric *x : f.fabrics) {
+    if (edited == Edited::Declarations) {
+      out.push_back({x->range.begin.offset, x->range.begin.offset + x->range.length, x->name, false});
+      continue;
+    }
+    // Its statements: the header and the closing brace are no statement's, and an edit
+    // that reaches them is not only trivia.
+    for (const ast::Stmt *st : x->body)
+      out.push_back({st->range.begin.offset, st->range.begin.offset + st->range.length, st->name(),
+                     settingStmt(st), true});
+  }
   for (const ast::Import &i : f.imports)
     out.push_back({i.range.begin.offset, i.range.begin.offset + i.range.length, {}, false});
   std::sort(out.begin(), out.end(), [](const Decl &a, const Decl &b) { return a.begin < b.begin; });
@@ -258,10 +326,11 @@ void statementsByPlace(const ast::Block &b, std::unordered_map<uint64_t, const a
   }
 }
 
-// An option statement in a block (a fabric's or template's body, a loop's, a branch's).
-bool setsOptions(const ast::Block &b) {
+// An option or policy statement in a block (a template's body, a loop's, a branch's).
+bool setsSettings(const ast::Block &b) {
   for (const ast::Stmt *s : b)
-    if (s->kind == ast::Stmt::Option || setsOptions(s->body()) || setsOptions(s->elseBody()))
+    if (s->kind == ast::Stmt::Option || s->kind == ast::Stmt::Policy || setsSettings(s->body()) ||
+        setsSettings(s->elseBody()))
       return true;
   return false;
 }
@@ -435,30 +504,39 @@ bool Compilation::reuse() {
   return true;
 }
 
-// The elaboration reused across an edit of top-level options
+// The elaboration reused across an edit of options and policies
 // (docs/decisions/0622-an-edit-of-options-reuses-the-elaboration.md).
 //
-// Elaboration evaluates the top-level options with the other top-level bindings, and no
-// later step of it reads an option. So when an edit changes only top-level option
-// statements of the main file, a fresh elaboration would build the base's IR but for its
-// options: this compilation evaluates the top-level bindings, takes a copy of the IR the
-// base's elaboration left (kept because the base set options at its top level), puts the
-// new options in, and runs the passes on it. Every condition that does not hold makes it
-// elaborate as usual.
-bool Compilation::reuseElaboration() {
-  const Compilation &base = *opts_.reuse;
-  if (!base.elaborated_ || !sameSetup(base))
+// Elaboration evaluates the top-level options with the other top-level bindings, and a
+// fabric's options and policies where they stand in its body; nothing else reads or
+// writes what they set (Fabric::options, extraOptions, policies, extraPolicies), and
+// only the passes and outputs read it. So when an edit changes only such statements, a
+// fresh elaboration would build the base's IR but for those fields: this compilation
+// evaluates the top-level bindings and the fabric's own options and policies aside
+// (ElabOptions::settingsOnly), takes a copy of the IR the base's elaboration left (kept,
+// in the language server, once an edit of settings had come: CompileOptions::Keep),
+// puts the new settings in, and runs the passes on it. Every condition that does not
+// hold makes it elaborate as usual.
+bool Compilation::settingsEdited(const Compilation &base, TextShift &shift) const {
+  if (!sameSetup(base))
     return false;
   const uint32_t main = prog_.main->fileId;
   std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
-  TextShift shift = editedSince(base);
+  shift = editedSince(base);
   if (shift.hunks.empty())
     return false;
-  // Each hunk lies in top-level options, in both texts, and covers the same span of the
-  // texts they share.
+  // Each hunk lies in options and policies, in both texts, and covers the same span of
+  // the texts they share. One in a fabric's body changes numbers only: the same strings
+  // are interned, at the same points, as in the base.
   std::vector<std::string_view> names;
   const std::vector<Decl> oldDecls = declsOf(*base.prog_.main, oldText, Edited::Options),
                           newDecls = declsOf(*prog_.main, newText, Edited::Options);
+  auto inFabric = [](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
+    for (const Decl &d : ds)
+      if (d.inFabric && d.begin < e && b < d.end)
+        return true;
+    return false;
+  };
   bool moved = false;
   for (const TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
@@ -466,47 +544,84 @@ bool Compilation::reuseElaboration() {
         !declsCovering(newDecls, newText, h.newBegin, h.newEnd, names, nb, ne) ||
         h.oldBegin - ob != h.newBegin - nb || oe - h.oldEnd != ne - h.newEnd)
       return false;
+    if ((inFabric(oldDecls, ob, oe) || inFabric(newDecls, nb, ne)) &&
+        !sameButNumbers(oldText.substr(ob, oe - ob), newText.substr(nb, ne - nb)))
+      return false;
     moved |= h.oldEnd - h.oldBegin != h.newEnd - h.newBegin;
   }
   // The IR holds places in the main text (devices, links, groups...), none of them in
-  // an option. Past an edit that changed the text's length they would move: only
-  // options may follow it.
+  // an option or a policy. Past an edit that changed the text's length they would move:
+  // only settings may follow it (and the fabric's closing brace: its range is renewed).
   if (moved)
     for (const Decl &d : oldDecls)
       if (d.end > shift.hunks.front().oldBegin && !d.reusable)
         return false;
-  // An option below the top level is evaluated after these, and may set the same one.
+  // Settings below a fabric's top level are evaluated in the order of everything else;
+  // the fabric's own are evaluated again without its scope: literals and the top-level
+  // lets and params no statement of a fabric's body names again.
+  Names globals;
+  for (const ast::File *f : prog_.files)
+    for (const ast::Stmt *st : f->topLevel)
+      if (st->kind == ast::Stmt::Let || st->kind == ast::Stmt::Param)
+        globals.insert(st->name());
+  for (const ast::File *f : prog_.files)
+    for (const ast::Fabric *x : f->fabrics)
+      for (const ast::Stmt *st : x->body)
+        globals.erase(st->name());
   for (const ast::File *f : prog_.files) {
     for (const ast::Template *t : f->templates)
-      if (setsOptions(t->body))
+      if (setsSettings(t->body))
         return false;
     for (const ast::Fabric *x : f->fabrics)
-      if (setsOptions(x->body))
-        return false;
+      for (const ast::Stmt *st : x->body)
+        if (setsSettings(st->body()) || setsSettings(st->elseBody()) ||
+            (settingStmt(st) && !scopeFreeSetting(st, globals)))
+          return false;
   }
-  // The top-level bindings, evaluated aside. They must report nothing (the base's
-  // elaboration reported nothing, so the rest of a fresh one would not either), and
-  // intern the strings the base had then, in order: the IR's string ids hold.
+  return true;
+}
+
+bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shift) {
+  // Evaluated aside, they must report nothing (the base's elaboration reported nothing,
+  // so the rest of a fresh one would not either). The top-level bindings must intern the
+  // strings the base had then, in order; the fabric's settings then intern into a copy
+  // of the kept pool and must add nothing: every string id holds.
+  const ir::Fabric &kept = base.elaborated_->fabric;
   DiagEngine diags(*diags_);
   BindingValues values;
   ir::Fabric scratch;
-  if (!evaluateGlobals(diags, values, scratch))
+  bool samePool = false;
+  ElabOptions eo;
+  eo.limits = opts_.limits;
+  eo.top = opts_.top;
+  eo.allowLibrary = opts_.allowLibrary;
+  eo.stamp = opts_.stampInstances;
+  eo.values = opts_.values ? &values : nullptr;
+  eo.cancel = opts_.cancel;
+  eo.settingsOnly = true;
+  eo.afterGlobals = [&] {
+    if (scratch.strings.size() != base.elaborated_->stringsAtFabric)
+      return;
+    for (uint32_t i = 0; i < scratch.strings.size(); ++i)
+      if (scratch.strings.str(i) != kept.strings.str(i))
+        return;
+    scratch.strings = kept.strings;
+    samePool = true;
+  };
+  if (!elaborate(prog_, eo, diags, scratch) || !samePool || scratch.strings.size() != kept.strings.size())
     return false;
   DiagEngine::Mark was = diags_->mark(), now = diags.mark();
   if (now.kept != was.kept || now.errors != was.errors || now.warnings != was.warnings ||
       now.suppressed != was.suppressed || now.unshown != was.unshown)
     return false;
-  const ir::Fabric &kept = base.elaborated_->fabric;
-  if (scratch.strings.size() != base.elaborated_->stringsAtFabric)
-    return false;
-  for (uint32_t i = 0; i < scratch.strings.size(); ++i)
-    if (scratch.strings.str(i) != kept.strings.str(i))
-      return false;
   if (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
     return false;
   F_ = kept;
   F_.options = scratch.options;
   F_.extraOptions = std::move(scratch.extraOptions);
+  F_.policies = std::move(scratch.policies);
+  F_.extraPolicies = std::move(scratch.extraPolicies);
+  F_.loc = scratch.loc; // the fabric's range: its end moves with an edit inside it
   elaborated_ = base.elaborated_;
   elaborationReused_ = true;
   carryValues(shift, values);

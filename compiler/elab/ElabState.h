@@ -113,7 +113,7 @@ private:
     // A run that stops after the top-level bindings interns into a scratch IR that is
     // dropped (Compilation::reuse): ids cached in the tree would be that pool's, wrong for
     // the elaboration that may follow on the same tree.
-    if (!opts_.globalsOnly)
+    if (!opts_.globalsOnly && !opts_.settingsOnly)
       cache = id;
     return id;
   }

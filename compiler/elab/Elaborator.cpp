@@ -226,7 +226,8 @@ bool Elab::run() {
     if (opts_.globalsOnly)
       return !diags_.hasErrors();
     // Models after the global bindings: their properties may use params, lets and functions.
-    convertModels();
+    if (!opts_.settingsOnly)
+      convertModels();
     const ast::Fabric *fab = nullptr;
     const ast::File *mainFile = prog_.main;
     std::vector<const ast::Fabric *> all;
@@ -257,6 +258,12 @@ bool Elab::run() {
     F.loc = fab->range;
     scope_ = newNode(None, 0, -1);
     inFabric_ = true;
+    if (opts_.settingsOnly) {
+      for (const ast::Stmt *s : fab->body)
+        if (s->kind == ast::Stmt::Option || (s->kind == ast::Stmt::Policy && s->name() != "parts"))
+          exec(s);
+      return !diags_.hasErrors();
+    }
     // An explicit fabric (what `fabc import` writes) is millions of link statements: the
     // link arrays are allocated once for them instead of grown by doubling, which left a
     // third of them unused and copied them at each growth. Links made in loops and

@@ -60,6 +60,11 @@ struct ElabOptions {
   // top-level bindings only through their names (Compilation's reuse across an edit).
   std::function<void()> afterGlobals;
   bool globalsOnly = false; // stop there
+  // Then evaluate only the chosen fabric's own `option` and `policy` statements (not
+  // `policy parts`) into the IR's options and policies, and stop: the models are not
+  // converted and nothing else of the body runs (Compilation::reuseElaboration). Either
+  // run caches no interned ids in the tree.
+  bool settingsOnly = false;
 };
 
 // Returns false if errors were reported; the IR is then incomplete.

@@ -7,7 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 
 using namespace fabc;
 
@@ -43,10 +46,12 @@ struct Result {
   std::shared_ptr<BindingValues> values;
 };
 
-Result compile(const std::string &text, const Result *base = nullptr) {
+Result compile(const std::string &text, const Result *base = nullptr, const std::vector<std::string> &includes = {},
+               CompileOptions::Keep keep = CompileOptions::Keep::Yes) {
   CompileOptions o;
   o.standardSearchPath = false;
-  o.keepElaborated = true;
+  o.includes = includes;
+  o.keepElaborated = keep;
   auto values = std::make_shared<BindingValues>();
   o.values = values.get();
   if (base) {
@@ -100,8 +105,9 @@ std::string edit(std::string text, const std::string &from, const std::string &t
 
 // Compiles `text` reusing `base`, and afresh: the same diagnostics, values and computed
 // IR; whether the elaboration was reused is returned.
-bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr) {
-  Result reused = compile(text, &base), fresh = compile(text);
+bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr,
+                 const std::vector<std::string> &includes = {}) {
+  Result reused = compile(text, &base, includes), fresh = compile(text, nullptr, includes);
   EXPECT_EQ(describe(*reused.c), describe(*fresh.c)) << text;
   EXPECT_EQ(valuesByPlace(reused), valuesByPlace(fresh)) << text;
   bool passesRan = !fresh.c->fabric().linkMedia.empty();
@@ -165,14 +171,17 @@ TEST(ReuseElaboration, NotWhenPlacesWouldMove) {
 TEST(ReuseElaboration, NotWhenTheEditReachesWhatElaborationReads) {
   Result base = compile(kDesign);
   EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "let n = 4;", "let n = 3;")));
-  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 5 kW"))); // a policy: in the fabric
   EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "= 2 m;", "= 2 W;")));         // FAB-E0025: a diagnostic
   EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "= 2 m;", "= 2 m")));          // a syntax error
   EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "option pue", "option pew"))); // an unknown option
-  // An option also set in the fabric: that one is evaluated after the top level's.
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "spine : S;", "spine : S; leaf2 : S;"))); // a device
+  // An option also set in the fabric, after the top level's: evaluated after it again.
   std::string inFabric = edit(kDesign, "  spine : S;", "  spine : S;\n  option cable_slack = 2 m;");
   Result b2 = compile(inFabric);
-  EXPECT_FALSE(sameAsFresh(b2, edit(inFabric, "= 2 m;\noption pue", "= 3 m;\noption pue")));
+  EXPECT_TRUE(sameAsFresh(b2, edit(inFabric, "= 2 m;\noption pue", "= 3 m;\noption pue")));
+  EXPECT_TRUE(sameAsFresh(b2, edit(inFabric, "cable_slack = 2 m", "cable_slack = 3 m")));
+  // Longer, in the fabric: the places after it move (the policy's, the fabric's end).
+  EXPECT_FALSE(sameAsFresh(b2, edit(inFabric, "cable_slack = 2 m", "cable_slack = 2.5 m")));
   // An option that reads a let: the let's edit is compiled in full.
   std::string named = edit(kDesign, "= 2 m;", "= n * 1 m;");
   Result b3 = compile(named);
@@ -189,9 +198,114 @@ TEST(ReuseElaboration, NotFromABaseWhoseElaborationReported) {
   EXPECT_FALSE(sameAsFresh(base, edit(warned, "= 2 m", "= 3 m")));
 }
 
-TEST(ReuseElaboration, NotWithoutTopLevelOptions) {
-  // The base kept nothing: its main file set no option at the top level.
+TEST(ReuseElaboration, NotWithoutSettings) {
+  // The base kept nothing: its main file sets no option and no policy.
   std::string none = edit(edit(kDesign, "option default_cable_length = 2 m;\n", ""), "option pue = 1.3;\n", "");
+  none = edit(none, "  policy power { max = 9 kW; }\n", "");
   Result base = compile(none);
   EXPECT_FALSE(sameAsFresh(base, none + "option pue = 1.2;\n"));
+}
+
+TEST(ReuseElaboration, APolicysNumbers) {
+  Result base = compile(kDesign), r;
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 5 kW"), &r));
+  ASSERT_EQ(r.c->fabric().policies.size(), 1u);
+  EXPECT_EQ(r.c->fabric().policies[0].max, 5000);
+  // Longer: only the fabric's closing brace and top-level options follow it.
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 12.5 kW"), &r));
+  EXPECT_EQ(r.c->fabric().policies[0].max, 12500);
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 9 kW * 2 / 3"))); // more tokens
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 0.001 kW"))); // the power check reports
+  // Not numbers only: the strings interned could differ from a fresh run's.
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW;", "max = 9 kW; per = \"rack\";")));
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 9 W"))); // another unit
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "  policy power { max = 9 kW; }\n", "")));
+  // A policy before a statement that holds places: only a same-length edit.
+  std::string early = edit(kDesign, "  spine : S;", "  policy nvlink { max = 72; }\n  spine : S;");
+  Result b2 = compile(early);
+  EXPECT_TRUE(sameAsFresh(b2, edit(early, "max = 72", "max = 64")));
+  EXPECT_FALSE(sameAsFresh(b2, edit(early, "max = 72", "max = 144")));
+}
+
+TEST(ReuseElaboration, NotWhenASettingNeedsTheFabricsScope) {
+  // A policy that reads a binding of the fabric's body: the settings-only run has none.
+  std::string named = edit(kDesign, "  policy power { max = 9 kW; }", "  let budget = 9 kW;\n  policy power { max = budget; }");
+  Result base = compile(named);
+  EXPECT_FALSE(sameAsFresh(base, edit(named, "= 2 m", "= 3 m")));
+  EXPECT_FALSE(sameAsFresh(base, edit(named, "budget = 9 kW", "budget = 8 kW")));
+  // A top-level let: the same value without the fabric's scope (unless the fabric's body
+  // names it again).
+  std::string global = edit(edit(kDesign, "let n = 4;", "let n = 4;\nlet budget = 9 kW;"), "max = 9 kW", "max = budget * 1");
+  Result bg = compile(global);
+  EXPECT_TRUE(sameAsFresh(bg, edit(global, "budget * 1", "budget * 2")));
+  std::string shadowed = edit(global, "  spine : S;", "  let budget = 3 kW;\n  spine : S;");
+  Result bs = compile(shadowed);
+  EXPECT_FALSE(sameAsFresh(bs, edit(shadowed, "budget * 1", "budget * 2")));
+  // A policy in a template: evaluated with its instances.
+  std::string inTemplate = edit(kDesign, "  leaf : S;", "  leaf : S;\n  policy nvlink { max = 72; }");
+  Result b2 = compile(inTemplate);
+  EXPECT_FALSE(sameAsFresh(b2, edit(inTemplate, "= 2 m", "= 3 m")));
+  // A parts policy is the elaborator's (a model named), never evaluated again: an edit
+  // of it elaborates; one of another policy beside it reuses.
+  std::string parts = edit(kDesign, "  policy power", "  policy parts { tier = \"leaf\"; cable = A; }\n  policy power");
+  Result b3 = compile(parts);
+  EXPECT_FALSE(sameAsFresh(b3, edit(parts, "cable = A", "cable = D")));
+  EXPECT_TRUE(sameAsFresh(b3, edit(parts, "max = 9 kW", "max = 8 kW")));
+}
+
+TEST(ReuseElaboration, TheExamples) {
+  // Each example's first `max = NUMBER` of a policy: a digit replaced (the same length) and
+  // a digit added (longer: every one is a fabric's last statements), each reused and the
+  // same as a fresh compile of that text.
+  namespace fs = std::filesystem;
+  std::vector<fs::path> files;
+  for (const auto &dir : fs::directory_iterator(FABC_EXAMPLES_DIR))
+    for (const auto &f : fs::directory_iterator(dir.path()))
+      if (f.path().extension() == ".fab")
+        files.push_back(f.path());
+  std::sort(files.begin(), files.end());
+  ASSERT_GE(files.size(), 8u);
+  int reused = 0;
+  for (const fs::path &f : files) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    size_t at = text.find("\n  policy ");
+    at = at == std::string::npos ? at : text.find("max = ", at);
+    if (at == std::string::npos)
+      continue;
+    at += 6;
+    std::vector<std::string> inc = {f.parent_path().string(), FABC_STDLIB_DIR};
+    Result base = compile(text, nullptr, inc);
+    ASSERT_TRUE(base.c->elaborated()) << f;
+    std::string same = text, longer = text;
+    same[at] = same[at] == '1' ? '2' : '1';
+    longer.insert(at, "1");
+    bool a = sameAsFresh(base, same, nullptr, inc), b = sameAsFresh(base, longer, nullptr, inc);
+    EXPECT_TRUE(a) << f;
+    reused += a + b;
+  }
+  EXPECT_GE(reused, 10);
+}
+
+TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
+  // The language server's way: nothing kept at the open; the first edit of settings is
+  // compiled in full and keeps its IR; the next ones reuse it; an edit of anything else
+  // lets it go.
+  using Keep = CompileOptions::Keep;
+  Result open = compile(kDesign, nullptr, {}, Keep::AfterSettingsEdit);
+  std::string t1 = edit(kDesign, "max = 9 kW", "max = 8 kW"), t2 = edit(kDesign, "max = 9 kW", "max = 7 kW");
+  Result e1 = compile(t1, &open, {}, Keep::AfterSettingsEdit);
+  EXPECT_FALSE(e1.c->elaborationReused());
+  Result e2 = compile(t2, &e1, {}, Keep::AfterSettingsEdit);
+  EXPECT_TRUE(e2.c->elaborationReused());
+  std::string t3 = edit(t2, "spine : S;", "spine : S; extra : S;");
+  Result e3 = compile(t3, &e2, {}, Keep::AfterSettingsEdit);
+  EXPECT_FALSE(e3.c->elaborationReused());
+  Result e4 = compile(edit(t3, "max = 7 kW", "max = 6 kW"), &e3, {}, Keep::AfterSettingsEdit);
+  EXPECT_FALSE(e4.c->elaborationReused()); // e3 kept nothing: this one keeps
+  Result e5 = compile(edit(t3, "max = 7 kW", "max = 5 kW"), &e4, {}, Keep::AfterSettingsEdit);
+  EXPECT_TRUE(e5.c->elaborationReused());
+  EXPECT_EQ(describe(*e5.c), describe(*compile(edit(t3, "max = 7 kW", "max = 5 kW")).c));
 }

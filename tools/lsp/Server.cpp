@@ -395,7 +395,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
   co.allowLibrary = true; // as `fabc check`: a file without a fabric block is a library
   co.importsPastSyntaxErrors = true; // the recovered tree's names resolve through them
   co.values = w.values.get();
-  co.keepElaborated = opts_.keepElaboration;
+  co.keepElaborated = opts_.keepElaboration ? CompileOptions::Keep::AfterSettingsEdit : CompileOptions::Keep::No;
   if (!parseOnly) {
     co.reuse = w.checked.comp;
     co.reuseValues = w.checked.values.get();
@@ -475,7 +475,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
     fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
                w.version, ms(last - start), stages,
                w.comp->base()                ? "; the last full check reused (an edit of declarations nothing else reads)"
-               : w.comp->elaborationReused() ? "; the last elaboration reused (an edit of top-level options)"
+               : w.comp->elaborationReused() ? "; the last elaboration reused (an edit of options and policies)"
                                              : "");
   }
 }
