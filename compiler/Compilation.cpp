@@ -189,13 +189,7 @@ bool Compilation::runStages(CompileInput input) {
       atFabric_ = atPasses_ = diags.mark();
     } else {
       stage("elaborate");
-      ElabOptions eo;
-      eo.limits = opts_.limits;
-      eo.top = opts_.top;
-      eo.allowLibrary = opts_.allowLibrary;
-      eo.stamp = opts_.stampInstances;
-      eo.values = opts_.values;
-      eo.cancel = opts_.cancel;
+      ElabOptions eo = elabOptions(opts_.values);
       uint32_t stringsAtFabric = 0;
       eo.afterGlobals = [&] {
         atFabric_ = diags.mark();
@@ -245,6 +239,17 @@ bool Compilation::runStages(CompileInput input) {
         return false;
   }
   return true;
+}
+
+ElabOptions Compilation::elabOptions(BindingValues *values) const {
+  ElabOptions eo;
+  eo.limits = opts_.limits;
+  eo.top = opts_.top;
+  eo.allowLibrary = opts_.allowLibrary;
+  eo.stamp = opts_.stampInstances;
+  eo.values = values;
+  eo.cancel = opts_.cancel;
+  return eo;
 }
 
 bool Compilation::checkOutput(const std::string &output) {

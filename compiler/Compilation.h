@@ -202,6 +202,9 @@ private:
   // The top-level bindings of this program evaluated aside, as a compilation's first
   // stage would (into a copy of the diagnostics, and values when opts_.values is set).
   bool evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const;
+  // Elaboration's options from this compilation's (limits, --top, library, stamping,
+  // cancellation), recording values into `values`.
+  ElabOptions elabOptions(BindingValues *values) const;
   // The base's values of let and param statements below the top level, keyed by this
   // program's statements at the same places across `shift`.
   void carryValues(const TextShift &shift, BindingValues &values) const;

@@ -382,13 +382,7 @@ TextShift Compilation::editedSince(const Compilation &base) const {
 }
 
 bool Compilation::evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const {
-  ElabOptions eo;
-  eo.limits = opts_.limits;
-  eo.top = opts_.top;
-  eo.allowLibrary = opts_.allowLibrary;
-  eo.stamp = opts_.stampInstances;
-  eo.values = opts_.values ? &values : nullptr;
-  eo.cancel = opts_.cancel;
+  ElabOptions eo = elabOptions(opts_.values ? &values : nullptr);
   eo.globalsOnly = true;
   bool evaluated = false;
   eo.afterGlobals = [&] { evaluated = true; };
@@ -591,13 +585,7 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
   BindingValues values;
   ir::Fabric scratch;
   bool samePool = false;
-  ElabOptions eo;
-  eo.limits = opts_.limits;
-  eo.top = opts_.top;
-  eo.allowLibrary = opts_.allowLibrary;
-  eo.stamp = opts_.stampInstances;
-  eo.values = opts_.values ? &values : nullptr;
-  eo.cancel = opts_.cancel;
+  ElabOptions eo = elabOptions(opts_.values ? &values : nullptr);
   eo.settingsOnly = true;
   eo.afterGlobals = [&] {
     if (scratch.strings.size() != base.elaborated_->stringsAtFabric)

@@ -3,6 +3,7 @@
 // shows and what the passes computed must be what compiling the edited text afresh gives,
 // and the elaboration must be reused exactly when the edit lies in top-level options that
 // nothing after them in the file depends on for its place.
+#include "CompareCompiles.h"
 #include "Compilation.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +14,9 @@
 #include <sstream>
 
 using namespace fabc;
+using fabc::test::describe;
+using fabc::test::edit;
+using fabc::test::valuesByPlace;
 
 namespace {
 
@@ -64,17 +68,6 @@ Result compile(const std::string &text, const Result *base = nullptr, const std:
   return {c, values};
 }
 
-std::string describe(Compilation &c) {
-  std::string out;
-  for (const Diagnostic &d : c.diags().all()) {
-    out += fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset, d.range.length,
-                       d.message);
-    for (const DiagNote &n : d.notes)
-      out += fmt::format("  note {}:{} {}\n", n.range.begin.file, n.range.begin.offset, n.message);
-  }
-  return out;
-}
-
 // What the passes computed, and the options they read.
 std::string facts(const ir::Fabric &F) {
   std::string out = fmt::format("{} devices, {} links, {} strings; options {} {} {} {} at {}\n", F.numDevices(),
@@ -90,26 +83,13 @@ std::string facts(const ir::Fabric &F) {
   return out;
 }
 
-std::map<uint32_t, std::string> valuesByPlace(const Result &r) {
-  std::map<uint32_t, std::string> out;
-  for (const auto &kv : r.values->values)
-    out[kv.first->range.begin.offset] = kv.second.text + " " + kv.second.type + " " + std::to_string(kv.second.times);
-  return out;
-}
-
-std::string edit(std::string text, const std::string &from, const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return text.replace(at, from.size(), to);
-}
-
 // Compiles `text` reusing `base`, and afresh: the same diagnostics, values and computed
 // IR; whether the elaboration was reused is returned.
 bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr,
                  const std::vector<std::string> &includes = {}) {
   Result reused = compile(text, &base, includes), fresh = compile(text, nullptr, includes);
   EXPECT_EQ(describe(*reused.c), describe(*fresh.c)) << text;
-  EXPECT_EQ(valuesByPlace(reused), valuesByPlace(fresh)) << text;
+  EXPECT_EQ(valuesByPlace(*reused.values), valuesByPlace(*fresh.values)) << text;
   bool passesRan = !fresh.c->fabric().linkMedia.empty();
   EXPECT_EQ(passesRan, !reused.c->fabric().linkMedia.empty()) << text;
   if (passesRan)

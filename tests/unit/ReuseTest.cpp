@@ -2,6 +2,7 @@
 // each edit, what it gives (diagnostics, their places, the values a hover shows) must be
 // what compiling the edited text afresh gives, and it must reuse exactly when the edit
 // lies in top-level lets that nothing else names.
+#include "CompareCompiles.h"
 #include "Compilation.h"
 
 #include <gtest/gtest.h>
@@ -10,6 +11,9 @@
 #include <random>
 
 using namespace fabc;
+using fabc::test::describe;
+using fabc::test::edit;
+using fabc::test::valuesByPlace;
 
 namespace {
 
@@ -57,38 +61,12 @@ Result compile(const std::string &text, const Result *base = nullptr) {
   return {c, values, c->base() ? base->baseValues : values};
 }
 
-std::string describe(Compilation &c) {
-  std::string out;
-  for (const Diagnostic &d : c.diags().all()) {
-    out += fmt::format("{} {}:{}+{} {}\n", int(d.code), d.range.begin.file, d.range.begin.offset, d.range.length,
-                       d.message);
-    for (const DiagNote &n : d.notes)
-      out += fmt::format("  note {}:{} {}\n", n.range.begin.file, n.range.begin.offset, n.message);
-    for (const FixIt &f : d.fixits)
-      out += fmt::format("  fix {}:{} {}\n", f.range.begin.file, f.range.begin.offset, f.replacement);
-  }
-  return out;
-}
-
-std::map<uint32_t, std::string> valuesByPlace(const Result &r) {
-  std::map<uint32_t, std::string> out;
-  for (const auto &kv : r.values->values)
-    out[kv.first->range.begin.offset] = kv.second.text + " " + kv.second.type + " " + std::to_string(kv.second.times);
-  return out;
-}
-
-std::string edit(std::string text, const std::string &from, const std::string &to) {
-  size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return text.replace(at, from.size(), to);
-}
-
 // Compiles `text` reusing `base`, and afresh: the same diagnostics and values; whether
 // it reused is returned.
 bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr) {
   Result reused = compile(text, &base), fresh = compile(text);
   EXPECT_EQ(describe(*reused.c), describe(*fresh.c)) << text;
-  EXPECT_EQ(valuesByPlace(reused), valuesByPlace(fresh)) << text;
+  EXPECT_EQ(valuesByPlace(*reused.values), valuesByPlace(*fresh.values)) << text;
   EXPECT_EQ(reused.c->diags().hasErrors(), fresh.c->diags().hasErrors());
   if (reused.c->base()) {
     EXPECT_EQ(reused.c->fabric().numDevices(), fresh.c->fabric().numDevices());
