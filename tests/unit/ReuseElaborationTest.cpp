@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -234,9 +235,10 @@ TEST(ReuseElaboration, NotWhenASettingNeedsTheFabricsScope) {
 }
 
 TEST(ReuseElaboration, TheExamples) {
-  // Each example's first `max = NUMBER` of a policy: a digit replaced (the same length) and
-  // a digit added (longer: every one is a fabric's last statements), each reused and the
-  // same as a fresh compile of that text.
+  // In every example, digits of its settings (the lines of its options and policies, up
+  // to eight a file): each replaced (the same length) and, every other one, a digit put
+  // before it (longer). Each edit is compiled reusing the example and afresh, with the
+  // same result; the replacements in the fabric's last statements must reuse.
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   for (const auto &dir : fs::directory_iterator(FABC_EXAMPLES_DIR))
@@ -245,28 +247,50 @@ TEST(ReuseElaboration, TheExamples) {
         files.push_back(f.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 8u);
-  int reused = 0;
+  int edits = 0, reused = 0;
   for (const fs::path &f : files) {
     std::ifstream in(f);
     std::stringstream ss;
     ss << in.rdbuf();
-    std::string text = ss.str();
-    size_t at = text.find("\n  policy ");
-    at = at == std::string::npos ? at : text.find("max = ", at);
-    if (at == std::string::npos)
-      continue;
-    at += 6;
+    const std::string text = ss.str();
     std::vector<std::string> inc = {f.parent_path().string(), FABC_STDLIB_DIR};
     Result base = compile(text, nullptr, inc);
     ASSERT_TRUE(base.c->elaborated()) << f;
-    std::string same = text, longer = text;
-    same[at] = same[at] == '1' ? '2' : '1';
-    longer.insert(at, "1");
-    bool a = sameAsFresh(base, same, nullptr, inc), b = sameAsFresh(base, longer, nullptr, inc);
-    EXPECT_TRUE(a) << f;
-    reused += a + b;
+    int n = 0;
+    for (size_t line = 0; line < text.size() && n < 8; line = text.find('\n', line) + 1) {
+      size_t end = text.find('\n', line);
+      std::string_view l(text.data() + line, (end == std::string::npos ? text.size() : end) - line);
+      if (l.rfind("  policy ", 0) != 0 && l.rfind("  option ", 0) != 0 && l.rfind("option ", 0) != 0)
+        continue;
+      size_t eq = l.find('=');
+      for (size_t k = eq; eq != std::string_view::npos && k < l.size() && n < 8; ++k) {
+        if (l[k] < '0' || l[k] > '9' || l.substr(k).find("//") < l.substr(k).find(';') ||
+            std::count(l.begin(), l.begin() + k, '"') % 2) // a comment's, a string's (a name)
+          continue;
+        size_t at = line + k;
+        std::string same = text;
+        same[at] = same[at] == '1' ? '2' : '1';
+        bool lastInFabric = text.compare(text.find('\n', at) + 1, 1, "}") == 0 ||
+                            text.find("\n  ", text.find('\n', at)) > text.find("\n}", at);
+        bool a = sameAsFresh(base, same, nullptr, inc);
+        EXPECT_TRUE(a || !lastInFabric) << f << " at " << at;
+        reused += a;
+        ++edits;
+        if (n % 2 == 0) {
+          std::string longer = text;
+          longer.insert(at, "5");
+          reused += sameAsFresh(base, longer, nullptr, inc);
+          ++edits;
+        }
+        ++n;
+        k = l.find_first_not_of("0123456789.", k) - 1; // the next number
+        if (k + 1 == 0)
+          break;
+      }
+    }
   }
-  EXPECT_GE(reused, 10);
+  EXPECT_GE(edits, 40);
+  EXPECT_GE(reused, 20);
 }
 
 TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
