@@ -200,7 +200,8 @@ bool Compilation::runStages(CompileInput input) {
       atPasses_ = diags.mark();
       // Kept only from a clean elaboration: the reuse then knows it reported nothing.
       if (ok && keep && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept && setsSettings(prog))
-        elaborated_ = std::make_shared<const ElaboratedIR>(ElaboratedIR{F_, stringsAtFabric});
+        elaborated_ = std::make_shared<const ElaboratedIR>(
+            ElaboratedIR{F_, stringsAtFabric, std::string(sm.text(prog.main->fileId))});
     }
 #ifdef FABC_VERIFY_IR
     if (ok)

@@ -104,11 +104,13 @@ std::vector<std::string> searchPath(const CompileOptions &o, const CompileInput 
 // The directories that hold the stdlib (the catalog), last on the search path.
 std::vector<std::string> stdlibDirs();
 
-// The IR as elaboration left it, before the passes, and how many strings it had interned
-// once the top-level bindings were evaluated (CompileOptions::keepElaborated).
+// The IR as elaboration left it, before the passes, how many strings it had interned
+// once the top-level bindings were evaluated, and the text it was elaborated from
+// (CompileOptions::keepElaborated).
 struct ElaboratedIR {
   ir::Fabric fabric;
   uint32_t stringsAtFabric = 0;
+  std::string mainText; // the main file as elaborated: where the IR's places are
 };
 
 class Compilation {

@@ -371,14 +371,19 @@ bool Compilation::sameSetup(const Compilation &base) const {
   return true;
 }
 
-TextShift Compilation::editedSince(const Compilation &base) const {
-  const uint32_t main = prog_.main->fileId;
-  std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
+namespace {
+TextShift shiftBetween(std::string_view oldText, std::string_view newText, uint32_t file) {
   auto [p, q] = hand::commonEnds(oldText, newText);
   TextShift shift;
-  shift.file = main;
+  shift.file = file;
   shift.hunks = lineHunks(oldText, newText, wholeLines(oldText, newText, p, q));
   return shift;
+}
+} // namespace
+
+TextShift Compilation::editedSince(const Compilation &base) const {
+  const uint32_t main = prog_.main->fileId;
+  return shiftBetween(base.sm_->text(main), sm_->text(main), main);
 }
 
 bool Compilation::evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const {
@@ -531,7 +536,6 @@ bool Compilation::settingsEdited(const Compilation &base, TextShift &shift) cons
         return true;
     return false;
   };
-  bool moved = false;
   for (const TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
     if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
@@ -541,15 +545,7 @@ bool Compilation::settingsEdited(const Compilation &base, TextShift &shift) cons
     if ((inFabric(oldDecls, ob, oe) || inFabric(newDecls, nb, ne)) &&
         !sameButNumbers(oldText.substr(ob, oe - ob), newText.substr(nb, ne - nb)))
       return false;
-    moved |= h.oldEnd - h.oldBegin != h.newEnd - h.newBegin;
   }
-  // The IR holds places in the main text (devices, links, groups...), none of them in
-  // an option or a policy. Past an edit that changed the text's length they would move:
-  // only settings may follow it (and the fabric's closing brace: its range is renewed).
-  if (moved)
-    for (const Decl &d : oldDecls)
-      if (d.end > shift.hunks.front().oldBegin && !d.reusable)
-        return false;
   // Settings below a fabric's top level are evaluated in the order of everything else;
   // the fabric's own are evaluated again without its scope: literals and the top-level
   // lets and params no statement of a fabric's body names again.
@@ -605,6 +601,19 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
   if (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed))
     return false;
   F_ = kept;
+  // The places it holds (devices, links, groups...) in the main text, none of them in a
+  // setting, moved past the edits since the text it was elaborated from (the base's, or
+  // an earlier one when the base reused it too); the settings' own and the fabric's
+  // range are new.
+  const uint32_t main = prog_.main->fileId;
+  TextShift places = shiftBetween(base.elaborated_->mainText, sm_->text(main), main);
+  bool moved = false;
+  for (const TextShift::Hunk &h : places.hunks)
+    moved |= h.oldEnd - h.oldBegin != h.newEnd - h.newBegin;
+  if (moved && !F_.forEachPlace([&](SourceRange &r) { return places.toNew(r); })) {
+    F_ = ir::Fabric();
+    return false;
+  }
   F_.options = scratch.options;
   F_.extraOptions = std::move(scratch.extraOptions);
   F_.policies = std::move(scratch.policies);

@@ -143,6 +143,57 @@ void Fabric::appendLinkLoc(uint32_t link, SourceLoc loc) {
     linkLocRuns.push_back({link, loc});
 }
 
+bool Fabric::forEachPlace(const std::function<bool(SourceRange &)> &fn) {
+  auto loc = [&](SourceLoc &l) {
+    SourceRange r{l, 0};
+    if (!fn(r))
+      return false;
+    l = r.begin;
+    return true;
+  };
+  for (Model &m : models) {
+    if (!fn(m.loc))
+      return false;
+    for (PortGroup &g : m.ports)
+      if (!fn(g.loc))
+        return false;
+    for (auto &kv : m.propLocs)
+      if (!fn(kv.second))
+        return false;
+  }
+  for (SourceLoc &l : devLoc)
+    if (!loc(l))
+      return false;
+  for (LinkLocRun &r : linkLocRuns)
+    if (!loc(r.loc))
+      return false;
+  for (TemplateInstance &t : instances.instances)
+    if (!fn(t.at))
+      return false;
+  for (Group &g : groups)
+    if (!fn(g.loc))
+      return false;
+  for (Building &b : buildings)
+    if (!fn(b.loc))
+      return false;
+  for (Site &x : sites)
+    if (!fn(x.loc))
+      return false;
+  for (Hall &h : halls)
+    if (!fn(h.loc))
+      return false;
+  for (Rack &r : racks)
+    if (!fn(r.loc))
+      return false;
+  for (Span &x : spans)
+    if (!fn(x.loc))
+      return false;
+  for (PartChoice &c : partChoices)
+    if (!fn(c.opticLoc) || !fn(c.cableLoc))
+      return false;
+  return true;
+}
+
 void Fabric::copyLinkLocs(uint32_t begin, uint32_t end, uint32_t to) {
   const size_t last = linkLocRuns.size(); // the runs appended below are not read
   for (size_t i = runOf(linkLocRuns, begin); begin < end && i < last && linkLocRuns[i].first < end; ++i)
