@@ -11,6 +11,11 @@
 // the top-level bindings (their own diagnostics and values are new), takes the rest from
 // the base, and elaborates nothing. Every condition below that does not hold makes it
 // compile as usual.
+//
+// The elaboration's reuse across an edit of options and policies is here too (the end of
+// this file): both read the edit through the same line hunks and declarations, which is
+// why the file is past 600 lines. Splitting that machinery into its own header is the
+// way to shorten it.
 #include "Compilation.h"
 
 #include "ast/HandLexer.h"
