@@ -27,7 +27,7 @@ std::string dirOf(const std::string &p) {
   return s == std::string::npos ? "." : p.substr(0, s);
 }
 
-// An option or policy of the main file, at its top level or its fabric's: what an edit
+// An option of the main file's top level, or a setting of its fabric's body: what an edit
 // may change and reuse the elaboration (Compilation::reuseElaboration).
 bool setsSettings(const LoadedProgram &prog) {
   if (!prog.main)
@@ -37,7 +37,7 @@ bool setsSettings(const LoadedProgram &prog) {
       return true;
   for (const ast::Fabric *x : prog.main->fabrics)
     for (const ast::Stmt *s : x->body)
-      if (s->kind == ast::Stmt::Option || s->kind == ast::Stmt::Policy)
+      if (isSetting(*s))
         return true;
   return false;
 }
@@ -162,19 +162,22 @@ bool Compilation::runStages(CompileInput input) {
   if (opts_.parseOnly)
     return ok;
   if (ok) {
-    bool reused = false;
+    bool reused = false, same = false;
+    TextShift shift;
     if (opts_.reuse) {
       stage("reuse");
-      reused = reuse();
+      same = sameSetup(*opts_.reuse);
+      if (same)
+        shift = editedSince(*opts_.reuse);
+      reused = same && reuse(shift);
     }
     if (reused) {
       stage("reused check");
       return !diags.hasErrors();
     }
     bool settingsEdit = false, reusedElaboration = false;
-    if (opts_.reuse) {
+    if (same) {
       stage("reuse elaboration");
-      TextShift shift;
       settingsEdit = settingsEdited(*opts_.reuse, shift);
       reusedElaboration = settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
     }

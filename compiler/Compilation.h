@@ -190,15 +190,17 @@ private:
   std::function<void(const char *)> onStage_;
   bool ioError_ = false, parsed_ = false, elaborationReused_ = false;
   bool runStages(CompileInput input);
-  bool reuse(); // from opts_.reuse; false: compile as usual
-  // Whether the edit since `base` lies only in options and policies that a settings-only
-  // run evaluates as a full elaboration would (its hunks in `shift`).
-  bool settingsEdited(const Compilation &base, TextShift &shift) const;
+  // From opts_.reuse, which has the same setup, across `shift` (editedSince it); false:
+  // compile as usual.
+  bool reuse(TextShift shift);
+  // Whether the edit since `base` (of the same setup, `shift`: editedSince it) lies only
+  // in options and policies that a settings-only run evaluates as a full elaboration would.
+  bool settingsEdited(const Compilation &base, const TextShift &shift) const;
   // Then, from base's kept IR: F_ a copy of it with the new settings, ready for the
   // passes. False: elaborate as usual.
   bool reuseElaboration(const Compilation &base, const TextShift &shift);
-  // The checks both reuses share: the same files but the main one, the same options, and
-  // where the main text moved since (false: nothing may be reused).
+  // What both reuses start from, computed once: the same files but the main one and the
+  // same options (false: nothing may be reused), and where the main text moved since.
   bool sameSetup(const Compilation &base) const;
   TextShift editedSince(const Compilation &base) const;
   // The top-level bindings of this program evaluated aside, as a compilation's first

@@ -201,11 +201,6 @@ Decl keywordDecl(std::string_view text, SourceRange name, std::string_view spell
 // reused), or options and policies (the elaboration reused).
 enum class Edited { Declarations, Options };
 
-// A fabric's option or policy statement that ElabOptions::settingsOnly evaluates again.
-bool settingStmt(const ast::Stmt *s) {
-  return s->kind == ast::Stmt::Option || (s->kind == ast::Stmt::Policy && s->name() != "parts");
-}
-
 // An expression of literals, operators and names of top-level bindings only: its value
 // is the same without the fabric's scope, which a settings-only run does not build (a
 // name there could be a binding of the fabric's body, an instance, a model).
@@ -258,7 +253,12 @@ bool sameButNumbers(std::string_view a, std::string_view b) {
   }
 }
 
-std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edited) {
+// The spans of one text an edit changed ([begin, end), ascending; empty: an insertion).
+using Spans = std::vector<std::pair<uint32_t, uint32_t>>;
+
+// `edited` Options: the statements of a fabric's body are listed only where they meet
+// `spans` (declsCovering reads no other; an explicit file's body is millions of links).
+std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edited, const Spans &spans = {}) {
   std::vector<Decl> out;
   const ast::Stmt::Kind kind = edited == Edited::Options ? ast::Stmt::Option : ast::Stmt::Let;
   for (const ast::Stmt *s : f.topLevel)
@@ -280,9 +280,18 @@ std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edit
     }
     // Its statements: the header and the closing brace are no statement's, and an edit
     // that reaches them is not only trivia.
-    for (const ast::Stmt *st : x->body)
-      out.push_back({st->range.begin.offset, st->range.begin.offset + st->range.length, st->name(),
-                     settingStmt(st), true});
+    ast::Stmt **next = x->body.begin(); // past those listed (the spans ascend)
+    for (auto [b, e] : spans) {
+      auto it = std::partition_point(next, x->body.end(), [&](const ast::Stmt *st) {
+        return st->range.begin.offset + st->range.length <= b;
+      });
+      for (; it != x->body.end() && (*it)->range.begin.offset < (b == e ? b : e); ++it) {
+        const ast::Stmt *st = *it;
+        out.push_back({st->range.begin.offset, st->range.begin.offset + st->range.length, st->name(),
+                       isSetting(*st), true});
+      }
+      next = it;
+    }
   }
   for (const ast::Import &i : f.imports)
     out.push_back({i.range.begin.offset, i.range.begin.offset + i.range.length, {}, false});
@@ -420,13 +429,10 @@ void Compilation::carryValues(const TextShift &shift, BindingValues &values) con
   }
 }
 
-bool Compilation::reuse() {
+bool Compilation::reuse(TextShift shift) {
   const Compilation &base = *opts_.reuse;
-  if (!sameSetup(base))
-    return false;
   const uint32_t main = prog_.main->fileId;
   std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
-  TextShift shift = editedSince(base);
   // Each hunk lies in top-level lets, templates and fns, in both texts, and covers the
   // same span of the texts they share.
   std::vector<std::string_view> names;
@@ -521,20 +527,22 @@ bool Compilation::reuse() {
 // in the language server, once an edit of settings had come: CompileOptions::Keep),
 // puts the new settings in, and runs the passes on it. Every condition that does not
 // hold makes it elaborate as usual.
-bool Compilation::settingsEdited(const Compilation &base, TextShift &shift) const {
-  if (!sameSetup(base))
-    return false;
+bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift) const {
   const uint32_t main = prog_.main->fileId;
   std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
-  shift = editedSince(base);
   if (shift.hunks.empty())
     return false;
   // Each hunk lies in options and policies, in both texts, and covers the same span of
   // the texts they share. One in a fabric's body changes numbers only: the same strings
   // are interned, at the same points, as in the base.
   std::vector<std::string_view> names;
-  const std::vector<Decl> oldDecls = declsOf(*base.prog_.main, oldText, Edited::Options),
-                          newDecls = declsOf(*prog_.main, newText, Edited::Options);
+  Spans oldSpans, newSpans;
+  for (const TextShift::Hunk &h : shift.hunks) {
+    oldSpans.push_back({h.oldBegin, h.oldEnd});
+    newSpans.push_back({h.newBegin, h.newEnd});
+  }
+  const std::vector<Decl> oldDecls = declsOf(*base.prog_.main, oldText, Edited::Options, oldSpans),
+                          newDecls = declsOf(*prog_.main, newText, Edited::Options, newSpans);
   auto inFabric = [](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
     for (const Decl &d : ds)
       if (d.inFabric && d.begin < e && b < d.end)
@@ -562,15 +570,16 @@ bool Compilation::settingsEdited(const Compilation &base, TextShift &shift) cons
   for (const ast::File *f : prog_.files)
     for (const ast::Fabric *x : f->fabrics)
       for (const ast::Stmt *st : x->body)
-        globals.erase(st->name());
+        if (st->kind != ast::Stmt::Link) // names nothing (an explicit file's millions)
+          globals.erase(st->name());
   for (const ast::File *f : prog_.files) {
     for (const ast::Template *t : f->templates)
       if (setsSettings(t->body))
         return false;
     for (const ast::Fabric *x : f->fabrics)
       for (const ast::Stmt *st : x->body)
-        if (setsSettings(st->body()) || setsSettings(st->elseBody()) ||
-            (settingStmt(st) && !scopeFreeSetting(st, globals)))
+        if (st->kind != ast::Stmt::Link && (setsSettings(st->body()) || setsSettings(st->elseBody()) ||
+                                            (isSetting(*st) && !scopeFreeSetting(st, globals))))
           return false;
   }
   return true;

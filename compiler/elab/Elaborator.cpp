@@ -260,7 +260,7 @@ bool Elab::run() {
     inFabric_ = true;
     if (opts_.settingsOnly) {
       for (const ast::Stmt *s : fab->body)
-        if (s->kind == ast::Stmt::Option || (s->kind == ast::Stmt::Policy && s->name() != "parts"))
+        if (isSetting(*s))
           exec(s);
       return !diags_.hasErrors();
     }
@@ -306,6 +306,10 @@ bool Elab::run() {
 } // namespace fabc::elab
 
 namespace fabc {
+
+bool isSetting(const ast::Stmt &s) {
+  return s.kind == ast::Stmt::Option || (s.kind == ast::Stmt::Policy && s.name() != "parts");
+}
 
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out) {
   elab::Elab e(prog, opts, diags, out);

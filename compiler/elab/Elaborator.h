@@ -67,6 +67,10 @@ struct ElabOptions {
   bool settingsOnly = false;
 };
 
+// A statement ElabOptions::settingsOnly evaluates when it stands in the fabric's body: an
+// `option`, or a `policy` other than `parts` (which the elaborator itself reads).
+bool isSetting(const ast::Stmt &s);
+
 // Returns false if errors were reported; the IR is then incomplete.
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);
 

@@ -108,8 +108,9 @@ bool sameAsFresh(const Result &base, const std::string &text, Result *out = null
   EXPECT_EQ(valuesByPlace(*reused.values), valuesByPlace(*fresh.values)) << text;
   bool passesRan = !fresh.c->fabric().linkMedia.empty();
   EXPECT_EQ(passesRan, !reused.c->fabric().linkMedia.empty()) << text;
-  if (passesRan)
+  if (passesRan) {
     EXPECT_EQ(facts(reused.c->fabric()), facts(fresh.c->fabric())) << text;
+  }
   if (out)
     *out = reused;
   return reused.c->elaborationReused();
