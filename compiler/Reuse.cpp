@@ -281,7 +281,8 @@ std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edit
     // Its statements: the header and the closing brace are no statement's, and an edit
     // that reaches them is not only trivia.
     ast::Stmt **next = x->body.begin(); // past those listed (the spans ascend)
-    for (auto [b, e] : spans) {
+    for (const auto &span : spans) {
+      const uint32_t b = span.first, e = span.second; // named: C++17 lambdas take no bindings
       auto it = std::partition_point(next, x->body.end(), [&](const ast::Stmt *st) {
         return st->range.begin.offset + st->range.length <= b;
       });
