@@ -16,6 +16,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -178,8 +179,11 @@ bool Compilation::runStages(CompileInput input) {
     bool settingsEdit = false, reusedElaboration = false;
     if (same) {
       stage("reuse elaboration");
-      settingsEdit = settingsEdited(*opts_.reuse, shift);
-      reusedElaboration = settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
+      bool checkedPolicies = false;
+      settingsEdit = settingsEdited(*opts_.reuse, shift, checkedPolicies);
+      passesReused_ = settingsEdit && checkedPolicies && reusePasses(*opts_.reuse, shift);
+      reusedElaboration =
+          !passesReused_ && settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
     }
     using Keep = CompileOptions::Keep;
     const bool keep = opts_.keepElaborated == Keep::Yes || (opts_.keepElaborated == Keep::AfterSettingsEdit && settingsEdit);
@@ -187,7 +191,9 @@ bool Compilation::runStages(CompileInput input) {
     // before it alive, and that one the one before it.
     opts_.reuse.reset();
     opts_.reuseValues = nullptr;
-    if (reusedElaboration) {
+    if (passesReused_) {
+      stage("reused passes");
+    } else if (reusedElaboration) {
       stage("reused elaboration");
       atFabric_ = atPasses_ = diags.mark();
     } else {
@@ -201,6 +207,11 @@ bool Compilation::runStages(CompileInput input) {
       DiagEngine::Mark before = diags.mark();
       ok = elaborate(prog, eo, diags, F_);
       atPasses_ = diags.mark();
+      const DiagEngine::Mark &after = *atPasses_;
+      cleanElaboration_ = ok && atFabric_ && after.kept == before.kept && after.errors == before.errors &&
+                          after.warnings == before.warnings && after.unshown == before.unshown &&
+                          after.suppressed == before.suppressed;
+      stringsAtFabric_ = stringsAtFabric;
       // Kept only from a clean elaboration: the reuse then knows it reported nothing.
       if (ok && keep && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept && setsSettings(prog))
         elaborated_ = std::make_shared<const ElaboratedIR>(
@@ -224,8 +235,24 @@ bool Compilation::runStages(CompileInput input) {
     }
     ok = ok && !diags.hasErrors();
   }
-  if (ok)
-    ok = runPasses(F_, diags, [&](const char *name) { stage(name); }, opts_.stopAfter);
+  if (ok && passesReused_) {
+    ok = !diags.hasErrors();
+  } else if (ok) {
+    // Where the validate pass's diagnostics begin and end (reusePasses reads them).
+    std::optional<DiagEngine::Mark> validate, afterValidate;
+    auto timer = [&](const char *name) {
+      if (validate && !afterValidate)
+        afterValidate = diags.mark();
+      if (std::strcmp(name, "validate") == 0)
+        validate = diags.mark();
+      stage(name);
+    };
+    ok = runPasses(F_, diags, timer, opts_.stopAfter);
+    if (validate && !afterValidate)
+      afterValidate = diags.mark();
+    if (validate && opts_.stopAfter.empty() && opts_.guidsFrom.empty())
+      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark()};
+  }
   // A pipeline stopped early leaves facts unset that analyses and output rules need; a
   // library file (no fabric block) has no outputs to check.
   if (!ok)

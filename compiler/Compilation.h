@@ -69,18 +69,24 @@ struct CompileOptions {
   const std::atomic<bool> *cancel = nullptr;
   // The language server: the last compilation of this document that ran to its end.
   // When the edit since lies in top-level lets, templates and fns that nothing else
-  // names, its check is taken over instead of compiled again (Reuse.cpp);
+  // names, its check is taken over instead of compiled again (reuse/ReuseCheck.cpp);
   // `reuseValues` are its values.
   // Let go once used (run() does): the compilation keeps only the base it reused.
   std::shared_ptr<const Compilation> reuse;
   const BindingValues *reuseValues = nullptr;
   // Keep the IR as elaboration left it, so that a later edit of only options and
-  // policies runs the passes on a copy instead of elaborating again (Reuse.cpp,
+  // policies runs the passes on a copy instead of elaborating again (reuse/ReuseSettings.cpp,
   // docs/decisions/0622): never, once the edit since `reuse` was one of settings (the
   // language server: the memory is spent while the designer tries values), or always
   // (tests). Only a clean elaboration is kept.
   enum class Keep : uint8_t { No, AfterSettingsEdit, Yes };
   Keep keepElaborated = Keep::No;
+  // An edit since `reuse` of only the figures of policies the validation checks read
+  // (power, oversubscription, latency, nvlink, rail_optimized) runs those checks again on
+  // a copy of its checked IR instead of elaborating and running the passes (reuse/ReuseSettings.cpp,
+  // docs/decisions/0623). Off: elaborate, or reuse the kept elaboration (the bench's
+  // before).
+  bool recheckPolicies = true;
 };
 
 // Thrown out of Compilation::run() when CompileOptions::cancel was set.
@@ -124,8 +130,8 @@ public:
   Compilation &operator=(const Compilation &) = delete;
 
   // Called with each stage's name before it runs ("parse"; "reuse" and "reuse
-  // elaboration" when given a base; "reused check", "reused elaboration" or "elaborate";
-  // each pass): --time-stages.
+  // elaboration" when given a base; "reused check", "validation checks" then "reused
+  // passes", "reused elaboration" or "elaborate"; each pass): --time-stages.
   void onStage(std::function<void(const char *)> fn) { onStage_ = std::move(fn); }
 
   // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
@@ -150,7 +156,7 @@ public:
     assert(!base_ && "a reused compilation's IR is its base's, read-only");
     return F_;
   }
-  // Reuse across an edit (Reuse.cpp, docs/decisions/0621): whether this compilation's
+  // Reuse across an edit (reuse/ReuseCheck.cpp, docs/decisions/0621): whether this compilation's
   // check can be taken over by a later one, the compilation it took its check from (null:
   // none), and where its main text differs from that one's.
   bool reusable() const;
@@ -159,6 +165,9 @@ public:
   // Its IR a copy of an earlier compilation's elaboration, across an edit of top-level
   // options (reuseElaboration).
   bool elaborationReused() const { return elaborationReused_; }
+  // Its IR a copy of an earlier compilation's checked one, with the validation checks run
+  // again, across an edit of policies' figures (reusePasses).
+  bool passesReused() const { return passesReused_; }
   const TextShift &shift() const { return shift_; }
   // What a later compilation of the same document may reuse: c's base, else c if it
   // ran to its end, else null.
@@ -188,17 +197,31 @@ private:
   ir::Fabric F_;
   std::unique_ptr<Analyses> an_;
   std::function<void(const char *)> onStage_;
-  bool ioError_ = false, parsed_ = false, elaborationReused_ = false;
+  bool ioError_ = false, parsed_ = false, elaborationReused_ = false, passesReused_ = false;
   bool runStages(CompileInput input);
   // From opts_.reuse, which has the same setup, across `shift` (editedSince it); false:
   // compile as usual.
   bool reuse(TextShift shift);
   // Whether the edit since `base` (of the same setup, `shift`: editedSince it) lies only
   // in options and policies that a settings-only run evaluates as a full elaboration would.
-  bool settingsEdited(const Compilation &base, const TextShift &shift) const;
+  // `checkedPolicies`: and only in the numbers of policies that only the validation
+  // checks read (isCheckedPolicy).
+  bool settingsEdited(const Compilation &base, const TextShift &shift, bool &checkedPolicies) const;
   // Then, from base's kept IR: F_ a copy of it with the new settings, ready for the
   // passes. False: elaborate as usual.
   bool reuseElaboration(const Compilation &base, const TextShift &shift);
+  // Or, across an edit of only checked policies: F_ a copy of base's checked IR with the
+  // new settings, the validation checks run again, the diagnostics as a full run's up to
+  // the end of the passes. False: F_ empty, nothing reported.
+  bool reusePasses(const Compilation &base, const TextShift &shift);
+  // The top-level bindings and the fabric's own settings evaluated aside into `scratch`,
+  // interning into F_'s pool (a copy of the base's): true when the bindings interned its
+  // first `stringsAtFabric` strings in order, the settings none it lacked, and nothing
+  // was reported.
+  bool evaluateSettings(uint32_t stringsAtFabric, ir::Fabric &scratch, BindingValues &values);
+  // F_'s places moved from `placesText` (the main text they were made in) to this one,
+  // and scratch's settings put in. False when a place lies in an edit.
+  bool placeSettings(std::string_view placesText, ir::Fabric &scratch);
   // What both reuses start from, computed once: the same files but the main one and the
   // same options (false: nothing may be reused), and where the main text moved since.
   bool sameSetup(const Compilation &base) const;
@@ -213,6 +236,16 @@ private:
   // program's statements at the same places across `shift`.
   void carryValues(const TextShift &shift, BindingValues &values) const;
   std::shared_ptr<const ElaboratedIR> elaborated_;
+  // Elaboration (or the one this compilation's IR was copied from) reported nothing; the
+  // strings its top-level bindings had interned.
+  bool cleanElaboration_ = false;
+  uint32_t stringsAtFabric_ = 0;
+  // The diagnostics at the validate pass's start and end and after the last pass, when
+  // every pass ran (reusePasses).
+  struct PassMarks {
+    DiagEngine::Mark validate, afterValidate, end;
+  };
+  std::optional<PassMarks> passMarks_;
   std::shared_ptr<const Compilation> base_;
   TextShift shift_;
   // The diagnostics when the top-level bindings were evaluated, when elaboration ended,

@@ -311,6 +311,13 @@ bool isSetting(const ast::Stmt &s) {
   return s.kind == ast::Stmt::Option || (s.kind == ast::Stmt::Policy && s.name() != "parts");
 }
 
+bool isCheckedPolicy(const ast::Stmt &s) {
+  if (s.kind != ast::Stmt::Policy)
+    return false;
+  const std::string_view k = s.name(); // the kinds Elab::execPolicy puts in Fabric::policies
+  return k == "power" || k == "oversubscription" || k == "latency" || k == "nvlink" || k == "rail_optimized";
+}
+
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out) {
   elab::Elab e(prog, opts, diags, out);
   return e.run();

@@ -70,6 +70,10 @@ struct ElabOptions {
 // A statement ElabOptions::settingsOnly evaluates when it stands in the fabric's body: an
 // `option`, or a `policy` other than `parts` (which the elaborator itself reads).
 bool isSetting(const ast::Stmt &s);
+// A policy only the validation checks compare with (power, oversubscription, latency,
+// nvlink, rail_optimized: ir::Fabric::policies). The passes before them and the
+// measurements read none of its figures (Compilation::reusePasses).
+bool isCheckedPolicy(const ast::Stmt &s);
 
 // Returns false if errors were reported; the IR is then incomplete.
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);

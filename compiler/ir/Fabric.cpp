@@ -191,6 +191,11 @@ bool Fabric::forEachPlace(const std::function<bool(SourceRange &)> &fn) {
   for (PartChoice &c : partChoices)
     if (!fn(c.opticLoc) || !fn(c.cableLoc))
       return false;
+  // Filled by the validate pass (a checked IR's; empty after elaboration).
+  for (ScopeStats &s : metrics.scopes)
+    for (ScopeElement &e : s.elements)
+      if (e.loc.begin.valid() && !fn(e.loc))
+        return false;
   return true;
 }
 

@@ -670,10 +670,12 @@ public:
   void appendLinkLoc(uint32_t link, SourceLoc loc); // link: the next one, numbered
   void copyLinkLocs(uint32_t begin, uint32_t end, uint32_t to); // [begin, end) as links to..
   // Calls fn(range) on every place elaboration records (models and their port groups and
-  // properties, devices, links, instances, groups, the physical layout, part choices) but
-  // the settings' (options, policies) and the fabric's own range; false as soon as fn
-  // returns false. A SourceLoc is passed as a range of length 0. Compilation's reuse of
-  // an elaboration moves them past an edit (compiler/Reuse.cpp).
+  // properties, devices, links, instances, groups, the physical layout, part choices) and
+  // the validate pass measures (the policies' scope elements), but the settings' (options,
+  // policies) and the fabric's own range; false as soon as fn returns false. A SourceLoc
+  // is passed as a range of length 0. Compilation's reuse of an elaboration or of a
+  // checked IR moves them past an edit (compiler/reuse/ReuseSettings.cpp). A place field added to the
+  // IR is added here.
   bool forEachPlace(const std::function<bool(SourceRange &)> &fn);
   // Chosen parts (PartChoice). Index 0 of partChoices is "none"; linkChoice and
   // devChoice stay empty when no link or instance chooses (most designs), else hold one

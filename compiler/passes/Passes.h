@@ -60,6 +60,9 @@ void checkReachability(ir::Fabric &F, DiagEngine &diags);
 void checkPlanes(ir::Fabric &F, DiagEngine &diags); // FAB-E0306
 void checkBonds(ir::Fabric &F, DiagEngine &diags);  // FAB-E0307
 void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags);
+// The validate pass's checks, in its order, once analysis::measure has filled
+// F.metrics: what an edit of only policies' figures runs again (Compilation::reusePasses).
+void runValidationChecks(ir::Fabric &F, DiagEngine &diags);
 
 // The pipeline as a table of named passes, in the order they run (MLIR / p4c style). A
 // name is the --time-stages label and the --stop-after argument. `needs` and `produces`

@@ -29,19 +29,8 @@ const std::vector<Pass> &pipeline() {
        "ports, NVLink domains, power budgets, oversubscription, latency, rails, redundancy, resilience, reachability; records the metrics",
        Tiers | Lengths | Media | Power, Measurements,
        [](ir::Fabric &F, DiagEngine &diags) {
-         analysis::measure(F); // the figures the checks below compare with the policies
-         checkPorts(F, diags);
-         checkNvLink(F, diags);
-         checkPowerBudgets(F, diags);
-         checkOversubscription(F, diags);
-         checkLatency(F, diags);
-         checkRails(F, diags);
-         checkRedundancy(F, diags);
-         checkResilience(F, diags);
-         checkReachability(F, diags);
-         checkPlanes(F, diags);
-         checkBonds(F, diags);
-         checkUnratedOversubscription(F, diags);
+         analysis::measure(F); // the figures the checks compare with the policies
+         runValidationChecks(F, diags);
        }},
       {"guids", "InfiniBand node GUIDs from the addressing policy's prefix", Elaborated, Guids, assignGuids},
       // Logical passes: cheap (switches and their links only), so they always run and
@@ -53,6 +42,21 @@ const std::vector<Pass> &pipeline() {
        }},
   };
   return table;
+}
+
+void runValidationChecks(ir::Fabric &F, DiagEngine &diags) {
+  checkPorts(F, diags);
+  checkNvLink(F, diags);
+  checkPowerBudgets(F, diags);
+  checkOversubscription(F, diags);
+  checkLatency(F, diags);
+  checkRails(F, diags);
+  checkRedundancy(F, diags);
+  checkResilience(F, diags);
+  checkReachability(F, diags);
+  checkPlanes(F, diags);
+  checkBonds(F, diags);
+  checkUnratedOversubscription(F, diags);
 }
 
 const Pass *findPass(std::string_view name) {

@@ -20,6 +20,6 @@ void renameOne(const uint8_t *data, size_t size);
 // one by one gives.
 void editsOne(const uint8_t *data, size_t size);
 // 0x09: edits of a generated design; a compilation that reuses the check before the edit
-// (compiler/Reuse.cpp) must give what compiling the edited text afresh gives.
+// (compiler/reuse/) must give what compiling the edited text afresh gives.
 void reuseOne(const uint8_t *data, size_t size);
 } // namespace fabc_fuzz

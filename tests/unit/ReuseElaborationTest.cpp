@@ -1,8 +1,8 @@
-// The elaboration reused across an edit of top-level options (compiler/Reuse.cpp,
-// Compilation::reuseElaboration): for each edit, the diagnostics, the values a hover
-// shows and what the passes computed must be what compiling the edited text afresh gives,
-// and the elaboration must be reused exactly when the edit lies in top-level options that
-// nothing after them in the file depends on for its place.
+// The elaboration reused across an edit of options and policies (compiler/reuse/ReuseSettings.cpp,
+// Compilation::reuseElaboration), and the checked IR across an edit of only the figures
+// of checked policies (Compilation::reusePasses): for each edit, the diagnostics, the
+// values a hover shows and what the passes computed must be what compiling the edited
+// text afresh gives, and the reuse must happen exactly when the edit lies where it may.
 #include "CompareCompiles.h"
 #include "Compilation.h"
 
@@ -51,12 +51,18 @@ struct Result {
   std::shared_ptr<BindingValues> values;
 };
 
+// The outputs whose rules run after the passes: none, or the language server's (the
+// default backends).
+std::vector<std::string> outputs;
+
 Result compile(const std::string &text, const Result *base = nullptr, const std::vector<std::string> &includes = {},
-               CompileOptions::Keep keep = CompileOptions::Keep::Yes) {
+               CompileOptions::Keep keep = CompileOptions::Keep::Yes, bool recheckPolicies = true) {
   CompileOptions o;
   o.standardSearchPath = false;
   o.includes = includes;
   o.keepElaborated = keep;
+  o.recheckPolicies = recheckPolicies;
+  o.outputs = outputs;
   auto values = std::make_shared<BindingValues>();
   o.values = values.get();
   if (base) {
@@ -91,7 +97,16 @@ std::string facts(const ir::Fabric &F) {
   for (const ir::Hall &h : F.halls)
     out += fmt::format("hall at {}+{}\n", h.loc.begin.offset, h.loc.length);
   for (const ir::Policy &p : F.policies)
-    out += fmt::format("policy at {}+{} max {}\n", p.loc.begin.offset, p.loc.length, p.max);
+    out += fmt::format("policy at {}+{} max {} per {} at {}\n", p.loc.begin.offset, p.loc.length, p.max, p.per,
+                       p.perLoc.begin.offset);
+  // What the validate pass measured (a reused checked IR's are its base's, places moved).
+  const ir::Metrics &M = F.metrics;
+  out += fmt::format("metrics: bisection {} top tier {} worst latency {} groups {}\n", M.bisection, M.topTier,
+                     M.worstLatency, M.groupStats.size());
+  for (const ir::ScopeStats &sc : M.scopes)
+    for (const ir::ScopeElement &e : sc.elements)
+      out += fmt::format("scope {} {} at {}+{}: {} W, {} down {} up\n", sc.name, e.name, e.loc.begin.offset,
+                         e.loc.length, e.power, e.down, e.up);
   out += fmt::format("fabric at {}+{}\n", F.loc.begin.offset, F.loc.length);
   for (size_t d = 0; d < F.numDevices(); ++d)
     out += fmt::format("device {} {} at {}: {} W\n", F.deviceName(uint32_t(d)), F.devTier[d] == ir::Tier::Leaf,
@@ -100,7 +115,7 @@ std::string facts(const ir::Fabric &F) {
 }
 
 // Compiles `text` reusing `base`, and afresh: the same diagnostics, values and computed
-// IR; whether the elaboration was reused is returned.
+// IR; whether the elaboration or the checked IR was reused is returned.
 bool sameAsFresh(const Result &base, const std::string &text, Result *out = nullptr,
                  const std::vector<std::string> &includes = {}) {
   Result reused = compile(text, &base, includes), fresh = compile(text, nullptr, includes);
@@ -113,7 +128,8 @@ bool sameAsFresh(const Result &base, const std::string &text, Result *out = null
   }
   if (out)
     *out = reused;
-  return reused.c->elaborationReused();
+  EXPECT_FALSE(reused.c->elaborationReused() && reused.c->passesReused());
+  return reused.c->elaborationReused() || reused.c->passesReused();
 }
 
 double firstLength(const Result &r) { return r.c->fabric().linkLength.at(0); }
@@ -269,7 +285,8 @@ TEST(ReuseElaboration, TheExamples) {
         files.push_back(f.path());
   std::sort(files.begin(), files.end());
   ASSERT_GE(files.size(), 8u);
-  int edits = 0, reused = 0;
+  int edits = 0, reused = 0, rechecked = 0;
+  outputs = {"summary", "bom", "cabling", "energy", "hosts"}; // the language server's
   for (const fs::path &f : files) {
     std::ifstream in(f);
     std::stringstream ss;
@@ -294,9 +311,11 @@ TEST(ReuseElaboration, TheExamples) {
         same[at] = same[at] == '1' ? '2' : '1';
         bool lastInFabric = text.compare(text.find('\n', at) + 1, 1, "}") == 0 ||
                             text.find("\n  ", text.find('\n', at)) > text.find("\n}", at);
-        bool a = sameAsFresh(base, same, nullptr, inc);
+        Result r;
+        bool a = sameAsFresh(base, same, &r, inc);
         EXPECT_TRUE(a || !lastInFabric) << f << " at " << at;
         reused += a;
+        rechecked += r.c->passesReused();
         ++edits;
         if (n % 2 == 0) {
           std::string longer = text;
@@ -311,8 +330,10 @@ TEST(ReuseElaboration, TheExamples) {
       }
     }
   }
+  outputs.clear();
   EXPECT_GE(edits, 40);
   EXPECT_GE(reused, 30);
+  EXPECT_GE(rechecked, 10) << "edits of checked policies' figures";
 }
 
 TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
@@ -321,7 +342,8 @@ TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
   // lets it go.
   using Keep = CompileOptions::Keep;
   Result open = compile(kDesign, nullptr, {}, Keep::AfterSettingsEdit);
-  std::string t1 = edit(kDesign, "max = 9 kW", "max = 8 kW"), t2 = edit(kDesign, "max = 9 kW", "max = 7 kW");
+  // (Options: an edit of a policy's figures reuses the checked IR instead, kept or not.)
+  std::string t1 = edit(kDesign, "= 2 m", "= 3 m"), t2 = edit(kDesign, "= 2 m", "= 4 m");
   Result e1 = compile(t1, &open, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e1.c->elaborationReused());
   Result e2 = compile(t2, &e1, {}, Keep::AfterSettingsEdit);
@@ -329,9 +351,82 @@ TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
   std::string t3 = edit(t2, "spine : S;", "spine : S; extra : S;");
   Result e3 = compile(t3, &e2, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e3.c->elaborationReused());
-  Result e4 = compile(edit(t3, "max = 7 kW", "max = 6 kW"), &e3, {}, Keep::AfterSettingsEdit);
+  Result e4 = compile(edit(t3, "= 4 m", "= 5 m"), &e3, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e4.c->elaborationReused()); // e3 kept nothing: this one keeps
-  Result e5 = compile(edit(t3, "max = 7 kW", "max = 5 kW"), &e4, {}, Keep::AfterSettingsEdit);
+  Result e5 = compile(edit(t3, "= 4 m", "= 6 m"), &e4, {}, Keep::AfterSettingsEdit);
   EXPECT_TRUE(e5.c->elaborationReused());
-  EXPECT_EQ(describe(*e5.c), describe(*compile(edit(t3, "max = 7 kW", "max = 5 kW")).c));
+  EXPECT_EQ(describe(*e5.c), describe(*compile(edit(t3, "= 4 m", "= 6 m")).c));
+  // A policy's figures from e5, whose IR is a copy: its checked IR reused.
+  Result e6 = compile(edit(edit(t3, "= 4 m", "= 6 m"), "max = 9 kW", "max = 5 kW"), &e5, {}, Keep::AfterSettingsEdit);
+  EXPECT_TRUE(e6.c->passesReused());
+}
+
+TEST(ReusePasses, APolicysFigures) {
+  // The checked IR reused: its measurements, the passes' diagnostics but the checks',
+  // and the checks run again for the new figures.
+  Result base = compile(kDesign), r;
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", "max = 5 kW"), &r));
+  EXPECT_TRUE(r.c->passesReused());
+  EXPECT_FALSE(r.c->elaborationReused());
+  EXPECT_NE(describe(*r.c).find("checks nothing"), std::string::npos); // the power check's, again
+  // The leaves are 4:1 oversubscribed: a bound below that is an error.
+  std::string over = edit(kDesign, "  policy power", "  policy oversubscription { max = 5; }\n  policy power");
+  Result ob = compile(over);
+  EXPECT_EQ(describe(*ob.c).find("oversubscribed"), std::string::npos);
+  EXPECT_TRUE(sameAsFresh(ob, edit(over, "max = 5;", "max = 3;"), &r));
+  EXPECT_TRUE(r.c->passesReused());
+  EXPECT_NE(describe(*r.c).find("oversubscribed"), std::string::npos);
+  // Chained: from a reused one, and back to no report.
+  Result r2;
+  EXPECT_TRUE(sameAsFresh(r, edit(over, "max = 5;", "max = 4.5;"), &r2));
+  EXPECT_TRUE(r2.c->passesReused());
+  EXPECT_EQ(describe(*r2.c).find("oversubscribed"), std::string::npos);
+  // An option, a policy the passes read, or more than numbers: not this reuse.
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 3 m"), &r));
+  EXPECT_FALSE(r.c->passesReused());
+  EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW;", "max = 9 kW; per = \"rack\";")));
+  // Turned off (the bench's before): the elaboration reused instead.
+  Result off = compile(edit(kDesign, "max = 9 kW", "max = 5 kW"), &base, {}, CompileOptions::Keep::Yes, false);
+  EXPECT_FALSE(off.c->passesReused());
+  EXPECT_TRUE(off.c->elaborationReused());
+}
+
+TEST(ReusePasses, ScopedPoliciesAndPlacesMoved) {
+  // Scoped policies (measured per element, whose places move with a longer figure), a
+  // latency bound and an nvlink bound before other statements.
+  std::string scoped = edit(kDesign, "  policy power { max = 9 kW; }",
+                            "  group pod p0 { pods[0].leaf; pods[0].host[*]; }\n"
+                            "  group pod p1 { pods[1].leaf; pods[1].host[*]; }\n"
+                            "  policy power { per = \"pod\"; max = 5 kW; }\n"
+                            "  policy oversubscription { per = \"pod\"; max = 2; }\n"
+                            "  policy latency { max = 5 us; }");
+  scoped = edit(scoped, "  spine : S;", "  policy nvlink { max = 72; }\n  spine : S;");
+  Result base = compile(scoped), r;
+  ASSERT_FALSE(base.c->fabric().metrics.scopes.empty());
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"max = 5 kW", "max = 4 kW"},    // the same length
+           {"max = 5 kW", "max = 4.25 kW"}, // longer: the scopes' and links' places after it move
+           {"max = 5 kW", "max = 1 kW"},    // each pod over its budget
+           {"max = 2;", "max = 0.5;"},      // oversubscribed
+           {"max = 5 us", "max = 0.001 us"}, // the latency bound broken
+           {"max = 72", "max = 1"},         // before the spine and its links
+           {"max = 72", "max = 7200"}}) {
+    EXPECT_TRUE(sameAsFresh(base, edit(scoped, from, to), &r)) << to;
+    EXPECT_TRUE(r.c->passesReused()) << to;
+  }
+  // Two edits at once, one a figure and one an option: the elaboration instead.
+  EXPECT_TRUE(sameAsFresh(base, edit(edit(scoped, "max = 5 kW", "max = 4 kW"), "= 2 m", "= 3 m"), &r));
+  EXPECT_FALSE(r.c->passesReused());
+}
+
+TEST(ReusePasses, WithTheOutputsRules) {
+  // The language server checks the default outputs after the passes: run again on the
+  // reused IR (the energy budget reads the policies too).
+  outputs = {"summary", "bom", "cabling", "energy", "hosts"};
+  Result base = compile(kDesign), r;
+  for (const char *to : {"max = 5 kW", "max = 0.5 kW", "max = 90 kW"}) {
+    EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", to), &r)) << to;
+    EXPECT_TRUE(r.c->passesReused()) << to;
+  }
+  outputs.clear();
 }

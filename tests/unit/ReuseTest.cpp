@@ -1,4 +1,4 @@
-// A compilation that reuses its base's check across an edit (compiler/Reuse.cpp): for
+// A compilation that reuses its base's check across an edit (compiler/reuse/ReuseCheck.cpp): for
 // each edit, what it gives (diagnostics, their places, the values a hover shows) must be
 // what compiling the edited text afresh gives, and it must reuse exactly when the edit
 // lies in top-level lets that nothing else names.

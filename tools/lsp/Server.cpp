@@ -203,6 +203,8 @@ json::Value Server::initialize(const json::Object *params) {
         opts_.staleAboveBytes = size_t(*b);
       if (auto k = io->getBoolean("keepElaboration"))
         opts_.keepElaboration = *k;
+      if (auto k = io->getBoolean("recheckPolicies"))
+        opts_.compile.recheckPolicies = *k;
       if (const json::Array *inc = io->getArray("includes"))
         for (const json::Value &i : *inc)
           if (auto s = i.getAsString())
@@ -441,10 +443,12 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
       parsed();
     }
     reuseTried |= reuse;
-    if ((elaborate || (name && std::strcmp(name, "reused elaboration") == 0)) && w.checked.comp) {
-      // Compiled in full, or its elaboration copied: the last check is not needed for
-      // this text, and holding it while this one elaborates or runs the passes would
-      // hold two IRs (a million GPUs: +170 MiB).
+    if ((elaborate || (name && (std::strcmp(name, "reused elaboration") == 0 ||
+                                 std::strcmp(name, "reused passes") == 0))) &&
+        w.checked.comp) {
+      // Compiled in full, or its elaboration or checked IR copied: the last check is not
+      // needed for this text, and holding it while this one elaborates or runs the passes
+      // would hold two IRs (a million GPUs: +170 MiB).
       w.checked = {};
       if (elaborating)
         elaborating();
@@ -475,6 +479,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
     fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
                w.version, ms(last - start), stages,
                w.comp->base()                ? "; the last full check reused (an edit of declarations nothing else reads)"
+               : w.comp->passesReused()      ? "; the last checked IR reused (an edit of policies' figures)"
                : w.comp->elaborationReused() ? "; the last elaboration reused (an edit of options and policies)"
                                              : "");
   }
