@@ -179,9 +179,9 @@ bool Compilation::runStages(CompileInput input) {
     bool settingsEdit = false, reusedElaboration = false;
     if (same) {
       stage("reuse elaboration");
-      bool checkedPolicies = false;
-      settingsEdit = settingsEdited(*opts_.reuse, shift, checkedPolicies);
-      passesReused_ = settingsEdit && checkedPolicies && reusePasses(*opts_.reuse, shift);
+      bool onlyChecks = false;
+      settingsEdit = settingsEdited(*opts_.reuse, shift, onlyChecks);
+      passesReused_ = settingsEdit && onlyChecks && reusePasses(*opts_.reuse, shift);
       reusedElaboration =
           !passesReused_ && settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
     }

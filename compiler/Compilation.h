@@ -81,11 +81,11 @@ struct CompileOptions {
   // (tests). Only a clean elaboration is kept.
   enum class Keep : uint8_t { No, AfterSettingsEdit, Yes };
   Keep keepElaborated = Keep::No;
-  // An edit since `reuse` of only the figures of policies the validation checks read
-  // (power, oversubscription, latency, nvlink, rail_optimized) runs those checks again on
-  // a copy of its checked IR instead of elaborating and running the passes (reuse/ReuseSettings.cpp,
-  // docs/decisions/0623). Off: elaborate, or reuse the kept elaboration (the bench's
-  // before).
+  // An edit since `reuse` of only settings no pass reads but the validation checks
+  // (policies' figures, pue, spares...: readOnlyByChecks) runs those checks again on a
+  // copy of its checked IR instead of elaborating and running the passes
+  // (reuse/ReuseSettings.cpp, docs/decisions/0623). Off: elaborate, or reuse the kept
+  // elaboration (the bench's before).
   bool recheckPolicies = true;
 };
 
@@ -204,13 +204,13 @@ private:
   bool reuse(TextShift shift);
   // Whether the edit since `base` (of the same setup, `shift`: editedSince it) lies only
   // in options and policies that a settings-only run evaluates as a full elaboration would.
-  // `checkedPolicies`: and only in the numbers of policies that only the validation
-  // checks read (isCheckedPolicy).
-  bool settingsEdited(const Compilation &base, const TextShift &shift, bool &checkedPolicies) const;
+  // `onlyChecks`: and only in settings no pass reads but the validation checks
+  // (readOnlyByChecks).
+  bool settingsEdited(const Compilation &base, const TextShift &shift, bool &onlyChecks) const;
   // Then, from base's kept IR: F_ a copy of it with the new settings, ready for the
   // passes. False: elaborate as usual.
   bool reuseElaboration(const Compilation &base, const TextShift &shift);
-  // Or, across an edit of only checked policies: F_ a copy of base's checked IR with the
+  // Or, across an edit of only such settings: F_ a copy of base's checked IR with the
   // new settings, the validation checks run again, the diagnostics as a full run's up to
   // the end of the passes. False: F_ empty, nothing reported.
   bool reusePasses(const Compilation &base, const TextShift &shift);

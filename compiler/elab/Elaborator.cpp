@@ -311,11 +311,13 @@ bool isSetting(const ast::Stmt &s) {
   return s.kind == ast::Stmt::Option || (s.kind == ast::Stmt::Policy && s.name() != "parts");
 }
 
-bool isCheckedPolicy(const ast::Stmt &s) {
-  if (s.kind != ast::Stmt::Policy)
-    return false;
-  const std::string_view k = s.name(); // the kinds Elab::execPolicy puts in Fabric::policies
-  return k == "power" || k == "oversubscription" || k == "latency" || k == "nvlink" || k == "rail_optimized";
+bool readOnlyByChecks(const ast::Stmt &s) {
+  const std::string_view k = s.name();
+  if (s.kind == ast::Stmt::Policy)
+    return k == "power" || k == "oversubscription" || k == "latency" || k == "nvlink" || k == "rail_optimized" ||
+           k == "spares" || k == "bgp" || k == "bfd" || k == "storm_control";
+  return s.kind == ast::Stmt::Option && (k == "pue" || k == "report_collapse" || k == "dot_max_nodes" ||
+                                         k == "nvue_release" || k == "sonic_release");
 }
 
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out) {

@@ -70,10 +70,14 @@ struct ElabOptions {
 // A statement ElabOptions::settingsOnly evaluates when it stands in the fabric's body: an
 // `option`, or a `policy` other than `parts` (which the elaborator itself reads).
 bool isSetting(const ast::Stmt &s);
-// A policy only the validation checks compare with (power, oversubscription, latency,
-// nvlink, rail_optimized: ir::Fabric::policies). The passes before them and the
-// measurements read none of its figures (Compilation::reusePasses).
-bool isCheckedPolicy(const ast::Stmt &s);
+// A setting no pass reads but the validation checks: only they, the analyses and the
+// output rules do (Compilation::reusePasses). The policies of ir::Fabric::policies
+// (power, oversubscription, latency, nvlink, rail_optimized; the measurements read their
+// kind, `per` and `tier`, not their figures), the BOM's spares, the BGP, BFD and
+// storm-control hardening the output rules check, and the options pue, report_collapse,
+// dot_max_nodes, nvue_release and sonic_release. A setting added to ir/Settings.def that
+// no pass reads belongs here.
+bool readOnlyByChecks(const ast::Stmt &s);
 
 // Returns false if errors were reported; the IR is then incomplete.
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);

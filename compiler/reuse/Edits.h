@@ -32,7 +32,7 @@ struct Decl {
   std::string_view name;
   bool reusable;
   bool inFabric = false; // a statement of a fabric's body (Edited::Options)
-  bool checked = false;  // ... a policy only the validation checks read (isCheckedPolicy)
+  bool checked = false;  // a setting no pass reads but the validation checks (readOnlyByChecks)
 };
 
 // What an edit may change and be reused: top-level lets, templates and fns (the check

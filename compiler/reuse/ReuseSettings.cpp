@@ -25,7 +25,7 @@ using namespace reuse;
 // in the language server, once an edit of settings had come: CompileOptions::Keep),
 // puts the new settings in, and runs the passes on it. Every condition that does not
 // hold makes it elaborate as usual.
-bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift, bool &checkedPolicies) const {
+bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift, bool &onlyChecks) const {
   const uint32_t main = prog_.main->fileId;
   std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
   if (shift.hunks.empty())
@@ -47,14 +47,14 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
         return true;
     return false;
   };
-  // Whether [b, e) meets only checked policies of the fabric's body (reusePasses).
+  // Whether [b, e) meets only settings no pass reads but the checks (reusePasses).
   auto onlyChecked = [](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
     for (const Decl &d : ds)
-      if (d.begin < e && b < d.end && !(d.inFabric && d.checked))
+      if (d.begin < e && b < d.end && !d.checked)
         return false;
     return true;
   };
-  checkedPolicies = true;
+  onlyChecks = true;
   for (const TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
     if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
@@ -64,7 +64,7 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
     if ((inFabric(oldDecls, ob, oe) || inFabric(newDecls, nb, ne)) &&
         !sameButNumbers(oldText.substr(ob, oe - ob), newText.substr(nb, ne - nb)))
       return false;
-    checkedPolicies &= onlyChecked(oldDecls, ob, oe) && onlyChecked(newDecls, nb, ne);
+    onlyChecks &= onlyChecked(oldDecls, ob, oe) && onlyChecked(newDecls, nb, ne);
   }
   // Settings below a fabric's top level are evaluated in the order of everything else;
   // the fabric's own are evaluated again without its scope: literals and the top-level
@@ -162,16 +162,17 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
   return true;
 }
 
-// The checked IR reused across an edit of only the figures of checked policies
-// (docs/decisions/0623-an-edit-of-policy-figures-runs-only-the-checks.md).
+// The checked IR reused across an edit of only settings no pass reads but the validation
+// checks (docs/decisions/0623-an-edit-of-policy-figures-runs-only-the-checks.md).
 //
-// Those policies (power, oversubscription, latency, nvlink, rail_optimized) are read by
-// the validation checks and by nothing before them: the passes up to validate do not
-// read policies, and of the measurements only the policies' scopes do, through a
-// policy's kind, `per` and `tier`, which an edit of numbers leaves as they were. Nor do
-// the passes after validate read them, or what the checks report. So a fresh compilation
-// would reach the validation checks with the base's IR and diagnostics, report what the
-// checks report for the new figures, and go on to the end of the passes as the base did.
+// Those settings (readOnlyByChecks: the policies of Fabric::policies, pue, spares, the
+// BGP and BFD hardening...) are read by the validation checks, the analyses and the output
+// rules, and by nothing before them: of the measurements only the policies' scopes read a
+// policy, through its kind, `per` and `tier`, which an edit of numbers leaves as they
+// were. Nor do the passes after validate read them, or what the checks report. So a fresh
+// compilation would reach the validation checks with the base's IR and diagnostics,
+// report what the checks report for the new settings, and go on to the end of the passes
+// as the base did.
 // This compilation copies the base's checked IR, puts the new settings in, takes the
 // base's diagnostics of the passes but the checks', and runs the checks again; the output
 // checks then run as usual. Every condition that does not hold makes it reuse the

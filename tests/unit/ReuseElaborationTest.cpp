@@ -220,8 +220,11 @@ TEST(ReuseElaboration, NotWithoutSettings) {
   // The base kept nothing: its main file sets no option and no policy.
   std::string none = edit(edit(kDesign, "option default_cable_length = 2 m;\n", ""), "option pue = 1.3;\n", "");
   none = edit(none, "  policy power { max = 9 kW; }\n", "");
-  Result base = compile(none);
-  EXPECT_FALSE(sameAsFresh(base, none + "option pue = 1.2;\n"));
+  Result base = compile(none), r;
+  EXPECT_FALSE(sameAsFresh(base, none + "option cable_slack = 1 m;\n"));
+  // pue no pass reads: the checked IR is reused instead, which needs nothing kept.
+  EXPECT_TRUE(sameAsFresh(base, none + "option pue = 1.2;\n", &r));
+  EXPECT_TRUE(r.c->passesReused());
 }
 
 TEST(ReuseElaboration, APolicysNumbers) {
@@ -427,6 +430,32 @@ TEST(ReusePasses, WithTheOutputsRules) {
   for (const char *to : {"max = 5 kW", "max = 0.5 kW", "max = 90 kW"}) {
     EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "max = 9 kW", to), &r)) << to;
     EXPECT_TRUE(r.c->passesReused()) << to;
+  }
+  outputs.clear();
+}
+
+TEST(ReusePasses, SettingsOnlyTheChecksAndOutputsRead) {
+  // pue (the power checks, the energy budget), spares (the BOM), the BGP and BFD
+  // hardening (the output rules): no pass reads them.
+  outputs = {"summary", "bom", "cabling", "energy", "hosts"};
+  std::string text = edit(kDesign, "  policy power", "  policy spares { switch_percent = 5; cable_percent = 2; }\n"
+                                                     "  policy bfd { interval = 300 ms; multiplier = 3; }\n  policy power");
+  Result base = compile(text), r;
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"pue = 1.3", "pue = 1.45"},
+           {"pue = 1.3", "pue = 1.3 * 1.1"},                           // more tokens, at the top level
+           {"switch_percent = 5", "switch_percent = 12.5"},            // longer, in the fabric
+           {"multiplier = 3", "multiplier = 4"}}) {
+    EXPECT_TRUE(sameAsFresh(base, edit(text, from, to), &r)) << to;
+    EXPECT_TRUE(r.c->passesReused()) << to;
+  }
+  // Read by a pass: the lengths (the slack), the measurements (the NIC latency).
+  for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"pue = 1.3", "pue = 1.3; option cable_slack = 2 m"},
+           {"pue = 1.3", "pue = 1.3; option nic_latency = 1 us"}}) {
+    EXPECT_TRUE(sameAsFresh(base, edit(text, from, to), &r)) << to;
+    EXPECT_FALSE(r.c->passesReused()) << to;
+    EXPECT_TRUE(r.c->elaborationReused()) << to;
   }
   outputs.clear();
 }
