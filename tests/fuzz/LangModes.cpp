@@ -382,9 +382,13 @@ struct Compiled {
   std::shared_ptr<BindingValues> values;
 };
 
-Compiled compileWithValues(const std::string &text, const Compiled *base) {
+Compiled compileWithValues(const std::string &text, const Compiled *base, bool keep = false) {
   CompileOptions co = smallOptions();
   co.allowLibrary = false;
+  // Kept: an edit of options reuses the elaboration (decision 0622). Either way one of
+  // settings no pass reads reuses the checked IR (0623), whose output rules run here.
+  co.keepElaborated = keep ? CompileOptions::Keep::Yes : CompileOptions::Keep::No;
+  co.outputs = {"summary", "bom", "cabling", "energy"};
   Compiled out{nullptr, std::make_shared<BindingValues>()};
   co.values = out.values.get();
   if (base) {
@@ -429,7 +433,29 @@ void reuseOne(const uint8_t *data, size_t size) {
   for (int i = 0, n = b.next() % 4; i < n; ++i)
     text += "let u" + std::to_string(i) + " = " + std::to_string(b.next() % 5) + ";\n";
   text += renameDesign(b);
-  Compiled base = compileWithValues(text, nullptr);
+  // Links, settings and policies, whose digits the edits below may change: the reuses of
+  // the elaboration and of the checked IR.
+  const int settings = b.next();
+  if (settings & 1) {
+    static const char *const inFabric[] = {"  for i in 0..2 { link leaf[0].p[i] -- spine[0].p[i]; }\n",
+                                           "  policy oversubscription { max = 3; }\n",
+                                           "  policy power { max = 9 kW; }\n",
+                                           "  policy spares { switch_percent = 5; cable_percent = 2; }\n",
+                                           "  policy latency { max = 5 us; }\n",
+                                           "  policy nvlink { max = 72; }\n",
+                                           "  option cable_slack = 1 m;\n"};
+    std::string add;
+    for (const char *line : inFabric)
+      if (b.next() % 2)
+        add += line;
+    text.insert(text.rfind('}'), add);
+    if (settings & 2)
+      text += "option pue = 1.3;\n";
+    if (settings & 4)
+      text += "option default_cable_length = 2 m;\n";
+  }
+  const bool keep = settings & 8;
+  Compiled base = compileWithValues(text, nullptr, keep);
   // One to three edits: a line inserted at a line's start, a span deleted, a byte replaced.
   static const char *const lines[] = {"let q = 3;\n", "let z = u0 + 1;\n", "// ", "let ", "let w = 2 km + 5 W;\n",
                                       "/* ", " */", "\n", "let k = 1 / 0;\n", "let b = [1, 2];\n",
@@ -448,7 +474,7 @@ void reuseOne(const uint8_t *data, size_t size) {
     default: edited[at] = "0123456789 ;=+-*/xkm\n"[b.next() % 21]; break;
     }
   }
-  Compiled reused = compileWithValues(edited, &base), fresh = compileWithValues(edited, nullptr);
+  Compiled reused = compileWithValues(edited, &base, keep), fresh = compileWithValues(edited, nullptr);
   std::string a = observed(reused), f = observed(fresh);
   if (a != f)
     bug("a compilation reused across an edit differs from a fresh one",
