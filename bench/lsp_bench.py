@@ -7,9 +7,11 @@ Measures (docs/lsp.md, README "Benchmarks"):
     version, for edits of a clean design that change a value nothing reads (a digit of a
     top-level `let` no statement names: the server reuses the last check, docs/decisions/
     0621), edits that change what the fabric reads (a digit of `option
-    default_cable_length`, and of the design's `policy power` budget when it has one: the
-    first compiled in full, the next ones on the elaboration the server then keeps,
-    docs/decisions/0622), edits that break and fix the design (a unit
+    default_cable_length` and of `option cable_slack`: the one that changes this design's
+    lengths runs every pass, the first compiled in full, the next ones on the elaboration
+    the server then keeps, docs/decisions/0622, and the other stops once the lengths come
+    out the same, 0623; and a digit of the design's `policy power` budget when it has one:
+    only the checks run again, 0623), edits that break and fix the design (a unit
     error in that `let`), and characters typed into a comment (no token changes: the
     server publishes the last check's diagnostics, mapped, without compiling); the
     server's quiet period (debounce) is included;
@@ -19,7 +21,7 @@ Measures (docs/lsp.md, README "Benchmarks"):
     Python's takes 50-90 ms for the 1.6 MB outline of a 100k-link file, a cost of the
     client, not of the server);
   - memory over a long session: 10,000 edits (one character each, a digit of the
-    option's value: each burst compiled in full, in bursts of 100, each burst then waiting for its diagnostics), the server's
+    lengths' option that changes this design's lengths: each burst runs every pass, in bursts of 100, each burst then waiting for its diagnostics), the server's
     resident memory (VmRSS) after every burst: bounded means the last is the first.
 
 The design: gen_gb200.py GPUS (loops and templates: a few hundred lines at any size), or
@@ -177,18 +179,24 @@ def main():
     prefix = "" if text.endswith("\n") else "\n"
     ok_let, bad_let = "let bench_len = 2 km;", "let bench_len = 2 km + 5 W;"
     digit_col = ok_let.index("2")
-    # Read by the fabric: every link without a length or placement (the explicit file's
-    # are all such; the loop design's are placed, but the option is read all the same).
+    # Read by the lengths: the default length of every link without a length or
+    # placement (the explicit file's are all such; the loop design's are all placed, so
+    # its lengths come out the same and the server stops there: docs/decisions/0623), and
+    # the slack every placed link adds (the loop design's every link; none of the explicit
+    # file's). 1 m is the slack's default.
     option = "option default_cable_length = 3 m;"
     option_col = option.index("3")
+    slack = "option cable_slack = 1 m;"
+    slack_col = slack.index("1")
     version += 1
     c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [
         {"range": {"start": {"line": end_line, "character": 0}, "end": {"line": end_line, "character": 0}},
-         "text": prefix + ok_let + "\n" + option + "\n// "}]})
+         "text": prefix + ok_let + "\n" + option + "\n" + slack + "\n// "}]})
     c.diagnostics(version)
     let_line = end_line + (1 if prefix else 0)
     option_line = let_line + 1
-    comment_line, col = let_line + 2, 3
+    slack_line = let_line + 2
+    comment_line, col = let_line + 3, 3
 
     def type_char(ch="x"):
         nonlocal version, col
@@ -220,11 +228,22 @@ def main():
     metres = 3
 
     def change_option():
-        # A digit of the option's value (3 m, 4 m, ... 9 m): the fabric reads it, so the
-        # server compiles the design in full.
+        # A digit of the default length (3 m, 4 m, ... 9 m).
         nonlocal metres
         metres = metres % 7 + 3
         return replace_char(option_line, option_col, str(metres))
+
+    slack_m = 1
+
+    def change_slack():
+        # A digit of the slack (2 m, 3 m, ... 9 m, 1 m).
+        nonlocal slack_m
+        slack_m = slack_m % 9 + 1
+        return replace_char(slack_line, slack_col, str(slack_m))
+
+    # The one of the two that changes this design's lengths: every pass runs again (on
+    # the kept elaboration, docs/decisions/0622). The requests and the memory session use it.
+    change_lengths = change_option if a.flat else change_slack
 
     def progress(what):
         print(f"lsp_bench: {time.perf_counter() - t0:.1f} s: {what}", file=sys.stderr, flush=True)
@@ -241,7 +260,9 @@ def main():
         progress(what + " done")
         return times
     clean = timed_clean_edits(change_value, "clean edits")
-    compiled = timed_clean_edits(change_option, "compiled edits")
+    default_len = timed_clean_edits(change_option, "default length edits")
+    slack_len = timed_clean_edits(change_slack, "slack edits")
+    compiled = default_len if a.flat else slack_len
     # A digit of the fabric's power budget (130 kW, 140 kW, ... 190 kW: never below what
     # a rack draws), when the design has one: the passes run again on the kept
     # elaboration (docs/decisions/0622), the first edit compiled in full.
@@ -286,7 +307,7 @@ def main():
     requests = {"hover": [], "definition": [], "documentSymbol": [], "completion": []}
     client_parse = []
     for _ in range(a.request_samples):
-        v = change_option()
+        v = change_lengths()
         for method, params in (("hover", at_model), ("definition", at_model),
                                ("documentSymbol", {"textDocument": doc}), ("completion", in_let)):
             t = time.perf_counter()
@@ -305,7 +326,7 @@ def main():
     done = 0
     while done < a.edits:
         for _ in range(min(burst, a.edits - done)):
-            v = change_option()
+            v = change_lengths()
             done += 1
         c.diagnostics(v)
         rss.append(c.rss_kib())
@@ -322,7 +343,10 @@ def main():
           f"{os.getloadavg()[0]:.1f} after")
     print(f"open: {1000 * open_s:.0f} ms to the first diagnostics")
     for name, xs in (("edit, clean design (a value nothing reads: the check reused)", clean),
-                     ("edit, clean design (a value the fabric reads: compiled)", compiled),
+                     ("edit, clean design (option default_cable_length"
+                      + (": every link takes it)" if a.flat else ": no link takes it, the lengths the same)"), default_len),
+                     ("edit, clean design (option cable_slack"
+                      + (": no link adds it, the lengths the same)" if a.flat else ": every link adds it)"), slack_len),
                      ("edit, clean design (a policy's number)", policy),
                      ("edit, break/fix (FAB-E0025)", broken),
                      ("edit, a comment typed (not compiled)", comment)):

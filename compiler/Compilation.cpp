@@ -179,9 +179,9 @@ bool Compilation::runStages(CompileInput input) {
     bool settingsEdit = false, reusedElaboration = false;
     if (same) {
       stage("reuse elaboration");
-      bool onlyChecks = false;
-      settingsEdit = settingsEdited(*opts_.reuse, shift, onlyChecks);
-      passesReused_ = settingsEdit && onlyChecks && reusePasses(*opts_.reuse, shift);
+      SettingReader reader = SettingReader::Passes;
+      settingsEdit = settingsEdited(*opts_.reuse, shift, reader);
+      passesReused_ = settingsEdit && reader != SettingReader::Passes && reusePasses(*opts_.reuse, shift, reader);
       reusedElaboration =
           !passesReused_ && settingsEdit && opts_.reuse->elaborated_ && reuseElaboration(*opts_.reuse, shift);
     }
@@ -238,20 +238,30 @@ bool Compilation::runStages(CompileInput input) {
   if (ok && passesReused_) {
     ok = !diags.hasErrors();
   } else if (ok) {
-    // Where the validate pass's diagnostics begin and end (reusePasses reads them).
-    std::optional<DiagEngine::Mark> validate, afterValidate;
-    auto timer = [&](const char *name) {
-      if (validate && !afterValidate)
+    // Where the lengths and validate passes' diagnostics begin and end (reusePasses).
+    std::optional<DiagEngine::Mark> lengths, afterLengths, validate, afterValidate;
+    const char *previous = "";
+    auto ended = [&](const char *pass) {
+      if (std::strcmp(pass, "lengths") == 0)
+        afterLengths = diags.mark();
+      else if (std::strcmp(pass, "validate") == 0)
         afterValidate = diags.mark();
-      if (std::strcmp(name, "validate") == 0)
+    };
+    auto timer = [&](const char *name) {
+      ended(previous);
+      if (std::strcmp(name, "lengths") == 0)
+        lengths = diags.mark();
+      else if (std::strcmp(name, "validate") == 0)
         validate = diags.mark();
+      previous = name;
       stage(name);
     };
     ok = runPasses(F_, diags, timer, opts_.stopAfter);
-    if (validate && !afterValidate)
-      afterValidate = diags.mark();
-    if (validate && opts_.stopAfter.empty() && opts_.guidsFrom.empty())
-      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark()};
+    ended(previous);
+    if (afterLengths && afterValidate && opts_.stopAfter.empty() && opts_.guidsFrom.empty())
+      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark(), lengths->kept == afterLengths->kept &&
+                                                                          lengths->unshown == afterLengths->unshown &&
+                                                                          lengths->suppressed == afterLengths->suppressed};
   }
   // A pipeline stopped early leaves facts unset that analyses and output rules need; a
   // library file (no fabric block) has no outputs to check.

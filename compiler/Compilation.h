@@ -82,10 +82,10 @@ struct CompileOptions {
   enum class Keep : uint8_t { No, AfterSettingsEdit, Yes };
   Keep keepElaborated = Keep::No;
   // An edit since `reuse` of only settings no pass reads but the validation checks
-  // (policies' figures, pue, spares...: readOnlyByChecks) runs those checks again on a
-  // copy of its checked IR instead of elaborating and running the passes
-  // (reuse/ReuseSettings.cpp, docs/decisions/0623). Off: elaborate, or reuse the kept
-  // elaboration (the bench's before).
+  // (policies' figures, pue, spares...; the lengths' options when the lengths come out the
+  // same: firstReader) runs those checks again on a copy of its checked IR instead of
+  // elaborating and running the passes (reuse/ReuseSettings.cpp, docs/decisions/0623).
+  // Off: elaborate, or reuse the kept elaboration (the bench's before).
   bool recheckPolicies = true;
 };
 
@@ -130,8 +130,9 @@ public:
   Compilation &operator=(const Compilation &) = delete;
 
   // Called with each stage's name before it runs ("parse"; "reuse" and "reuse
-  // elaboration" when given a base; "reused check", "validation checks" then "reused
-  // passes", "reused elaboration" or "elaborate"; each pass): --time-stages.
+  // elaboration" when given a base; "reused check"; "lengths" (an option of the lengths),
+  // "reuse checked IR", "validation checks" then "reused passes"; "reused elaboration" or
+  // "elaborate"; each pass): --time-stages.
   void onStage(std::function<void(const char *)> fn) { onStage_ = std::move(fn); }
 
   // Load, elaborate, run the passes (up to stopAfter), then the analyses and the output
@@ -204,16 +205,16 @@ private:
   bool reuse(TextShift shift);
   // Whether the edit since `base` (of the same setup, `shift`: editedSince it) lies only
   // in options and policies that a settings-only run evaluates as a full elaboration would.
-  // `onlyChecks`: and only in settings no pass reads but the validation checks
-  // (readOnlyByChecks).
-  bool settingsEdited(const Compilation &base, const TextShift &shift, bool &onlyChecks) const;
+  // `reader`: the first stage that reads a setting the edit meets (firstReader).
+  bool settingsEdited(const Compilation &base, const TextShift &shift, SettingReader &reader) const;
   // Then, from base's kept IR: F_ a copy of it with the new settings, ready for the
   // passes. False: elaborate as usual.
   bool reuseElaboration(const Compilation &base, const TextShift &shift);
-  // Or, across an edit of only such settings: F_ a copy of base's checked IR with the
-  // new settings, the validation checks run again, the diagnostics as a full run's up to
-  // the end of the passes. False: F_ empty, nothing reported.
-  bool reusePasses(const Compilation &base, const TextShift &shift);
+  // Or, across an edit of only settings `reader` Lengths or Checks: F_ a copy of base's
+  // checked IR with the new settings, the lengths computed again (Lengths: they must come
+  // out as the base's) and the validation checks run again, the diagnostics as a full
+  // run's up to the end of the passes. False: F_ empty, nothing reported.
+  bool reusePasses(const Compilation &base, const TextShift &shift, SettingReader reader);
   // The top-level bindings and the fabric's own settings evaluated aside into `scratch`,
   // interning into F_'s pool (a copy of the base's): true when the bindings interned its
   // first `stringsAtFabric` strings in order, the settings none it lacked, and nothing
@@ -240,10 +241,11 @@ private:
   // strings its top-level bindings had interned.
   bool cleanElaboration_ = false;
   uint32_t stringsAtFabric_ = 0;
-  // The diagnostics at the validate pass's start and end and after the last pass, when
-  // every pass ran (reusePasses).
+  // The diagnostics at the validate pass's start and end and after the last pass, and
+  // whether the lengths pass reported nothing, when every pass ran (reusePasses).
   struct PassMarks {
     DiagEngine::Mark validate, afterValidate, end;
+    bool lengthsQuiet = false;
   };
   std::optional<PassMarks> passMarks_;
   std::shared_ptr<const Compilation> base_;

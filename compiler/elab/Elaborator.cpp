@@ -311,13 +311,20 @@ bool isSetting(const ast::Stmt &s) {
   return s.kind == ast::Stmt::Option || (s.kind == ast::Stmt::Policy && s.name() != "parts");
 }
 
-bool readOnlyByChecks(const ast::Stmt &s) {
+SettingReader firstReader(const ast::Stmt &s) {
   const std::string_view k = s.name();
   if (s.kind == ast::Stmt::Policy)
     return k == "power" || k == "oversubscription" || k == "latency" || k == "nvlink" || k == "rail_optimized" ||
-           k == "spares" || k == "bgp" || k == "bfd" || k == "storm_control";
-  return s.kind == ast::Stmt::Option && (k == "pue" || k == "report_collapse" || k == "dot_max_nodes" ||
-                                         k == "nvue_release" || k == "sonic_release");
+                   k == "spares" || k == "bgp" || k == "bfd" || k == "storm_control"
+               ? SettingReader::Checks
+               : SettingReader::Passes;
+  if (s.kind != ast::Stmt::Option)
+    return SettingReader::Passes;
+  if (k == "default_cable_length" || k == "cable_slack")
+    return SettingReader::Lengths;
+  return k == "pue" || k == "report_collapse" || k == "dot_max_nodes" || k == "nvue_release" || k == "sonic_release"
+             ? SettingReader::Checks
+             : SettingReader::Passes;
 }
 
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out) {

@@ -70,14 +70,20 @@ struct ElabOptions {
 // A statement ElabOptions::settingsOnly evaluates when it stands in the fabric's body: an
 // `option`, or a `policy` other than `parts` (which the elaborator itself reads).
 bool isSetting(const ast::Stmt &s);
-// A setting no pass reads but the validation checks: only they, the analyses and the
-// output rules do (Compilation::reusePasses). The policies of ir::Fabric::policies
-// (power, oversubscription, latency, nvlink, rail_optimized; the measurements read their
-// kind, `per` and `tier`, not their figures), the BOM's spares, the BGP, BFD and
-// storm-control hardening the output rules check, and the options pue, report_collapse,
-// dot_max_nodes, nvue_release and sonic_release. A setting added to ir/Settings.def that
-// no pass reads belongs here.
-bool readOnlyByChecks(const ast::Stmt &s);
+// The first stage after elaboration that reads a setting (Compilation::reusePasses), so
+// that an edit of it need not run what comes before.
+// - Lengths: the lengths pass, and after it only the media pass's notes on the links it
+//   gave the default length: the options default_cable_length and cable_slack.
+// - Checks: no pass but the validation checks; then only the analyses and the output
+//   rules. The policies of ir::Fabric::policies (power, oversubscription, latency,
+//   nvlink, rail_optimized; the measurements read their kind, `per` and `tier`, not their
+//   figures), the BOM's spares, the BGP, BFD and storm-control hardening the output rules
+//   check, and the options pue, report_collapse, dot_max_nodes, nvue_release and
+//   sonic_release.
+// - Passes: any other (or a statement that is no setting).
+// A setting added to ir/Settings.def is Passes until every use of it is known.
+enum class SettingReader : uint8_t { Passes, Lengths, Checks };
+SettingReader firstReader(const ast::Stmt &s);
 
 // Returns false if errors were reported; the IR is then incomplete.
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -38,7 +39,11 @@ double toEntry(const ir::Fabric &F, const ir::Rack &r) {
 }
 } // namespace
 
-void computeLengths(ir::Fabric &F, DiagEngine &diags) {
+namespace {
+// The route length of every link not given one, handed to set(link, length, flags) with
+// the flags the route adds (LinkLengthAssumed, LinkInterBuilding); `o` the options read.
+// Reads placement only, which no pass writes.
+template <class Set> void routeLengths(const ir::Fabric &F, const ir::Options &o, DiagEngine &diags, Set set) {
   // The fibre route between two buildings (Fabric::routeBetween: their own span, else
   // their sites'), once per pair of buildings; negative when no span gives it.
   std::map<std::pair<uint32_t, uint32_t>, double> routes;
@@ -51,8 +56,7 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     uint32_t ra = F.devRack[a], rb = F.devRack[b];
     if (ra == None || rb == None) {
-      F.linkLength[l] = float(F.options.defaultCableLength);
-      F.linkFlags[l] |= ir::LinkLengthAssumed;
+      set(l, float(o.defaultCableLength), uint8_t(ir::LinkLengthAssumed));
       if (!assumed++)
         firstAssumed = F.linkLoc(l);
       continue;
@@ -60,6 +64,7 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
     const ir::Rack &A = F.racks[ra], &B = F.racks[rb];
     const ir::Hall &ha = F.halls[A.hall], &hb = F.halls[B.hall];
     double len;
+    uint8_t flags = 0;
     if (ra == rb) {
       len = 0.5 + std::fabs(double(F.devU[a]) - double(F.devU[b])) * 0.04445;
     } else if (A.hall == B.hall) {
@@ -94,16 +99,32 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
       }
       len = toEntry(F, A) + toEntry(F, B) + F.buildings[ha.building].hallDistance / 2 +
             F.buildings[hb.building].hallDistance / 2 + *route + ha.trayDrop + hb.trayDrop;
-      F.linkFlags[l] |= ir::LinkInterBuilding;
+      flags = ir::LinkInterBuilding;
     }
-    F.linkLength[l] = float(len + F.options.cableSlack);
+    set(l, float(len + o.cableSlack), flags);
   }
-  if (assumed && !F.options.defaultCableLengthLoc.begin.valid()) { // an explicit option is the designer's choice
+  if (assumed && !o.defaultCableLengthLoc.begin.valid()) { // an explicit option is the designer's choice
     Diagnostic *d = diags.report(DiagCode::W0101, {firstAssumed, 4},
                                  "{} link{} without placement or length; assumed {} each", assumed,
-                                 assumed == 1 ? "" : "s", formatQuantity(F.options.defaultCableLength, dims::Length));
+                                 assumed == 1 ? "" : "s", formatQuantity(o.defaultCableLength, dims::Length));
     DiagEngine::note(d, {}, "place both ends in racks, give the link a length, or set option default_cable_length");
   }
+}
+} // namespace
+
+void computeLengths(ir::Fabric &F, DiagEngine &diags) {
+  routeLengths(F, F.options, diags, [&](size_t l, float len, uint8_t flags) {
+    F.linkLength[l] = len;
+    F.linkFlags[l] |= flags;
+  });
+}
+
+bool sameLengths(const ir::Fabric &F, const ir::Options &o, DiagEngine &diags) {
+  bool same = true;
+  routeLengths(F, o, diags, [&](size_t l, float len, uint8_t flags) {
+    same &= std::memcmp(&F.linkLength[l], &len, sizeof len) == 0 && (F.linkFlags[l] & flags) == flags;
+  });
+  return same;
 }
 
 // A transceiver with fewer fibre connectors than logical ports (`connectors` < `ports`)

@@ -223,7 +223,7 @@ std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edit
   const ast::Stmt::Kind kind = edited == Edited::Options ? ast::Stmt::Option : ast::Stmt::Let;
   for (const ast::Stmt *s : f.topLevel)
     out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(), s->kind == kind, false,
-                   readOnlyByChecks(*s)});
+                   firstReader(*s)});
   for (const ast::Template *t : f.templates) {
     out.push_back(keywordDecl(text, t->range, t->name, "template", true));
     out.back().reusable &= edited == Edited::Declarations;
@@ -250,7 +250,7 @@ std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edit
       for (; it != x->body.end() && (*it)->range.begin.offset < (b == e ? b : e); ++it) {
         const ast::Stmt *st = *it;
         out.push_back({st->range.begin.offset, st->range.begin.offset + st->range.length, st->name(),
-                       isSetting(*st), true, readOnlyByChecks(*st)});
+                       isSetting(*st), true, firstReader(*st)});
       }
       next = it;
     }

@@ -4,6 +4,7 @@
 // hunks meet, and what may change in them. Text and tree only: nothing is evaluated.
 #include "ast/AST.h"
 #include "diag/Source.h"
+#include "elab/Elaborator.h"
 
 #include <cstdint>
 #include <string_view>
@@ -32,7 +33,7 @@ struct Decl {
   std::string_view name;
   bool reusable;
   bool inFabric = false; // a statement of a fabric's body (Edited::Options)
-  bool checked = false;  // a setting no pass reads but the validation checks (readOnlyByChecks)
+  SettingReader reader = SettingReader::Passes; // the first stage that reads it (a setting)
 };
 
 // What an edit may change and be reused: top-level lets, templates and fns (the check

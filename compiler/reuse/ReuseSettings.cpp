@@ -1,7 +1,7 @@
 // Reuses across an edit of settings: the elaboration, across one of options and
 // policies (docs/decisions/0622-an-edit-of-options-reuses-the-elaboration.md), and the
-// checked IR, across one of only the figures of policies the validation checks read
-// (docs/decisions/0623-an-edit-of-policy-figures-runs-only-the-checks.md).
+// checked IR, across one the passes do not see
+// (docs/decisions/0623-an-edit-the-passes-do-not-see-runs-only-the-checks.md).
 #include "Compilation.h"
 
 #include "passes/Passes.h"
@@ -25,7 +25,7 @@ using namespace reuse;
 // in the language server, once an edit of settings had come: CompileOptions::Keep),
 // puts the new settings in, and runs the passes on it. Every condition that does not
 // hold makes it elaborate as usual.
-bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift, bool &onlyChecks) const {
+bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift, SettingReader &reader) const {
   const uint32_t main = prog_.main->fileId;
   std::string_view oldText = base.sm_->text(main), newText = sm_->text(main);
   if (shift.hunks.empty())
@@ -47,14 +47,13 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
         return true;
     return false;
   };
-  // Whether [b, e) meets only settings no pass reads but the checks (reusePasses).
-  auto onlyChecked = [](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
+  // The first stage that reads a setting [b, e) meets (reusePasses).
+  reader = SettingReader::Checks;
+  auto firstOf = [&](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
     for (const Decl &d : ds)
-      if (d.begin < e && b < d.end && !d.checked)
-        return false;
-    return true;
+      if (d.begin < e && b < d.end)
+        reader = std::min(reader, d.reader);
   };
-  onlyChecks = true;
   for (const TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
     if (!declsCovering(oldDecls, oldText, h.oldBegin, h.oldEnd, names, ob, oe) ||
@@ -64,7 +63,8 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
     if ((inFabric(oldDecls, ob, oe) || inFabric(newDecls, nb, ne)) &&
         !sameButNumbers(oldText.substr(ob, oe - ob), newText.substr(nb, ne - nb)))
       return false;
-    onlyChecks &= onlyChecked(oldDecls, ob, oe) && onlyChecked(newDecls, nb, ne);
+    firstOf(oldDecls, ob, oe);
+    firstOf(newDecls, nb, ne);
   }
   // Settings below a fabric's top level are evaluated in the order of everything else;
   // the fabric's own are evaluated again without its scope: literals and the top-level
@@ -162,22 +162,23 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
   return true;
 }
 
-// The checked IR reused across an edit of only settings no pass reads but the validation
-// checks (docs/decisions/0623-an-edit-of-policy-figures-runs-only-the-checks.md).
+// The checked IR reused across an edit the passes do not see
+// (docs/decisions/0623-an-edit-the-passes-do-not-see-runs-only-the-checks.md).
 //
-// Those settings (readOnlyByChecks: the policies of Fabric::policies, pue, spares, the
-// BGP and BFD hardening...) are read by the validation checks, the analyses and the output
-// rules, and by nothing before them: of the measurements only the policies' scopes read a
-// policy, through its kind, `per` and `tier`, which an edit of numbers leaves as they
-// were. Nor do the passes after validate read them, or what the checks report. So a fresh
-// compilation would reach the validation checks with the base's IR and diagnostics,
-// report what the checks report for the new settings, and go on to the end of the passes
-// as the base did.
+// The settings firstReader calls Checks (the policies of Fabric::policies, pue, spares,
+// the BGP and BFD hardening...) are read by the validation checks, the analyses and the
+// output rules, and by nothing before them: of the measurements only the policies' scopes
+// read a policy, through its kind, `per` and `tier`, which an edit of numbers leaves as
+// they were. Nor do the passes after validate read them, or what the checks report. So a
+// fresh compilation would reach the validation checks with the base's IR and
+// diagnostics, report what the checks report for the new settings, and go on to the end
+// of the passes as the base did. The lengths' options (Lengths) too, when the lengths
+// they give are the base's: nothing after the lengths pass reads them then.
 // This compilation copies the base's checked IR, puts the new settings in, takes the
 // base's diagnostics of the passes but the checks', and runs the checks again; the output
 // checks then run as usual. Every condition that does not hold makes it reuse the
 // elaboration, or compile, as usual.
-bool Compilation::reusePasses(const Compilation &base, const TextShift &shift) {
+bool Compilation::reusePasses(const Compilation &base, const TextShift &shift, SettingReader reader) {
   if (!base.passMarks_ || !base.cleanElaboration_ || !base.atPasses_ || !opts_.recheckPolicies)
     return false;
   const PassMarks &pm = *base.passMarks_;
@@ -194,24 +195,43 @@ bool Compilation::reusePasses(const Compilation &base, const TextShift &shift) {
   for (size_t i = pm.validate.kept; i < all.size(); ++i)
     if ((i < pm.afterValidate.kept || i >= pm.end.kept) && taken.count(uint32_t(all[i].code)))
       return false;
+  if (reader == SettingReader::Lengths && !pm.lengthsQuiet)
+    return false;
   BindingValues values;
   ir::Fabric scratch;
-  F_ = base.F_;
   auto fail = [&] {
     F_ = ir::Fabric();
     return false;
   };
+  // The settings first, into the base's pool: the IR is copied only once the reuse holds.
+  F_.strings = base.F_.strings;
   if (!evaluateSettings(base.stringsAtFabric_, scratch, values) ||
       (opts_.cancel && opts_.cancel->load(std::memory_order_relaxed)))
     return fail();
   // What the measurements read of the policies is the base's.
-  if (scratch.policies.size() != F_.policies.size())
+  const ir::Fabric &was = base.F_;
+  if (scratch.policies.size() != was.policies.size())
     return fail();
-  for (size_t i = 0; i < F_.policies.size(); ++i) {
-    const ir::Policy &a = scratch.policies[i], &b = F_.policies[i];
+  for (size_t i = 0; i < was.policies.size(); ++i) {
+    const ir::Policy &a = scratch.policies[i], &b = was.policies[i];
     if (a.kind != b.kind || a.scope != b.scope || a.per != b.per || a.tierGiven != b.tierGiven)
       return fail();
   }
+  // An option of the lengths (the default length, the slack): the lengths the new options
+  // give must be the base's, and the lengths pass quiet in both (it reads placement and
+  // those options only, which no pass writes); then nothing after it sees the edit (early
+  // cutoff). Else the passes run (reuseElaboration).
+  if (reader == SettingReader::Lengths) {
+    stage("lengths");
+    DiagEngine quiet(*diags_);
+    const DiagEngine::Mark before = quiet.mark();
+    const bool same = passes::sameLengths(was, scratch.options, quiet);
+    const DiagEngine::Mark after = quiet.mark();
+    if (!same || after.kept != before.kept || after.unshown != before.unshown || after.suppressed != before.suppressed)
+      return fail();
+  }
+  stage("reuse checked IR");
+  F_ = was;
   if (!placeSettings(base.sm_->text(prog_.main->fileId), scratch))
     return fail();
   // The diagnostics: the base's up to the checks, the checks' own, the base's after them.
@@ -228,6 +248,7 @@ bool Compilation::reusePasses(const Compilation &base, const TextShift &shift) {
   if (!diags.adopt(*base.diags_, pm.afterValidate, pm.end, map))
     return fail();
   marks.end = diags.mark();
+  marks.lengthsQuiet = base.passMarks_->lengthsQuiet; // as the base's, or quiet again (Lengths)
   diags_->replaceWith(std::move(diags));
   atFabric_ = atPasses_ = atPasses;
   passMarks_ = marks;

@@ -46,6 +46,8 @@ option default_cable_length = 2 m;
 option pue = 1.3;
 )";
 
+const std::string kDesignText = kDesign;
+
 struct Result {
   std::shared_ptr<Compilation> c;
   std::shared_ptr<BindingValues> values;
@@ -449,13 +451,57 @@ TEST(ReusePasses, SettingsOnlyTheChecksAndOutputsRead) {
     EXPECT_TRUE(sameAsFresh(base, edit(text, from, to), &r)) << to;
     EXPECT_TRUE(r.c->passesReused()) << to;
   }
-  // Read by a pass: the lengths (the slack), the measurements (the NIC latency).
+  // Read by a pass: the measurements (the NIC latency).
   for (auto [from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"pue = 1.3", "pue = 1.3; option cable_slack = 2 m"},
            {"pue = 1.3", "pue = 1.3; option nic_latency = 1 us"}}) {
     EXPECT_TRUE(sameAsFresh(base, edit(text, from, to), &r)) << to;
     EXPECT_FALSE(r.c->passesReused()) << to;
     EXPECT_TRUE(r.c->elaborationReused()) << to;
   }
+  outputs.clear();
+}
+
+TEST(ReusePasses, EarlyCutoffAtTheLengths) {
+  // The lengths' options: the lengths are computed again on the copy, and when they come
+  // out as the base's nothing after them sees the edit. Unplaced, every link takes the
+  // default length (and no slack); placed, every link its route plus the slack.
+  std::string placed = edit(kDesign, "  policy power { max = 9 kW; }\n",
+                            "  building dc { hall h0 { row_pitch = 3 m; rack_width = 0.6 m; tray_drop = 2 m; "
+                            "rack_units = 48; } }\n"
+                            "  place pods[0].host[*] in dc.h0 { row = 0; rack = 0; };\n"
+                            "  place pods[1].host[*] in dc.h0 { row = 0; rack = 1; };\n"
+                            "  place pods[0].leaf in dc.h0 { row = 1; rack = 0; };\n"
+                            "  place pods[1].leaf in dc.h0 { row = 1; rack = 1; };\n"
+                            "  place spine in dc.h0 { row = 2; rack = 0; };\n"
+                            "  policy power { max = 9 kW; }\n");
+  outputs = {"summary", "bom", "cabling", "energy", "hosts"};
+  struct Case {
+    const std::string *text;
+    std::string from, to;
+    bool cutoff;
+  };
+  for (const Case &c : std::vector<Case>{
+           {&placed, "length = 2 m", "length = 3 m", true},       // no link takes the default
+           {&placed, "length = 2 m", "length = 2000 m", true},    // longer
+           {&placed, "pue = 1.3", "pue = 1.3; option cable_slack = 1 m", true}, // the slack's default, written
+           {&placed, "pue = 1.3", "pue = 1.3; option cable_slack = 3 m", false}, // every length longer
+           {&placed, "pue = 1.3", "pue = 1.3; option cable_slack = 80 m", false}, // no cable reaches: media reports
+           {&kDesignText, "= 2 m", "= 3 m", false},  // every link takes the default
+           {&kDesignText, "= 2 m", "= 2 km", false}, // media reports
+           {&kDesignText, "pue = 1.3", "pue = 1.3; option cable_slack = 3 m", true}}) { // no link routed
+    Result base = compile(*c.text), r;
+    EXPECT_TRUE(sameAsFresh(base, edit(*c.text, c.from, c.to), &r)) << c.to;
+    EXPECT_EQ(r.c->passesReused(), c.cutoff) << c.to;
+    EXPECT_EQ(r.c->elaborationReused(), !c.cutoff) << c.to;
+  }
+  // Chained: a cutoff from a cutoff, then one that changes the lengths, then one from it.
+  Result a = compile(placed), b, c, d;
+  EXPECT_TRUE(sameAsFresh(a, edit(placed, "length = 2 m", "length = 4 m"), &b));
+  EXPECT_TRUE(b.c->passesReused());
+  std::string slack = edit(edit(placed, "length = 2 m", "length = 4 m"), "pue = 1.3", "pue = 1.3; option cable_slack = 3 m");
+  EXPECT_TRUE(sameAsFresh(b, slack, &c));
+  EXPECT_TRUE(c.c->elaborationReused());
+  EXPECT_TRUE(sameAsFresh(c, edit(slack, "length = 4 m", "length = 5 m"), &d));
+  EXPECT_TRUE(d.c->passesReused());
   outputs.clear();
 }
