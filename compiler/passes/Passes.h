@@ -32,7 +32,7 @@ void inferTiers(ir::Fabric &F);
 // Route length of every link from placement, or the default with a warning.
 void computeLengths(ir::Fabric &F, DiagEngine &diags);
 // Whether computeLengths with the options `o` would give F's checked IR the lengths it
-// has (bit for bit), reporting what it would report (Compilation::reusePasses).
+// has (bit for bit), reporting what it would report when they are (Compilation::reusePasses).
 bool sameLengths(const ir::Fabric &F, const ir::Options &o, DiagEngine &diags);
 // Cable or transceivers for every link, from speed, form factor, reach and CPO.
 void chooseMedia(ir::Fabric &F, DiagEngine &diags);

@@ -41,8 +41,8 @@ double toEntry(const ir::Fabric &F, const ir::Rack &r) {
 
 namespace {
 // The route length of every link not given one, handed to set(link, length, flags) with
-// the flags the route adds (LinkLengthAssumed, LinkInterBuilding); `o` the options read.
-// Reads placement only, which no pass writes.
+// the flags the route adds (LinkLengthAssumed, LinkInterBuilding), which returns whether
+// to go on; `o` the options read. Reads placement only, which no pass writes.
 template <class Set> void routeLengths(const ir::Fabric &F, const ir::Options &o, DiagEngine &diags, Set set) {
   // The fibre route between two buildings (Fabric::routeBetween: their own span, else
   // their sites'), once per pair of buildings; negative when no span gives it.
@@ -56,7 +56,8 @@ template <class Set> void routeLengths(const ir::Fabric &F, const ir::Options &o
     uint32_t a = F.portDevice[F.linkA[l]], b = F.portDevice[F.linkB[l]];
     uint32_t ra = F.devRack[a], rb = F.devRack[b];
     if (ra == None || rb == None) {
-      set(l, float(o.defaultCableLength), uint8_t(ir::LinkLengthAssumed));
+      if (!set(l, float(o.defaultCableLength), uint8_t(ir::LinkLengthAssumed)))
+        return;
       if (!assumed++)
         firstAssumed = F.linkLoc(l);
       continue;
@@ -101,7 +102,8 @@ template <class Set> void routeLengths(const ir::Fabric &F, const ir::Options &o
             F.buildings[hb.building].hallDistance / 2 + *route + ha.trayDrop + hb.trayDrop;
       flags = ir::LinkInterBuilding;
     }
-    set(l, float(len + o.cableSlack), flags);
+    if (!set(l, float(len + o.cableSlack), flags))
+      return;
   }
   if (assumed && !o.defaultCableLengthLoc.begin.valid()) { // an explicit option is the designer's choice
     Diagnostic *d = diags.report(DiagCode::W0101, {firstAssumed, 4},
@@ -116,13 +118,21 @@ void computeLengths(ir::Fabric &F, DiagEngine &diags) {
   routeLengths(F, F.options, diags, [&](size_t l, float len, uint8_t flags) {
     F.linkLength[l] = len;
     F.linkFlags[l] |= flags;
+    return true;
   });
 }
 
 bool sameLengths(const ir::Fabric &F, const ir::Options &o, DiagEngine &diags) {
+  // The slack as before: only the links that took the default length can change, and
+  // the warning about them. Without such a link (a placed design) nothing is computed.
+  const ir::Options &was = F.options;
+  if (o.cableSlack == was.cableSlack &&
+      std::none_of(F.linkFlags.begin(), F.linkFlags.end(), [](uint8_t f) { return f & ir::LinkLengthAssumed; }))
+    return true;
   bool same = true;
   routeLengths(F, o, diags, [&](size_t l, float len, uint8_t flags) {
-    same &= std::memcmp(&F.linkLength[l], &len, sizeof len) == 0 && (F.linkFlags[l] & flags) == flags;
+    same = std::memcmp(&F.linkLength[l], &len, sizeof len) == 0 && (F.linkFlags[l] & flags) == flags;
+    return same; // the first difference answers
   });
   return same;
 }
