@@ -611,12 +611,26 @@ void lowerTree(uint32_t fileId, const cst::Tree &t, ast::Context &ctx, ast::File
 }
 
 size_t quantityNumberLength(std::string_view t) {
-  size_t i = 0;
-  while (i < t.size() && (std::isdigit((unsigned char)t[i]) || t[i] == '.' || t[i] == '_' ||
-                          ((t[i] == 'e' || t[i] == 'E') && i + 1 < t.size() &&
-                           (std::isdigit((unsigned char)t[i + 1]) || t[i + 1] == '+' || t[i + 1] == '-')) ||
-                          ((t[i] == '+' || t[i] == '-') && i > 0 && (t[i - 1] == 'e' || t[i - 1] == 'E'))))
-    ++i;
+  // As the grammar's QUANTITY begins: DIGITS ('.' DIGITS)? ([eE] [+-]? DIGITS)?, DIGITS
+  // being [0-9] ('_'? [0-9])*. The rest is the unit, which may begin with an e: in
+  // "1e30e1kW" the number is 1e30 and the unit "e1kW" (a greedier split, 1e30e1 and kW,
+  // printed as "1e30e1 kW", lexed back as another quantity and a name).
+  auto digit = [&](size_t k) { return k < t.size() && std::isdigit((unsigned char)t[k]); };
+  auto digits = [&](size_t k) {
+    while (digit(k) || (k < t.size() && t[k] == '_' && digit(k + 1)))
+      ++k;
+    return k;
+  };
+  size_t i = digits(0);
+  if (i < t.size() && t[i] == '.' && digit(i + 1))
+    i = digits(i + 1);
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < t.size() && (t[j] == '+' || t[j] == '-'))
+      ++j;
+    if (digit(j))
+      i = digits(j);
+  }
   return i;
 }
 

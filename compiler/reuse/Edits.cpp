@@ -3,6 +3,7 @@
 #include "reuse/Edits.h"
 
 #include "ast/HandLexer.h"
+#include "ast/Parser.h"
 #include "elab/Elaborator.h"
 
 #include <algorithm>
@@ -200,11 +201,9 @@ bool sameButNumbers(std::string_view a, std::string_view b) {
   ParseLimits limits;
   hand::Lexer la(a, limits), lb(b, limits);
   auto numeric = [](hand::Tok k) { return k == hand::Number || k == hand::Quantity || k == hand::PercentLit; };
-  auto unit = [](std::string_view t) {
-    size_t i = t.size();
-    while (i > 0 && !(t[i - 1] >= '0' && t[i - 1] <= '9'))
-      --i;
-    return t.substr(i);
+  auto unit = [](std::string_view t) { // where the AST builder splits a quantity
+    t.remove_prefix(quantityNumberLength(t));
+    return t.substr(std::min(t.find_first_not_of(" \t"), t.size()));
   };
   for (;;) {
     hand::Token x = la.next(), y = lb.next();
