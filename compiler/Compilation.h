@@ -167,7 +167,7 @@ public:
   // options (reuseElaboration).
   bool elaborationReused() const { return elaborationReused_; }
   // Its IR a copy of an earlier compilation's checked one, with the validation checks run
-  // again, across an edit of policies' figures (reusePasses).
+  // again, across an edit the passes do not see (reusePasses).
   bool passesReused() const { return passesReused_; }
   const TextShift &shift() const { return shift_; }
   // What a later compilation of the same document may reuse: c's base, else c if it
