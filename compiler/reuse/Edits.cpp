@@ -220,16 +220,21 @@ bool sameButNumbers(std::string_view a, std::string_view b) {
 std::vector<Decl> declsOf(const ast::File &f, std::string_view text, Edited edited, const Spans &spans) {
   std::vector<Decl> out;
   const ast::Stmt::Kind kind = edited == Edited::Options ? ast::Stmt::Option : ast::Stmt::Let;
-  for (const ast::Stmt *s : f.topLevel)
-    out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(), s->kind == kind, false,
-                   firstReader(*s)});
+  // Options: a top-level let, template or fn may be edited beside the settings too, when
+  // nothing names it (Decl::declaration; the caller checks the names).
+  const bool options = edited == Edited::Options;
+  for (const ast::Stmt *s : f.topLevel) {
+    const bool let = options && s->kind == ast::Stmt::Let;
+    out.push_back({s->range.begin.offset, s->range.begin.offset + s->range.length, s->name(), s->kind == kind || let,
+                   false, firstReader(*s), let});
+  }
   for (const ast::Template *t : f.templates) {
     out.push_back(keywordDecl(text, t->range, t->name, "template", true));
-    out.back().reusable &= edited == Edited::Declarations;
+    out.back().declaration = options;
   }
   for (const ast::Function *fn : f.functions) {
     out.push_back(keywordDecl(text, fn->range, fn->name, "fn", false));
-    out.back().reusable &= edited == Edited::Declarations;
+    out.back().declaration = options;
   }
   for (const ast::Model *m : f.models)
     out.push_back({m->range.begin.offset, m->range.begin.offset + m->range.length, m->name, false});

@@ -34,6 +34,7 @@ struct Decl {
   bool reusable;
   bool inFabric = false; // a statement of a fabric's body (Edited::Options)
   SettingReader reader = SettingReader::Passes; // the first stage that reads it (a setting)
+  bool declaration = false; // Edited::Options: a let, template or fn, reusable if nothing names it
 };
 
 // What an edit may change and be reused: top-level lets, templates and fns (the check

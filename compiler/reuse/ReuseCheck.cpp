@@ -91,6 +91,21 @@ void Compilation::carryValues(const TextShift &shift, BindingValues &values) con
   }
 }
 
+bool Compilation::namedElsewhere(const std::vector<std::string_view> &names, const Spans &spans) const {
+  const uint32_t main = prog_.main->fileId;
+  for (std::string_view name : names) {
+    if (name.empty() || mentions(sm_->text(main), name, spans))
+      return true;
+    for (uint32_t f = 0; f < sm_->size(); ++f)
+      if (f != main && mentions(sm_->text(f), name))
+        return true;
+    for (const auto &d : opts_.defines)
+      if (mentions(d.first, name) || mentions(d.second, name))
+        return true;
+  }
+  return false;
+}
+
 bool Compilation::reuse(TextShift shift) {
   const Compilation &base = *opts_.reuse;
   const uint32_t main = prog_.main->fileId;
@@ -112,18 +127,8 @@ bool Compilation::reuse(TextShift shift) {
     h = {ob, oe, nb, ne};
     newSpans.push_back({nb, ne});
   }
-  // No name those declare is written anywhere else: not in the other files, not outside
-  // the spans, not on the command line.
-  for (std::string_view name : names) {
-    if (name.empty() || mentions(newText, name, newSpans))
-      return false;
-    for (uint32_t f = 0; f < sm_->size(); ++f)
-      if (f != main && mentions(sm_->text(f), name))
-        return false;
-    for (const auto &d : opts_.defines)
-      if (mentions(d.first, name) || mentions(d.second, name))
-        return false;
-  }
+  if (namedElsewhere(names, newSpans))
+    return false;
   // The top-level bindings, evaluated aside: if the reuse fails below, the compilation
   // goes on as usual and nothing of this attempt stays.
   DiagEngine diags(*diags_);

@@ -51,8 +51,21 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
   reader = SettingReader::Checks;
   auto firstOf = [&](const std::vector<Decl> &ds, uint32_t b, uint32_t e) {
     for (const Decl &d : ds)
-      if (d.begin < e && b < d.end)
+      if (d.begin < e && b < d.end && !d.declaration)
         reader = std::min(reader, d.reader);
+  };
+  // A hunk may also hold top-level lets, templates and fns that nothing else names, as
+  // decision 0621 reuses a check across (an unused let edited beside an option): they
+  // change nothing elaboration reads, and the settings-only run evaluates the lets anew.
+  std::vector<std::string_view> unread;
+  Spans unreadSpans;
+  auto declarations = [&](const std::vector<Decl> &ds, uint32_t b, uint32_t e, bool isNew) {
+    for (const Decl &d : ds)
+      if (d.declaration && d.begin < e && b < d.end) {
+        unread.push_back(d.name);
+        if (isNew)
+          unreadSpans.push_back({d.begin, d.end});
+      }
   };
   for (const TextShift::Hunk &h : shift.hunks) {
     uint32_t ob, oe, nb, ne;
@@ -60,12 +73,16 @@ bool Compilation::settingsEdited(const Compilation &base, const TextShift &shift
         !declsCovering(newDecls, newText, h.newBegin, h.newEnd, names, nb, ne) ||
         h.oldBegin - ob != h.newBegin - nb || oe - h.oldEnd != ne - h.newEnd)
       return false;
+    declarations(oldDecls, ob, oe, false);
+    declarations(newDecls, nb, ne, true);
     if ((inFabric(oldDecls, ob, oe) || inFabric(newDecls, nb, ne)) &&
         !sameButNumbers(oldText.substr(ob, oe - ob), newText.substr(nb, ne - nb)))
       return false;
     firstOf(oldDecls, ob, oe);
     firstOf(newDecls, nb, ne);
   }
+  if (!unread.empty() && namedElsewhere(unread, unreadSpans))
+    return false;
   // Settings below a fabric's top level are evaluated in the order of everything else;
   // the fabric's own are evaluated again without its scope: literals and the top-level
   // lets and params no statement of a fabric's body names again.

@@ -505,3 +505,31 @@ TEST(ReusePasses, EarlyCutoffAtTheLengths) {
   EXPECT_TRUE(d.c->passesReused());
   outputs.clear();
 }
+
+TEST(ReusePasses, BesideAnEditOfWhatNothingReads) {
+  // An unused let edited since the base (the editor's last full check, which decision
+  // 0621 kept across that edit), and then a policy or an option: the let's hunk changes
+  // nothing elaboration reads, so the settings' reuses still apply.
+  std::string text = edit(kDesign, "let n = 4;", "let n = 4;\nlet spare = 2 km;");
+  Result base = compile(text), r;
+  std::string letEdited = edit(text, "spare = 2 km", "spare = 3 km");
+  EXPECT_TRUE(sameAsFresh(base, edit(letEdited, "max = 9 kW", "max = 5 kW"), &r));
+  EXPECT_TRUE(r.c->passesReused());
+  EXPECT_TRUE(sameAsFresh(base, edit(letEdited, "= 2 m;", "= 3 m;"), &r)); // the lengths change
+  EXPECT_TRUE(r.c->elaborationReused());
+  // A let added, unused: its name is a string the base's bindings did not intern (the
+  // ids after it would differ from a fresh run's), so compiled.
+  EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "let n = 4;", "let n = 4;\nlet more = 1;"), "max = 9 kW", "max = 5 kW")));
+  // A let the fabric reads, or one a setting reads: compiled.
+  EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "let n = 4;", "let n = 3;"), "max = 9 kW", "max = 5 kW")));
+  std::string read = edit(text, "max = 9 kW", "max = 9 kW + spare * 0 W / 1 m");
+  Result rb = compile(read);
+  EXPECT_FALSE(sameAsFresh(rb, edit(edit(read, "spare = 2 km", "spare = 3 km"), "max = 9 kW", "max = 5 kW")));
+  // On the line next to an option's: one hunk holds both.
+  std::string adjacent = text + "let spare2 = 5 km;\n";
+  Result ba = compile(adjacent);
+  EXPECT_TRUE(sameAsFresh(ba, edit(edit(adjacent, "spare2 = 5 km", "spare2 = 6 km"), "pue = 1.3", "pue = 1.4"), &r));
+  EXPECT_TRUE(r.c->passesReused());
+  // A let whose value now reports: compiled.
+  EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "spare = 2 km", "spare = 2 km + 1 W"), "max = 9 kW", "max = 5 kW")));
+}
