@@ -207,13 +207,10 @@ bool Compilation::runStages(CompileInput input) {
       DiagEngine::Mark before = diags.mark();
       ok = elaborate(prog, eo, diags, F_);
       atPasses_ = diags.mark();
-      const DiagEngine::Mark &after = *atPasses_;
-      cleanElaboration_ = ok && atFabric_ && after.kept == before.kept && after.errors == before.errors &&
-                          after.warnings == before.warnings && after.unshown == before.unshown &&
-                          after.suppressed == before.suppressed;
+      cleanElaboration_ = ok && atFabric_ && *atPasses_ == before;
       stringsAtFabric_ = stringsAtFabric;
       // Kept only from a clean elaboration: the reuse then knows it reported nothing.
-      if (ok && keep && opts_.guidsFrom.empty() && atFabric_ && atPasses_->kept == before.kept && setsSettings(prog))
+      if (keep && cleanElaboration_ && opts_.guidsFrom.empty() && setsSettings(prog))
         elaborated_ = std::make_shared<const ElaboratedIR>(
             ElaboratedIR{F_, stringsAtFabric, std::string(sm.text(prog.main->fileId))});
     }
@@ -259,9 +256,7 @@ bool Compilation::runStages(CompileInput input) {
     ok = runPasses(F_, diags, timer, opts_.stopAfter);
     ended(previous);
     if (afterLengths && afterValidate && opts_.stopAfter.empty() && opts_.guidsFrom.empty())
-      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark(), lengths->kept == afterLengths->kept &&
-                                                                          lengths->unshown == afterLengths->unshown &&
-                                                                          lengths->suppressed == afterLengths->suppressed};
+      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark(), *lengths == *afterLengths};
   }
   // A pipeline stopped early leaves facts unset that analyses and output rules need; a
   // library file (no fabric block) has no outputs to check.

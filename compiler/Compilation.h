@@ -223,14 +223,14 @@ private:
   // F_'s places moved from `placesText` (the main text they were made in) to this one,
   // and scratch's settings put in. False when a place lies in an edit.
   bool placeSettings(std::string_view placesText, ir::Fabric &scratch);
-  // What both reuses start from, computed once: the same files but the main one and the
+  // What every reuse starts from, computed once: the same files but the main one and the
   // same options (false: nothing may be reused), and where the main text moved since.
   bool sameSetup(const Compilation &base) const;
+  TextShift editedSince(const Compilation &base) const;
   // Whether a name of `names` (declared in the main text's `spans`) is written anywhere
   // else: in the main text outside them, in another file, on the command line (-D).
   bool namedElsewhere(const std::vector<std::string_view> &names,
                       const std::vector<std::pair<uint32_t, uint32_t>> &spans) const;
-  TextShift editedSince(const Compilation &base) const;
   // The top-level bindings of this program evaluated aside, as a compilation's first
   // stage would (into a copy of the diagnostics, and values when opts_.values is set).
   bool evaluateGlobals(DiagEngine &diags, BindingValues &values, ir::Fabric &scratch) const;

@@ -225,6 +225,13 @@ public:
   struct Mark {
     size_t kept = 0;
     unsigned errors = 0, warnings = 0, suppressed = 0, unshown = 0, shownErrors = 0, shownWarnings = 0;
+    // Equal marks of one engine: nothing was reported between them (kept, tallied,
+    // folded into an earlier diagnostic, or suppressed).
+    bool operator==(const Mark &o) const {
+      return kept == o.kept && errors == o.errors && warnings == o.warnings && suppressed == o.suppressed &&
+             unshown == o.unshown && shownErrors == o.shownErrors && shownWarnings == o.shownWarnings;
+    }
+    bool operator!=(const Mark &o) const { return !(*this == o); }
   };
   Mark mark() const {
     return {kept_.size(), errors_, warnings_, suppressed_, unshown_, shownErrors_, shownWarnings_};

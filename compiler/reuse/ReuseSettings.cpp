@@ -133,9 +133,7 @@ bool Compilation::evaluateSettings(uint32_t stringsAtFabric, ir::Fabric &scratch
     F_.strings = std::move(scratch.strings);
   if (!ok || !samePool || F_.strings.size() != poolSize)
     return false;
-  DiagEngine::Mark was = diags_->mark(), now = diags.mark();
-  return now.kept == was.kept && now.errors == was.errors && now.warnings == was.warnings &&
-         now.suppressed == was.suppressed && now.unshown == was.unshown;
+  return diags.mark() == diags_->mark();
 }
 
 bool Compilation::placeSettings(std::string_view placesText, ir::Fabric &scratch) {
@@ -242,9 +240,7 @@ bool Compilation::reusePasses(const Compilation &base, const TextShift &shift, S
     stage("lengths");
     DiagEngine quiet(*diags_);
     const DiagEngine::Mark before = quiet.mark();
-    const bool same = passes::sameLengths(was, scratch.options, quiet);
-    const DiagEngine::Mark after = quiet.mark();
-    if (!same || after.kept != before.kept || after.unshown != before.unshown || after.suppressed != before.suppressed)
+    if (!passes::sameLengths(was, scratch.options, quiet) || quiet.mark() != before)
       return fail();
   }
   stage("reuse checked IR");
