@@ -313,18 +313,26 @@ bool isSetting(const ast::Stmt &s) {
 
 SettingReader firstReader(const ast::Stmt &s) {
   const std::string_view k = s.name();
-  if (s.kind == ast::Stmt::Policy)
-    return k == "power" || k == "oversubscription" || k == "latency" || k == "nvlink" || k == "rail_optimized" ||
-                   k == "spares" || k == "bgp" || k == "bfd" || k == "storm_control"
-               ? SettingReader::Checks
-               : SettingReader::Passes;
-  if (s.kind != ast::Stmt::Option)
-    return SettingReader::Passes;
-  if (k == "default_cable_length" || k == "cable_slack")
-    return SettingReader::Lengths;
-  return k == "pue" || k == "report_collapse" || k == "dot_max_nodes" || k == "nvue_release" || k == "sonic_release"
-             ? SettingReader::Checks
-             : SettingReader::Passes;
+  if (s.kind == ast::Stmt::Policy) {
+#define CORE_POLICY(K, READER, PROPS) if (k == #K) return SettingReader::READER;
+#define POLICY(K, READER, PROPS, HELP) if (k == #K) return SettingReader::READER;
+#include "ir/Settings.def"
+  } else if (s.kind == ast::Stmt::Option) {
+#define CORE_OPTION(N, READER) if (k == #N) return SettingReader::READER;
+#define OPTION(N, READER, HELP) if (k == #N) return SettingReader::READER;
+#include "ir/Settings.def"
+  }
+  return SettingReader::Passes;
+}
+
+std::vector<SettingRead> settingReaders() {
+  std::vector<SettingRead> r;
+#define CORE_OPTION(N, READER) r.push_back({false, #N, SettingReader::READER});
+#define CORE_POLICY(K, READER, PROPS) r.push_back({true, #K, SettingReader::READER});
+#define OPTION(N, READER, HELP) r.push_back({false, #N, SettingReader::READER});
+#define POLICY(K, READER, PROPS, HELP) r.push_back({true, #K, SettingReader::READER});
+#include "ir/Settings.def"
+  return r;
 }
 
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out) {

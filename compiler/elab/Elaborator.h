@@ -8,7 +8,9 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 namespace fabc {
 class DiagEngine;
@@ -71,19 +73,18 @@ struct ElabOptions {
 // `option`, or a `policy` other than `parts` (which the elaborator itself reads).
 bool isSetting(const ast::Stmt &s);
 // The first stage after elaboration that reads a setting (Compilation::reusePasses), so
-// that an edit of it need not run what comes before.
-// - Lengths: the lengths pass, and after it only the media pass's notes on the links it
-//   gave the default length: the options default_cable_length and cable_slack.
-// - Checks: no pass but the validation checks; then only the analyses and the output
-//   rules. The policies of ir::Fabric::policies (power, oversubscription, latency,
-//   nvlink, rail_optimized; the measurements read their kind, `per` and `tier`, not their
-//   figures), the BOM's spares, the BGP, BFD and storm-control hardening the output rules
-//   check, and the options pue, report_collapse, dot_max_nodes, nvue_release and
-//   sonic_release.
-// - Passes: any other (or a statement that is no setting).
-// A setting added to ir/Settings.def is Passes until every use of it is known.
+// that an edit of it need not run what comes before: the READER column of
+// ir/Settings.def, whose comment says what each means. Passes for a statement that is no
+// setting, or names none.
 enum class SettingReader : uint8_t { Passes, Lengths, Checks };
 SettingReader firstReader(const ast::Stmt &s);
+// Every row of ir/Settings.def, core ones first (for the tests).
+struct SettingRead {
+  bool policy = false; // else an option
+  std::string_view name;
+  SettingReader reader = SettingReader::Passes;
+};
+std::vector<SettingRead> settingReaders();
 
 // Returns false if errors were reported; the IR is then incomplete.
 bool elaborate(const LoadedProgram &prog, const ElabOptions &opts, DiagEngine &diags, ir::Fabric &out);

@@ -130,7 +130,7 @@ void Elab::partsPolicy(const ast::Stmt *s) {
         DiagEngine::note(d, {}, "tiers: \"system\", \"leaf\", \"spine\", \"core\", \"super\"");
       }
     } else {
-      unknownProp(p, "the parts policy", keys::kPartsPolicy);
+      unknownProp(p, "the parts policy", keys::policyKeys("parts"));
     }
   }
   if (tier == ir::Tier::Unknown) {

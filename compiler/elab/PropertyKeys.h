@@ -23,51 +23,34 @@ constexpr const char *kBuilding = "hall_distance site";
 constexpr const char *kHall = "row_pitch rack_width tray_drop rack_units";
 constexpr const char *kPlace = "row rack u";
 constexpr const char *kSpan = "length route_factor";
-constexpr const char *kPartsPolicy = "tier optic cable";
 // Properties whose number is a count of percent (`transceiver_percent = 2` is 2%), unlike
 // the shares every other property takes (`min_bisection = 0.9`, `afr = 0.5%`): a percent
 // literal given to one is multiplied by 100 where it is read (elab/Settings.cpp).
 inline bool takesPercentUnits(std::string_view key) {
   return key == "ecn_probability" || (key.size() > 8 && key.substr(key.size() - 8) == "_percent");
 }
-// The options the elaborator reads itself (Settings.def adds the rest).
-constexpr const char *kCoreOptions = "default_cable_length cable_slack pue nic_latency";
-
-// The properties of policy `kind` ("" for none); nullptr if the
-// kind is unknown. Core policies here, the others from Settings.def.
+// The properties of policy `kind` ("" for none); nullptr if the kind is unknown.
 inline const char *policyKeys(std::string_view kind) {
-  if (kind == "power") return "per max";
-  if (kind == "oversubscription") return "per tier max";
-  if (kind == "latency") return "max between round_trip round_trips workflow";
-  if (kind == "nvlink") return "max";
-  if (kind == "rail_optimized") return "rail_only";
-  if (kind == "parts") return kPartsPolicy;
-#define OPTION(N, HELP)
-#define POLICY(K, PROPS, HELP) if (kind == #K) return PROPS;
+#define CORE_POLICY(K, READER, PROPS) if (kind == #K) return PROPS;
+#define POLICY(K, READER, PROPS, HELP) if (kind == #K) return PROPS;
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
   return nullptr;
 }
 
-// Every policy kind and every option name, space-separated.
+// Every policy kind and every option name, space-separated, core ones first.
 inline std::string policyKinds() {
-  std::string r = "power oversubscription latency nvlink rail_optimized parts";
-#define OPTION(N, HELP)
-#define POLICY(K, PROPS, HELP) r += " " #K;
+  std::string r;
+#define CORE_POLICY(K, READER, PROPS) r += " " #K;
+#define POLICY(K, READER, PROPS, HELP) r += " " #K;
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
-  return r;
+  return r.substr(1);
 }
 inline std::string optionNames() {
-  std::string r = kCoreOptions;
-#define OPTION(N, HELP) r += " " #N;
-#define POLICY(K, PROPS, HELP)
+  std::string r;
+#define CORE_OPTION(N, READER) r += " " #N;
+#define OPTION(N, READER, HELP) r += " " #N;
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
-  return r;
+  return r.substr(1);
 }
 
 } // namespace fabc::elab::keys

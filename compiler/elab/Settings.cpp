@@ -10,13 +10,13 @@ namespace fabc::elab {
 
 namespace {
 const std::string kOptionNames = keys::optionNames();
-const char *const kPolicyNames = "policies: power, oversubscription, latency, nvlink, rail_optimized, parts"
-#define OPTION(N, HELP)
-#define POLICY(K, PROPS, HELP) ", " #K
+const char *const kPolicyNames = "policies: "
+#define CORE_POLICY(K, READER, PROPS) #K ", "
+#define POLICY(K, READER, PROPS, HELP) #K ", "
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
     ;
+// kPolicyNames without its trailing ", ".
+std::string_view policyNames() { return std::string_view(kPolicyNames, std::strlen(kPolicyNames) - 2); }
 } // namespace
 
 void Elab::execOption(const ast::Stmt *s) {
@@ -43,11 +43,8 @@ void Elab::execOption(const ast::Stmt *s) {
 }
 
 bool Elab::isExtraOption(std::string_view name) {
-#define OPTION(N, HELP) if (name == #N) return true;
-#define POLICY(K, PROPS, HELP)
+#define OPTION(N, READER, HELP) if (name == #N) return true;
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
   return false;
 }
 
@@ -103,15 +100,12 @@ void Elab::execPolicy(const ast::Stmt *s) {
   else if (k == "nvlink") { pol.kind = ir::PolicyKind::NvLink; pol.max = 576; accepted = keys::policyKeys(k); }
   else if (k == "rail_optimized") { pol.kind = ir::PolicyKind::RailOptimized; accepted = keys::policyKeys(k); }
   else if (k == "parts") { partsPolicy(s); return; }
-#define OPTION(N, HELP)
-#define POLICY(K, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
+#define POLICY(K, READER, PROPS, HELP) else if (k == #K) { extraPolicy(s, PROPS); return; }
 #include "ir/Settings.def"
-#undef OPTION
-#undef POLICY
   else {
     Diagnostic *d = error(DiagCode::E0034, s->nameRange(), "unknown policy '{}'", k);
-    diags_.suggest(d, s->nameRange(), k, std::string_view(kPolicyNames).substr(std::strlen("policies: ")));
-    DiagEngine::note(d, {}, kPolicyNames);
+    diags_.suggest(d, s->nameRange(), k, policyNames().substr(std::strlen("policies: ")));
+    DiagEngine::note(d, {}, std::string(policyNames()));
     return;
   }
   bool haveMax = pol.kind == ir::PolicyKind::NvLink || pol.kind == ir::PolicyKind::RailOptimized;

@@ -533,3 +533,71 @@ TEST(ReusePasses, BesideAnEditOfWhatNothingReads) {
   // A let whose value now reports: compiled.
   EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "spare = 2 km", "spare = 2 km + 1 W"), "max = 9 kW", "max = 5 kW")));
 }
+
+TEST(ReusePasses, EveryReaderInTheTable) {
+  // Each Lengths and Checks row of ir/Settings.def, set in the design and then its value
+  // edited, with the outputs whose rules read them: the same as compiling afresh, and a
+  // Checks row's edit reuses the checked IR. A row marked so while a pass reads it would
+  // differ from the fresh compile here; a row added as Lengths or Checks needs a case.
+  outputs = {"summary", "bom", "cabling", "energy", "hosts", "report", "dot", "sonic", "nvue"};
+  struct Case {
+    std::string add; // beside `option pue` (an option) or before `policy power` (a policy)
+    std::string from, to;
+    bool reused = true; // a Checks row's edit reuses the checked IR
+  };
+  const std::map<std::string, Case> cases = {
+      {"default_cable_length", {"", "length = 2 m", "length = 3 m"}},
+      {"cable_slack", {"option cable_slack = 1 m;\n", "slack = 1 m", "slack = 2 m"}},
+      {"pue", {"", "pue = 1.3", "pue = 1.45"}},
+      {"report_collapse", {"option report_collapse = 64;\n", "collapse = 64", "collapse = 2"}},
+      {"dot_max_nodes", {"option dot_max_nodes = 1000;\n", "nodes = 1000", "nodes = 3"}},
+      // A string the base did not intern: compiled (the pool's ids would differ from a
+      // fresh run's), but what the passes computed is the same.
+      {"nvue_release", {"option nvue_release = \"5.15\";\n", "\"5.15\"", "\"5.9\"", false}},
+      {"sonic_release", {"option sonic_release = \"202605\";\n", "\"202605\"", "\"202305\"", false}},
+      {"power", {"", "max = 9 kW", "max = 5 kW"}},
+      {"oversubscription", {"  policy oversubscription { max = 5; }\n", "max = 5;", "max = 3;"}},
+      {"latency", {"  policy latency { max = 5 us; }\n", "max = 5 us", "max = 0.001 us"}},
+      {"nvlink", {"  policy nvlink { max = 72; }\n", "max = 72", "max = 1"}},
+      // A boolean is more than numbers: compiled, but what the passes computed is the same.
+      {"rail_optimized",
+       {"  policy rail_optimized { rail_only = true; }\n", "rail_only = true", "rail_only = false", false}},
+      {"spares", {"  policy spares { switch_percent = 5; }\n", "switch_percent = 5", "switch_percent = 12.5"}},
+      {"bgp", {"  policy bgp { max_prefix = 100; }\n", "max_prefix = 100", "max_prefix = 2"}},
+      {"storm_control", {"  policy storm_control { broadcast = 1000; }\n", "broadcast = 1000", "broadcast = 20"}},
+      {"bfd", {"  policy bfd { interval = 300 ms; multiplier = 3; }\n", "multiplier = 3", "multiplier = 40"}},
+  };
+  size_t checked = 0;
+  for (const SettingRead &row : settingReaders()) {
+    if (row.reader == SettingReader::Passes)
+      continue;
+    auto it = cases.find(std::string(row.name));
+    ASSERT_NE(it, cases.end()) << row.name << ": a Lengths or Checks row with no case here";
+    const Case &c = it->second;
+    std::string text = row.policy ? edit(kDesign, "  policy power", c.add + "  policy power")
+                                  : edit(kDesign, "option pue", c.add + "option pue");
+    ASSERT_NE(text.find(c.from), std::string::npos) << row.name;
+    const std::string edited = edit(text, c.from, c.to);
+    Result base = compile(text), r;
+    EXPECT_EQ(describe(*base.c).find("error"), std::string::npos) << row.name << "\n" << describe(*base.c);
+    sameAsFresh(base, edited, &r);
+    if (row.reader == SettingReader::Checks)
+      EXPECT_EQ(r.c->passesReused(), c.reused) << row.name;
+    // Compiled afresh, the passes computed the same, only the settings differ.
+    if (row.reader == SettingReader::Checks) {
+      auto withoutSettings = [](std::string f) {
+        std::string out;
+        std::istringstream in(f);
+        for (std::string line; std::getline(in, line);)
+          if (line.rfind("policy at", 0) != 0 && line.find("; options ") == std::string::npos)
+            out += line + "\n";
+        return out;
+      };
+      EXPECT_EQ(withoutSettings(facts(compile(text).c->fabric())), withoutSettings(facts(compile(edited).c->fabric())))
+          << row.name;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, cases.size()) << "a case for a row that is no longer Lengths or Checks";
+  outputs.clear();
+}
