@@ -33,8 +33,9 @@ TEST(StringPool, OneIdPerStringAcrossRecentSlots) {
         auto [it, fresh] = seen.try_emplace(s, id);
         ASSERT_EQ(it->second, id) << s;
         EXPECT_EQ(p.str(id), s);
-        if (fresh)
+        if (fresh) {
           EXPECT_EQ(id, seen.size() - 1) << s; // the next id
+        }
       }
     }
   EXPECT_EQ(p.size(), seen.size());
