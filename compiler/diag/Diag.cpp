@@ -304,7 +304,7 @@ void DiagEngine::finish() {
     // What earlier finish() calls handed over is not handed over again.
     for (size_t i = handed_.kept; i < kept_.size(); ++i) {
       const Diagnostic &d = kept_[i];
-      DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}, d.more};
+      DiagReport::Entry e{d.code, d.severity, d.message, DiagReport::resolve(sm_, d.range), {}, d.more, {}};
       if (format_ == DiagFormat::Sarif && e.loc.valid && !e.loc.file.empty() && e.loc.file[0] == '<') {
         // A made-up file ("<command line>" of -D) is no artifact: SARIF says where in the
         // message and points at the input as a whole.
