@@ -4,19 +4,17 @@
 #include "elab/ElabState.h"
 #include "elab/PropertyKeys.h"
 
-#include <cstring>
-
 namespace fabc::elab {
 
 namespace {
 const std::string kOptionNames = keys::optionNames();
-const char *const kPolicyNames = "policies: "
-#define CORE_POLICY(K, READER, PROPS) #K ", "
-#define POLICY(K, READER, PROPS, HELP) #K ", "
-#include "ir/Settings.def"
-    ;
-// kPolicyNames without its trailing ", ".
-std::string_view policyNames() { return std::string_view(kPolicyNames, std::strlen(kPolicyNames) - 2); }
+// keys::policyKinds() as a list: "power, oversubscription, ...".
+const std::string kPolicyList = [] {
+  std::string r = keys::policyKinds();
+  for (size_t at = r.find(' '); at != std::string::npos; at = r.find(' ', at + 2))
+    r.replace(at, 1, ", ");
+  return r;
+}();
 } // namespace
 
 void Elab::execOption(const ast::Stmt *s) {
@@ -104,8 +102,8 @@ void Elab::execPolicy(const ast::Stmt *s) {
 #include "ir/Settings.def"
   else {
     Diagnostic *d = error(DiagCode::E0034, s->nameRange(), "unknown policy '{}'", k);
-    diags_.suggest(d, s->nameRange(), k, policyNames().substr(std::strlen("policies: ")));
-    DiagEngine::note(d, {}, std::string(policyNames()));
+    diags_.suggest(d, s->nameRange(), k, kPolicyList);
+    DiagEngine::note(d, {}, "policies: " + kPolicyList);
     return;
   }
   bool haveMax = pol.kind == ir::PolicyKind::NvLink || pol.kind == ir::PolicyKind::RailOptimized;
