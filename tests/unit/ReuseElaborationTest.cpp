@@ -530,6 +530,14 @@ TEST(ReusePasses, BesideAnEditOfWhatNothingReads) {
   Result ba = compile(adjacent);
   EXPECT_TRUE(sameAsFresh(ba, edit(edit(adjacent, "spare2 = 5 km", "spare2 = 6 km"), "pue = 1.3", "pue = 1.4"), &r));
   EXPECT_TRUE(r.c->passesReused());
+  // A template and a let edited in one hunk: each is skipped where it is declared, so
+  // neither counts as named elsewhere.
+  std::string pair = edit(kDesign, "let n = 4;", "let n = 4;\ntemplate spareT() { }\nlet spare = 2 km;");
+  Result bp = compile(pair);
+  EXPECT_TRUE(sameAsFresh(
+      bp, edit(edit(edit(pair, "spareT() { }", "spareT() { x : S; }"), "spare = 2 km", "spare = 3 km"), "max = 9 kW", "max = 5 kW"),
+      &r));
+  EXPECT_TRUE(r.c->passesReused());
   // A let whose value now reports: compiled.
   EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "spare = 2 km", "spare = 2 km + 1 W"), "max = 9 kW", "max = 5 kW")));
 }
