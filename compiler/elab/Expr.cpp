@@ -1,5 +1,6 @@
 // Expression evaluation: names, operators with physical dimensions, built-in functions.
 #include "diag/DiagCodes.h"
+#include "elab/Builtins.h"
 #include "elab/ElabState.h"
 
 #include <cstdlib>
@@ -371,24 +372,6 @@ uint32_t Elab::builtString(std::string_view s, const ast::Expr *e) {
   }
   return id;
 }
-
-namespace {
-enum Builtin : uint8_t { Unresolved, Unknown, Min, Max, Ceil, Floor, Round, Abs, Log2, Sqrt, Len, Str, Sum };
-const std::pair<const char *, uint8_t> kBuiltins[] = {
-    {"min", Min},   {"max", Max},   {"sum", Sum}, {"ceil", Ceil}, {"floor", Floor}, {"round", Round},
-    {"abs", Abs},   {"log2", Log2}, {"sqrt", Sqrt}, {"len", Len},   {"str", Str}};
-
-// A call's builtin (a builtin's name is never a user function's), decoded on first call.
-uint8_t builtinOf(const ast::Expr *e) {
-  if (e->builtin == Unresolved) {
-    e->builtin = Unknown;
-    for (const auto &[name, id] : kBuiltins)
-      if (e->text == name)
-        e->builtin = id;
-  }
-  return e->builtin;
-}
-} // namespace
 
 bool Elab::evalIntNode(const ast::Expr *e, int64_t &out) {
   using E = ast::Expr;
