@@ -283,6 +283,7 @@ ElabOptions Compilation::elabOptions(BindingValues *values) const {
   eo.top = opts_.top;
   eo.allowLibrary = opts_.allowLibrary;
   eo.stamp = opts_.stampInstances;
+  eo.linkNests = opts_.linkNests;
   eo.values = values;
   eo.cancel = opts_.cancel;
   return eo;

@@ -41,6 +41,7 @@ struct CompileOptions {
   // A main file without a fabric block is a library, checked as far as it goes (check).
   bool allowLibrary = false;
   bool stampInstances = true; // ElabOptions::stamp
+  bool linkNests = true;      // ElabOptions::linkNests
   // The outputs asked for (backend names): their output rules (compiler/checks/) run for
   // `check` as for `build`.
   std::vector<std::string> outputs;

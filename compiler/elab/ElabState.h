@@ -330,6 +330,25 @@ private:
   // ---- statements ----
   void execBlock(const ast::Block &b);
   void exec(const ast::Stmt *s);
+  void execFor(const ast::Stmt *s); // exec's `for`, after the statement's step
+  // ---- link nests (LinkNest.cpp) ----
+  // A `for` whose body is one props-free link, or one such `for`, nested: run with its
+  // index expressions compiled and its paths resolved without reporting; any iteration
+  // that would report runs as execLink, so the IR and the diagnostics are the same.
+  // False, having done nothing, when the loop is not such a nest (the caller runs it).
+  bool runLinkNest(const ast::Stmt *s, int64_t from, int64_t to);
+  struct Nest;
+  enum class NestState : uint8_t { Retry, Never, Ready }; // Retry: a name is not interned yet
+  bool linkNestShape(const ast::Stmt *s);
+  uint32_t peekSym(std::string_view text, uint32_t &cache); // None if never interned
+  NestState compileNest(Nest &n);
+  NestState nestCode(Nest &n, const ast::Expr *e, size_t visible, int32_t &code);
+  NestState nestOps(Nest &n, size_t code, const ast::Expr *e, size_t visible, size_t &sp);
+  void nestInner(Nest &n, size_t level);
+  void nestLink(Nest &n);
+  bool nestPath(Nest &n, size_t side, Endpoint &ep);
+  void markUsed(Nest &n, size_t code);
+  llvm::DenseMap<const ast::Stmt *, bool> nestShape_; // linkNestShape, per for statement
   void execInst(const ast::Stmt *s);
   bool checkTarget(const ast::Stmt *s);
   uint32_t targetModel(const ast::Stmt *s);

@@ -27,27 +27,7 @@ void Elab::exec(const ast::Stmt *s) {
   case K::Param: ++impure_; execParam(s); break; // impure_: a template body that does this is not stamped
   case K::Option: ++impure_; execOption(s); break;
   case K::Inst: execInst(s); break;
-  case K::For: {
-    int64_t from, to;
-    if (!intValue(s->e1, from, "loop start") || !intValue(s->e2(), to, "loop end"))
-      return;
-    uint32_t var = sym(s->name(), s->sym());
-    frames_.push_back({s, nullptr, None, from});
-    const Sizes before = sizes();
-    for (int64_t i = from; i < to; ++i) {
-      step(s->range);
-      frames_.back().index = i;
-      size_t mark = env_.size();
-      bind(var, Value::integer(i));
-      for (const ast::Stmt *b : s->body())
-        exec(b);
-      env_.resize(mark);
-      if (i == from)
-        reserveAhead(before, uint64_t(to - from - 1));
-    }
-    frames_.pop_back();
-    break;
-  }
+  case K::For: execFor(s); break;
   case K::If: {
     bool c;
     if (!toBool(eval(s->e1), s->e1, c))
@@ -77,6 +57,29 @@ void Elab::exec(const ast::Stmt *s) {
     break;
   }
   }
+}
+
+void Elab::execFor(const ast::Stmt *s) {
+  int64_t from, to;
+  if (!intValue(s->e1, from, "loop start") || !intValue(s->e2(), to, "loop end"))
+    return;
+  if (opts_.linkNests && runLinkNest(s, from, to))
+    return;
+  uint32_t var = sym(s->name(), s->sym());
+  frames_.push_back({s, nullptr, None, from});
+  const Sizes before = sizes();
+  for (int64_t i = from; i < to; ++i) {
+    step(s->range);
+    frames_.back().index = i;
+    size_t mark = env_.size();
+    bind(var, Value::integer(i));
+    for (const ast::Stmt *b : s->body())
+      exec(b);
+    env_.resize(mark);
+    if (i == from)
+      reserveAhead(before, uint64_t(to - from - 1));
+  }
+  frames_.pop_back();
 }
 
 void Elab::reserveAhead(const Sizes &before, uint64_t more) {

@@ -54,6 +54,10 @@ struct ElabOptions {
   // instead of evaluating it again (elab/Stamp.cpp). Off: every body is evaluated; the IR
   // is the same either way (tests compare the two).
   bool stamp = true;
+  // Run a loop nest of props-free links with compiled indices (elab/LinkNest.cpp). Off:
+  // every iteration runs as a statement; the IR and the diagnostics are the same either
+  // way (tests compare the two).
+  bool linkNests = true;
   // Set by another thread to stop early (the language server, when a newer edit makes
   // this compile stale): checked every 4,096 steps, elaboration then returns false.
   const std::atomic<bool> *cancel = nullptr;

@@ -43,9 +43,9 @@ bool Compilation::sameSetup(const Compilation &base) const {
       prog_.main->fileId != bp.main->fileId || sm_->size() != bsm.size() || opts_.top != base.opts_.top ||
       opts_.defines != base.opts_.defines || opts_.outputs != base.opts_.outputs ||
       opts_.allowLibrary != base.opts_.allowLibrary || opts_.stampInstances != base.opts_.stampInstances ||
-      !opts_.guidsFrom.empty() || !opts_.stopAfter.empty() || a.maxDevices != b.maxDevices ||
-      a.maxLinks != b.maxLinks || a.maxSteps != b.maxSteps || a.maxDepth != b.maxDepth ||
-      a.maxValueSize != b.maxValueSize)
+      opts_.linkNests != base.opts_.linkNests || !opts_.guidsFrom.empty() || !opts_.stopAfter.empty() ||
+      a.maxDevices != b.maxDevices || a.maxLinks != b.maxLinks || a.maxSteps != b.maxSteps ||
+      a.maxDepth != b.maxDepth || a.maxValueSize != b.maxValueSize)
     return false;
   // Every other file is the same text (an import edited in another buffer, a file
   // saved: not).
