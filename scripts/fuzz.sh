@@ -54,12 +54,12 @@ find "$RUN/robustness" -type f -name '*.fab' | while IFS= read -r f; do
   cp "$f" "$RUN/seeds/robustness_$(echo "${f#"$RUN"/robustness/}" | tr / _)"
 done
 rm -rf "$RUN/robustness"
-# Seeds of the semantic, nesting, value-growth, rename, edit and reuse modes (first byte
-# 0x01, 0x02, 0x05, 0x06, 0x07, 0x09: tests/fuzz/fabc_fuzz.cpp).
+# Seeds of the semantic, nesting, value-growth, rename, edit, reuse and link-nest modes (first byte
+# 0x01, 0x02, 0x05, 0x06, 0x07, 0x09, 0x0a: tests/fuzz/fabc_fuzz.cpp).
 python3 - "$RUN/seeds" <<'EOF2'
 import os, random, sys
 rng = random.Random(7)
-for mode in (1, 2, 5, 6, 7, 9):
+for mode in (1, 2, 5, 6, 7, 9, 10):
     for k in range(32):
         n = rng.randint(4, 400 if mode == 2 else 40)
         with open(os.path.join(sys.argv[1], f"mode{mode}_{k}"), "wb") as f:

@@ -481,4 +481,78 @@ void reuseOne(const uint8_t *data, size_t size) {
         "--- before:\n" + text + "--- after:\n" + edited + "--- reused:\n" + a + "--- fresh:\n" + f);
 }
 
+// ---- 0x0a: loop nests of links, compiled or run as statements ----
+namespace {
+// An integer expression over the loop variables visible (v0..v<vars-1>), g and literals,
+// with the operators a compiled index takes and some it does not (min, a comparison).
+std::string nestExpr(Bytes &b, int vars, int depth) {
+  const uint8_t c = b.next();
+  if (depth > 3 || c % 8 < 3) {
+    switch (c % 4) {
+    case 0: return vars ? "v" + std::to_string(b.next() % vars) : "g";
+    case 1: return std::to_string(int(b.next() % 12) - 2);
+    case 2: return "g";
+    default: return vars ? "v" + std::to_string(vars - 1) : "3";
+    }
+  }
+  static const char *const ops[] = {" + ", " - ", " * ", " / ", " % "};
+  std::string l = nestExpr(b, vars, depth + 1), r = nestExpr(b, vars, depth + 1);
+  switch (c % 8) {
+  case 3: case 4: return "(" + l + ops[b.next() % 5] + r + ")";
+  case 5: return std::string(b.next() % 2 ? "floor(" : b.next() % 2 ? "ceil(" : "round(") + l + " / " + r + ")";
+  case 6: return "-" + l;
+  default: return b.next() % 4 ? "floor(" + l + ")" : "min(" + l + ", " + r + ")";
+  }
+}
+
+std::string nestPath(Bytes &b, int vars) {
+  switch (b.next() % 8) {
+  case 0: return "s";
+  case 1: return "a[" + nestExpr(b, vars, 0) + "]";
+  case 2: return "s.p[" + nestExpr(b, vars, 0) + "]";
+  case 3: return "t[" + nestExpr(b, vars, 0) + "].x[" + nestExpr(b, vars, 0) + "].p[" + nestExpr(b, vars, 0) + "]";
+  case 4: return "a[" + nestExpr(b, vars, 0) + "].q[0]";
+  case 5: return "t[" + nestExpr(b, vars, 0) + "]";
+  case 6: return "zz[" + nestExpr(b, vars, 0) + "].p[0]";
+  default: return "b[" + nestExpr(b, vars, 0) + "].p[" + nestExpr(b, vars, 0) + "]";
+  }
+}
+} // namespace
+
+void linkNestOne(const uint8_t *data, size_t size) {
+  Bytes b{data, size};
+  std::string text = "model SW : switch { power = 500 W; latency = 100 ns; port p[12] { speed = 400 Gb/s; } }\n"
+                     "model SL : switch { power = 300 W; latency = 100 ns; port p[4] { speed = 100 Gb/s; } }\n"
+                     "template pair(n) { x[n] : SW; }\n"
+                     "let g = " + std::to_string(b.next() % 6) + ";\n";
+  std::string nest;
+  const int levels = b.next() % 3 + 1;
+  for (int l = 0; l < levels; ++l)
+    nest += "for v" + std::to_string(l) + " in " + nestExpr(b, l, 2) + " .. " + nestExpr(b, l, 2) + " { ";
+  nest += "link " + nestPath(b, levels) + " -- " + nestPath(b, levels) + "; " + std::string(size_t(levels), '}');
+  const bool inTemplate = b.next() % 2;
+  if (inTemplate)
+    text += "template tn(g) { a[4] : SW; b[3] : SL; s : SW; t[2] : pair(3); " + nest + " }\n"
+            "fabric f { i[3] : tn(" + std::to_string(b.next() % 4) + "); }\n";
+  else
+    text += "fabric f { a[4] : SW; b[3] : SL; s : SW; t[2] : pair(3); " + nest + " }\n";
+  std::string out[2];
+  for (int on = 0; on < 2; ++on) {
+    CompileOptions co = smallOptions();
+    co.allowLibrary = false;
+    co.linkNests = on;
+    co.limits.maxSteps = 20000;
+    Compiled x{std::make_shared<Compilation>(co), std::make_shared<BindingValues>()};
+    x.c->diags().setOutput(devNull());
+    x.c->run(CompileInput::source("/fuzz/n.fab", text));
+    out[on] = observed(x);
+    const ir::Fabric &F = x.c->fabric();
+    for (size_t k = 0; k < F.numLinks(); ++k)
+      out[on] += std::to_string(F.linkA[k]) + "-" + std::to_string(F.linkB[k]) + "\n";
+  }
+  if (out[0] != out[1])
+    bug("a link nest compiled differs from its statements",
+        text + "--- statements:\n" + out[0] + "--- compiled:\n" + out[1]);
+}
+
 } // namespace fabc_fuzz

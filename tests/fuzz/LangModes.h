@@ -22,4 +22,7 @@ void editsOne(const uint8_t *data, size_t size);
 // 0x09: edits of a generated design; a compilation that reuses the check before the edit
 // (compiler/reuse/) must give what compiling the edited text afresh gives.
 void reuseOne(const uint8_t *data, size_t size);
+// 0x0a: a generated loop nest of links; run with compiled indices (compiler/elab/LinkNest.cpp)
+// it must give the diagnostics and the IR its iterations give as statements.
+void linkNestOne(const uint8_t *data, size_t size);
 } // namespace fabc_fuzz

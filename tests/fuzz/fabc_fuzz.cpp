@@ -505,6 +505,8 @@ void *threadMain(void *p) {
     discoveryOne(j->data + 1, j->size - 1);
   else if (j->size > 0 && j->data[0] == 9)
     fabc_fuzz::reuseOne(j->data + 1, j->size - 1);
+  else if (j->size > 0 && j->data[0] == 10)
+    fabc_fuzz::linkNestOne(j->data + 1, j->size - 1);
   else
     compileOne(std::string(reinterpret_cast<const char *>(j->data), j->size));
   return nullptr;
