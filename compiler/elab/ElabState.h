@@ -332,10 +332,11 @@ private:
   void exec(const ast::Stmt *s);
   void execFor(const ast::Stmt *s); // exec's `for`, after the statement's step
   // ---- link nests (LinkNest.cpp) ----
-  // A `for` whose body is one props-free link, or one such `for`, nested: run with its
-  // index expressions compiled and its paths resolved without reporting; any iteration
-  // that would report runs as execLink, so the IR and the diagnostics are the same.
-  // False, having done nothing, when the loop is not such a nest (the caller runs it).
+  // `for`s nested down to a body of links (no [*]; properties literals or names the loops
+  // do not bind): run with the index expressions compiled and the paths resolved without
+  // reporting; any iteration that would report runs as execLink, so the IR and the
+  // diagnostics are the same. False, having done nothing, when the loop is not such a
+  // nest (the caller runs it).
   bool runLinkNest(const ast::Stmt *s, int64_t from, int64_t to);
   struct Nest;
   enum class NestState : uint8_t { Retry, Never, Ready }; // Retry: a name is not interned yet
@@ -346,14 +347,25 @@ private:
   NestState nestOps(Nest &n, size_t code, const ast::Expr *e, size_t visible, size_t &sp);
   void nestInner(Nest &n, size_t level);
   void nestLink(Nest &n);
-  bool nestPath(Nest &n, size_t side, Endpoint &ep);
+  bool nestPath(Nest &n, size_t link, size_t side, Endpoint &ep);
   void markUsed(Nest &n, size_t code);
   llvm::DenseMap<const ast::Stmt *, bool> nestShape_; // linkNestShape, per for statement
   void execInst(const ast::Stmt *s);
   bool checkTarget(const ast::Stmt *s);
   uint32_t targetModel(const ast::Stmt *s);
   void instantiate(const ast::Stmt *s, int64_t index, bool isArray);
-  void execLink(const ast::Stmt *s);
+  struct LinkProps {
+    int64_t count = 1;
+    float length = 0;
+    uint8_t flags = 0;
+    ir::Media media = ir::Media::None;
+    bool pairwise = false;
+    ir::PartChoice parts;
+    bool clean = false; // read without a diagnostic
+  };
+  // `read`: the properties, when the statement got past their checks (link nests reuse them).
+  void execLink(const ast::Stmt *s, LinkProps *read = nullptr);
+  bool linkProps(const ast::Stmt *s, LinkProps &lp);
   void execGroup(const ast::Stmt *s);
   void execPlace(const ast::Stmt *s);
   void execBuilding(const ast::Stmt *s);

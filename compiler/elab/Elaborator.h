@@ -54,7 +54,7 @@ struct ElabOptions {
   // instead of evaluating it again (elab/Stamp.cpp). Off: every body is evaluated; the IR
   // is the same either way (tests compare the two).
   bool stamp = true;
-  // Run a loop nest of props-free links with compiled indices (elab/LinkNest.cpp). Off:
+  // Run a loop nest of links with compiled indices (elab/LinkNest.cpp). Off:
   // every iteration runs as a statement; the IR and the diagnostics are the same either
   // way (tests compare the two).
   bool linkNests = true;

@@ -2,15 +2,16 @@
 // design runs 1.57 million link statements inside `for` nests; as statements, their index
 // expressions were evaluated as trees (a third of elaboration) and their paths resolved by
 // the reporting resolver, through the statement dispatch, at about 1,870 instructions a
-// link. A `for` whose body is one props-free link, or one such `for`, is run here: its
-// index expressions and inner bounds are compiled once to postfix code over the loop
-// variables, and each iteration resolves its two paths without reporting. An iteration
-// that would report anything (a name or an index that fails, a template instance for a
-// device, a link to itself) runs as the statement it is, with its loop variables bound,
-// so every diagnostic is the statement's own. What a statement does besides (steps,
-// frames for the backtrace, room reserved ahead, names marked used, scopes noted for
-// stamping) is done here in the same order, so the IR and the diagnostics are the same
-// with ElabOptions::linkNests off (tests/unit/LinkNestTest.cpp compares the two).
+// link. A nest of `for`s whose innermost body is links (properties: literals, or names the
+// loops do not bind) is run here: its index expressions and inner bounds are compiled once
+// to postfix code over the loop variables, and each iteration resolves its paths without
+// reporting. An iteration that would report anything (a name or an index that fails, a
+// template instance for a device, a link to itself) runs as the statement it is, with its
+// loop variables bound, so every diagnostic is the statement's own; so does each link's
+// first iteration that resolves, which leaves the properties it read. What a statement
+// does besides (steps, frames for the backtrace, room reserved ahead, names marked used,
+// scopes noted for stamping) is done here in the same order, so the IR and the diagnostics
+// are the same with ElabOptions::linkNests off (tests/unit/LinkNestTest.cpp compares the two).
 #include "elab/Builtins.h"
 #include "elab/ElabState.h"
 
@@ -69,18 +70,27 @@ struct Elab::Nest {
     llvm::SmallVector<uint32_t, 4> node;
     size_t cached = 0;
   };
+  // A link of the innermost body. Its first iteration whose ends resolve runs as the
+  // statement and leaves the properties it read; they read no loop variable, so later
+  // iterations take them as they are, unless reading them reported (then every
+  // iteration runs as the statement, which reports again).
+  struct LinkPlan {
+    const ast::Stmt *stmt = nullptr;
+    PathPlan paths[2];
+    uint32_t codeBegin = 0, codeEnd = 0; // its indices' codes
+    enum : uint8_t { NotYet, Ready, AsStatement } props = NotYet;
+    LinkProps lp;
+  };
   llvm::SmallVector<Level, 4> levels;
   std::vector<Code> codes;
-  size_t linkCodes = 0; // codes from here on are the link's indices
-  PathPlan paths[2];
-  const ast::Stmt *link = nullptr;
+  size_t linkCodes = 0; // codes from here on are the links' indices
+  llvm::SmallVector<LinkPlan, 2> links;
   int64_t vars[kMaxLevels] = {};
-  // The link's codes are evaluated at the level they read (once per rack, not per GPU of
+  // The links' codes are evaluated at the level they read (once per rack, not per GPU of
   // it): per code, its value and whether it has one; per level, the codes it evaluates.
   std::vector<int64_t> vals;
   std::vector<uint8_t> ok;
   llvm::SmallVector<llvm::SmallVector<uint32_t, 4>, 4> levelCodes;
-  bool firstDone = false; // the names read are marked used, the paths' scopes noted
 
   void evalLevel(size_t level) {
     for (uint32_t c : levelCodes[level])
@@ -164,23 +174,41 @@ uint32_t Elab::peekSym(std::string_view text, uint32_t &cache) {
   return id;
 }
 
+// A nest: `for`s each with one `for` as its body, the innermost with links only (no
+// [*]), whose properties are literals or names the loops do not bind: the same values
+// in every iteration, read without a step.
 bool Elab::linkNestShape(const ast::Stmt *s) {
   auto [it, fresh] = nestShape_.try_emplace(s, false);
   if (!fresh)
     return it->second;
+  llvm::SmallVector<std::string_view, 4> vars;
   const ast::Stmt *t = s;
-  size_t depth = 0;
-  for (; t->kind == ast::Stmt::For && depth < kMaxLevels; ++depth) {
-    if (t->body().size() != 1)
+  for (; t->body().size() == 1 && t->body()[0]->kind == ast::Stmt::For; t = t->body()[0])
+    if (vars.size() + 1 == kMaxLevels)
       return false;
-    t = t->body()[0];
-  }
-  if (t->kind != ast::Stmt::Link || !t->props.empty() || t->paths.size() != 2)
+    else
+      vars.push_back(t->name());
+  vars.push_back(t->name());
+  if (t->body().empty())
     return false;
-  for (const ast::Path &p : t->paths)
-    for (const ast::Segment &seg : p.segs)
-      if (seg.star)
+  for (const ast::Stmt *l : t->body()) {
+    if (l->kind != ast::Stmt::Link || l->paths.size() != 2)
+      return false;
+    for (const ast::Path &p : l->paths)
+      for (const ast::Segment &seg : p.segs)
+        if (seg.star)
+          return false;
+    for (const ast::Prop &p : l->props) {
+      const ast::Expr *v = p.value;
+      using E = ast::Expr;
+      const bool literal = v && (v->kind == E::Number || v->kind == E::Quantity || v->kind == E::String ||
+                                 v->kind == E::Bool);
+      const bool name = v && v->kind == E::Name && v->kids.empty() &&
+                        std::find(vars.begin(), vars.end(), v->text) == vars.end();
+      if (!literal && !name)
         return false;
+    }
+  }
   return it->second = true;
 }
 
@@ -283,26 +311,30 @@ Elab::NestState Elab::compileNest(Nest &n) {
       return st;
     n.levels.push_back(l);
   }
-  const ast::Stmt *t = n.levels.back().stmt->body()[0];
-  n.link = t;
   n.linkCodes = n.codes.size();
-  for (size_t side = 0; side < 2; ++side) {
-    Nest::PathPlan &pp = n.paths[side];
-    pp = {};
-    pp.path = &t->paths[side];
-    for (const ast::Segment &seg : pp.path->segs) {
-      Nest::Seg sg{&seg, peekSym(seg.name(), seg.sym)};
-      if (sg.sym == None)
-        return NestState::Retry;
-      if (seg.index())
-        if (NestState st = nestCode(n, seg.index(), n.levels.size(), sg.code); st != NestState::Ready)
-          return st;
-      pp.segs.push_back(sg);
+  n.links.clear();
+  for (const ast::Stmt *t : n.levels.back().stmt->body()) {
+    Nest::LinkPlan &lk = n.links.emplace_back();
+    lk.stmt = t;
+    lk.codeBegin = uint32_t(n.codes.size());
+    for (size_t side = 0; side < 2; ++side) {
+      Nest::PathPlan &pp = lk.paths[side];
+      pp.path = &t->paths[side];
+      for (const ast::Segment &seg : pp.path->segs) {
+        Nest::Seg sg{&seg, peekSym(seg.name(), seg.sym)};
+        if (sg.sym == None)
+          return NestState::Retry;
+        if (seg.index())
+          if (NestState st = nestCode(n, seg.index(), n.levels.size(), sg.code); st != NestState::Ready)
+            return st;
+        pp.segs.push_back(sg);
+      }
+      // entries_ does not change while the nest runs: its body declares nothing.
+      pp.first = findEntry(scope_, pp.segs[0].sym, pp.firstScope);
+      if (!pp.first)
+        return NestState::Never; // every iteration reports it, as a statement
     }
-    // entries_ does not change while the nest runs: its body declares nothing.
-    pp.first = findEntry(scope_, pp.segs[0].sym, pp.firstScope);
-    if (!pp.first)
-      return NestState::Never; // every iteration reports it, as a statement
+    lk.codeEnd = uint32_t(n.codes.size());
   }
   n.vals.assign(n.codes.size(), 0);
   n.ok.assign(n.codes.size(), 0);
@@ -312,10 +344,11 @@ Elab::NestState Elab::compileNest(Nest &n) {
       n.ok[c] = Nest::run(n.codes[c], n.vars, n.vals[c]);
     else
       n.levelCodes[size_t(n.codes[c].dep)].push_back(uint32_t(c));
-  for (Nest::PathPlan &pp : n.paths) {
-    pp.key.assign(pp.segs.size(), 0);
-    pp.node.assign(pp.segs.size(), None);
-  }
+  for (Nest::LinkPlan &lk : n.links)
+    for (Nest::PathPlan &pp : lk.paths) {
+      pp.key.assign(pp.segs.size(), 0);
+      pp.node.assign(pp.segs.size(), None);
+    }
   return NestState::Ready;
 }
 
@@ -342,7 +375,8 @@ bool Elab::runLinkNest(const ast::Stmt *s, int64_t from, int64_t to) {
     } else { // as execFor: the names it interns make the next iteration's compile succeed
       size_t mark = env_.size();
       bind(n.levels[0].var, Value::integer(i));
-      exec(s->body()[0]);
+      for (const ast::Stmt *b : s->body())
+        exec(b);
       env_.resize(mark);
     }
     if (i == from)
@@ -396,8 +430,8 @@ void Elab::markUsed(Nest &n, size_t code) {
 // resolvePath's steps for a path that resolves: false where it would report. Nothing is
 // declared while the nest runs, so a segment with its parent and index of the last time
 // is the node it was then.
-bool Elab::nestPath(Nest &n, size_t side, Endpoint &ep) {
-  Nest::PathPlan &pp = n.paths[side];
+bool Elab::nestPath(Nest &n, size_t link, size_t side, Endpoint &ep) {
+  Nest::PathPlan &pp = n.links[link].paths[side];
   auto index = [&](const Nest::Seg &s) { return s.code >= 0 ? n.vals[size_t(s.code)] : int64_t(s.seg->literal()); };
   const size_t last = pp.segs.size() - 1;
   for (size_t i = 0;; ++i) {
@@ -465,33 +499,39 @@ bool Elab::nestPath(Nest &n, size_t side, Endpoint &ep) {
   }
 }
 
-// One iteration's link: exec's step, then execLink's work for a props-free link whose ends
-// resolve; anything else runs as execLink, with the loop variables bound.
+// One iteration's links: for each, exec's step, then execLink's work for a link whose
+// ends resolve; anything else runs as execLink, with the loop variables bound.
 void Elab::nestLink(Nest &n) {
-  step(n.link->range);
-  Endpoint a, b;
-  bool fast = true;
-  for (size_t c = n.linkCodes; fast && c < n.codes.size(); ++c)
-    fast = n.ok[c];
-  fast = fast && nestPath(n, 0, a) && nestPath(n, 1, b) && a.device != None && b.device != None &&
-         a.device != b.device;
-  if (!fast) {
-    size_t mark = env_.size();
-    for (size_t k = 0; k < n.levels.size(); ++k)
-      bind(n.levels[k].var, Value::integer(n.vars[k]));
-    execLink(n.link);
-    env_.resize(mark);
-    return;
+  for (size_t k = 0; k < n.links.size(); ++k) {
+    Nest::LinkPlan &lk = n.links[k];
+    step(lk.stmt->range);
+    Endpoint a, b;
+    bool fast = lk.props != Nest::LinkPlan::AsStatement;
+    for (uint32_t c = lk.codeBegin; fast && c < lk.codeEnd; ++c)
+      fast = n.ok[c];
+    fast = fast && nestPath(n, k, 0, a) && nestPath(n, k, 1, b) && a.device != None &&
+           b.device != None && a.device != b.device;
+    if (!fast || lk.props == Nest::LinkPlan::NotYet) {
+      size_t mark = env_.size();
+      for (size_t l = 0; l < n.levels.size(); ++l)
+        bind(n.levels[l].var, Value::integer(n.vars[l]));
+      if (fast) { // the first that resolves: it marks the names it reads used and notes its scopes
+        lk.lp.clean = false;
+        execLink(lk.stmt, &lk.lp);
+        lk.props = lk.lp.clean ? Nest::LinkPlan::Ready : Nest::LinkPlan::AsStatement;
+      } else {
+        execLink(lk.stmt);
+      }
+      env_.resize(mark);
+      continue;
+    }
+    const uint32_t choice = internChoice(lk.lp.parts);
+    for (int64_t i = 0; i < lk.lp.count; ++i)
+      if (!addLink(a, b, lk.stmt, lk.lp.length, lk.lp.flags, lk.lp.media))
+        break; // the rest of the count would fail the same way
+      else
+        setLinkChoice(choice);
   }
-  if (!n.firstDone) {
-    for (size_t c = n.linkCodes; c < n.codes.size(); ++c)
-      markUsed(n, c);
-    for (Nest::PathPlan &pp : n.paths)
-      noteScope(pp.firstScope);
-    n.firstDone = true;
-  }
-  if (addLink(a, b, n.link, 0, 0, ir::Media::None))
-    setLinkChoice(0); // internChoice of no parts
 }
 
 } // namespace fabc::elab

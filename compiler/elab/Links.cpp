@@ -270,9 +270,59 @@ void Elab::breakoutFix(Diagnostic *d, uint32_t port, double factor, double speed
                                factor));
 }
 
+// A link's properties, evaluated as execLink reads them: false after an error that ends
+// the statement (an unknown key is reported and the link still made).
+bool Elab::linkProps(const ast::Stmt *s, LinkProps &lp) {
+  for (const ast::Prop &p : s->props) {
+    if (p.key == "count") {
+      if (!propInt(p, 1, 1 << 16, lp.count))
+        return false;
+    } else if (p.key == "length") {
+      double v;
+      if (!propQty(p, dims::Length, v))
+        return false;
+      if (v <= 0 || v > 2e7) {
+        error(DiagCode::E0034, p.value->range, "link length {} is not a real cable", formatQuantity(v, dims::Length));
+        return false;
+      }
+      lp.length = float(v);
+      lp.flags |= ir::LinkLengthExplicit;
+    } else if (p.key == "media") {
+      uint32_t m;
+      if (!propStr(p, m))
+        return false;
+      lp.media = ir::mediaFromName(F.strings.str(m));
+      if (lp.media == ir::Media::None) {
+        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown media '{}'", F.strings.str(m));
+        diags_.suggest(d, p.value->range, F.strings.str(m), "DAC ACC AOC MMF SMF DCI");
+        DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI");
+        return false;
+      }
+    } else if (p.key == "pattern") {
+      uint32_t v;
+      if (!propStr(p, v))
+        return false;
+      std::string_view t = F.strings.str(v);
+      if (t != "mesh" && t != "pairwise") {
+        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown wiring pattern '{}'", t);
+        diags_.suggest(d, p.value->range, t, "mesh pairwise");
+        DiagEngine::note(d, {}, "patterns: \"mesh\" (every A to every B), \"pairwise\" (A[i] to B[i])");
+        return false;
+      }
+      lp.pairwise = t == "pairwise";
+    } else if (p.key == "optic" || p.key == "cable") {
+      if (!partProp(p, p.key == "optic", lp.parts))
+        return false;
+    } else {
+      unknownProp(p, "a link", keys::kLink);
+    }
+  }
+  return true;
+}
+
 // One link, or a wiring pattern when a path has [*]: "mesh" (the default) joins every
 // matched A to every matched B; "pairwise" joins the i-th A to the i-th B.
-void Elab::execLink(const ast::Stmt *s) {
+void Elab::execLink(const ast::Stmt *s, LinkProps *read) {
   llvm::SmallVector<Endpoint, 1> a, b; // one endpoint each, without a heap allocation
   resolvePath(s->paths[0], true, true, a);
   resolvePath(s->paths[1], true, true, b);
@@ -284,82 +334,39 @@ void Elab::execLink(const ast::Stmt *s) {
         error(DiagCode::E0035, s->paths[side].range(), "'{}' is a template instance, not a device", F.nodeName(e.node));
         return;
       }
-  int64_t count = 1;
-  float length = 0;
-  uint8_t flags = 0;
-  ir::Media media = ir::Media::None;
-  bool pairwise = false;
-  ir::PartChoice parts;
-  for (const ast::Prop &p : s->props) {
-    if (p.key == "count") {
-      if (!propInt(p, 1, 1 << 16, count))
-        return;
-    } else if (p.key == "length") {
-      double v;
-      if (!propQty(p, dims::Length, v))
-        return;
-      if (v <= 0 || v > 2e7) {
-        error(DiagCode::E0034, p.value->range, "link length {} is not a real cable", formatQuantity(v, dims::Length));
-        return;
-      }
-      length = float(v);
-      flags |= ir::LinkLengthExplicit;
-    } else if (p.key == "media") {
-      uint32_t m;
-      if (!propStr(p, m))
-        return;
-      media = ir::mediaFromName(F.strings.str(m));
-      if (media == ir::Media::None) {
-        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown media '{}'", F.strings.str(m));
-        diags_.suggest(d, p.value->range, F.strings.str(m), "DAC ACC AOC MMF SMF DCI");
-        DiagEngine::note(d, {}, "media: DAC, ACC, AOC, MMF, SMF, DCI");
-        return;
-      }
-    } else if (p.key == "pattern") {
-      uint32_t v;
-      if (!propStr(p, v))
-        return;
-      std::string_view t = F.strings.str(v);
-      if (t != "mesh" && t != "pairwise") {
-        Diagnostic *d = error(DiagCode::E0034, p.value->range, "unknown wiring pattern '{}'", t);
-        diags_.suggest(d, p.value->range, t, "mesh pairwise");
-        DiagEngine::note(d, {}, "patterns: \"mesh\" (every A to every B), \"pairwise\" (A[i] to B[i])");
-        return;
-      }
-      pairwise = t == "pairwise";
-    } else if (p.key == "optic" || p.key == "cable") {
-      if (!partProp(p, p.key == "optic", parts))
-        return;
-    } else {
-      unknownProp(p, "a link", keys::kLink);
-    }
-  }
+  LinkProps lp;
+  const uint64_t before = reported_;
+  if (!linkProps(s, lp))
+    return;
+  lp.clean = reported_ == before;
   // A named port can carry one link: an end used by several (count, or a mesh to many
   // far ends) must take the next free ports instead.
-  bool reuseA = count > 1 || (!pairwise && b.size() > 1), reuseB = count > 1 || (!pairwise && a.size() > 1);
+  bool reuseA = lp.count > 1 || (!lp.pairwise && b.size() > 1), reuseB = lp.count > 1 || (!lp.pairwise && a.size() > 1);
   if ((reuseA && a[0].port >= 0) || (reuseB && b[0].port >= 0)) {
     error(DiagCode::E0034, s->range, "a link with count > 1 or [*] takes the next free ports: omit the port indices");
     return;
   }
-  if (pairwise && a.size() != b.size()) {
+  if (lp.pairwise && a.size() != b.size()) {
     error(DiagCode::E0034, s->range, "a pairwise pattern needs as many ends on each side, not {} and {}", a.size(),
           b.size());
     return;
   }
-  uint32_t choice = internChoice(parts);
+  if (read)
+    *read = lp;
+  uint32_t choice = internChoice(lp.parts);
   auto join = [&](const Endpoint &x, const Endpoint &y) {
     if (x.device == y.device) {
       error(DiagCode::E0045, s->range, "link connects '{}' to itself", F.deviceName(x.device));
       return false;
     }
-    for (int64_t i = 0; i < count; ++i)
-      if (!addLink(x, y, s, length, flags, media))
+    for (int64_t i = 0; i < lp.count; ++i)
+      if (!addLink(x, y, s, lp.length, lp.flags, lp.media))
         return false; // the rest of the count would fail the same way
       else
         setLinkChoice(choice);
     return true;
   };
-  if (pairwise) {
+  if (lp.pairwise) {
     for (size_t i = 0; i < a.size(); ++i)
       if (!join(a[i], b[i]))
         return;

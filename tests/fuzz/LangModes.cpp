@@ -529,7 +529,17 @@ void linkNestOne(const uint8_t *data, size_t size) {
   const int levels = b.next() % 3 + 1;
   for (int l = 0; l < levels; ++l)
     nest += "for v" + std::to_string(l) + " in " + nestExpr(b, l, 2) + " .. " + nestExpr(b, l, 2) + " { ";
-  nest += "link " + nestPath(b, levels) + " -- " + nestPath(b, levels) + "; " + std::string(size_t(levels), '}');
+  // One or two links, with properties the nest takes (literals, names it does not bind)
+  // and ones it does not (a loop variable's value).
+  static const char *const props[] = {"", "", " { length = 3 m; }", " { count = g; }", " { count = 2; }",
+                                      " { optic = SW; }", " { media = \"AOC\"; length = 2 m; }", " { colour = 1; }",
+                                      " { count = v0; }", " { length = 0 m; }", " { pattern = \"pairwise\"; }"};
+  for (int k = 0, links = b.next() % 3 == 0 ? 2 : 1; k < links; ++k) {
+    nest += "link " + nestPath(b, levels) + " -- " + nestPath(b, levels);
+    const char *pr = props[b.next() % (sizeof props / sizeof *props)];
+    nest += *pr ? std::string(pr) + " " : "; ";
+  }
+  nest += std::string(size_t(levels), '}');
   const bool inTemplate = b.next() % 2;
   if (inTemplate)
     text += "template tn(g) { a[4] : SW; b[3] : SL; s : SW; t[2] : pair(3); " + nest + " }\n"

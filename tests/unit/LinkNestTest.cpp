@@ -122,6 +122,44 @@ fabric f {
 )");
 }
 
+TEST(LinkNest, PropertiesAndSeveralLinksABody) {
+  auto b = expectSame(R"(
+let up = 2;
+let fibre = 30 m;
+fabric f {
+  srv[8] : SRV;
+  leaf[2] : SW;
+  spine[2] : SW;
+  for t in 0 .. 8 {
+    link srv[t].nic[0] -- leaf[t % 2].p[t] { length = 3 m; optic = SR4; }
+    link srv[t].nic[1] -- leaf[1 - t % 2].p[t + 8] { length = fibre; media = "MMF"; cable = MMF; }
+  }
+  for k in 0 .. 2 { for s in 0 .. 2 { link leaf[k] -- spine[s].p[60 + k] { length = 30 m; } link leaf[k] -- spine[s] { count = up; length = 30 m; } } }
+}
+)");
+  EXPECT_EQ(b->F.numLinks(), 28u);
+  EXPECT_EQ(b->diags->errors(), 0u) << render(*b->diags);
+  EXPECT_EQ(b->F.linkLength[0], 3.0f);
+  EXPECT_EQ(b->F.linkLength[1], 30.0f);
+}
+
+TEST(LinkNest, PropertiesThatReportDoSoEveryIteration) {
+  std::string d = render(*expectSame(R"(
+fabric f {
+  srv[4] : SRV;
+  leaf : SW;
+  for t in 0 .. 4 { link srv[t].nic[0] -- leaf.p[t] { length = -3 m; } }
+  for t in 0 .. 4 { link srv[t].nic[1] -- leaf.p[t + 8] { colour = "blue"; } }
+  for t in 0 .. 4 { link srv[t].nic[2] -- leaf.p[t + 16] { count = 2; } }
+  for t in 0 .. 4 { link srv[t].nic[3] -- leaf { count = 2; optic = MMF; media = "copper"; } }
+  for t in 0 .. 2 { link leaf.p[40 + t] -- srv[t + 10].nic[0] { length = 1 m; } link srv[t].nic[3] -- leaf { pattern = "pairwise"; } }
+}
+)")
+                             ->diags);
+  EXPECT_NE(d.find("is not a real cable"), std::string::npos) << d;
+  EXPECT_NE(d.find("unknown property 'colour'"), std::string::npos) << d;
+}
+
 TEST(LinkNest, LimitsStopInTheSamePlace) {
   CompileOptions o;
   o.limits.maxSteps = 40;
