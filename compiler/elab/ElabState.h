@@ -331,6 +331,28 @@ private:
   void execBlock(const ast::Block &b);
   void exec(const ast::Stmt *s);
   void execFor(const ast::Stmt *s); // exec's `for`, after the statement's step
+  // A `for`'s iterations as the statement runs them: a step and the backtrace's frame
+  // for each, room reserved after the first; body(i) does the iteration's work.
+  template <class Body> void iterate(const ast::Stmt *s, int64_t from, int64_t to, Body &&body) {
+    frames_.push_back({s, nullptr, None, from});
+    const Sizes before = sizes();
+    for (int64_t i = from; i < to; ++i) {
+      step(s->range);
+      frames_.back().index = i;
+      body(i);
+      if (i == from)
+        reserveAhead(before, uint64_t(to - from - 1));
+    }
+    frames_.pop_back();
+  }
+  // One iteration of `for` s as a statement: its variable bound, its body run.
+  void execIteration(const ast::Stmt *s, uint32_t var, int64_t i) {
+    size_t mark = env_.size();
+    bind(var, Value::integer(i));
+    for (const ast::Stmt *b : s->body())
+      exec(b);
+    env_.resize(mark);
+  }
   // ---- link nests (LinkNest.cpp) ----
   // `for`s nested down to a body of links (no [*]; properties literals or names the loops
   // do not bind): run with the index expressions compiled and the paths resolved without

@@ -66,20 +66,7 @@ void Elab::execFor(const ast::Stmt *s) {
   if (opts_.linkNests && runLinkNest(s, from, to))
     return;
   uint32_t var = sym(s->name(), s->sym());
-  frames_.push_back({s, nullptr, None, from});
-  const Sizes before = sizes();
-  for (int64_t i = from; i < to; ++i) {
-    step(s->range);
-    frames_.back().index = i;
-    size_t mark = env_.size();
-    bind(var, Value::integer(i));
-    for (const ast::Stmt *b : s->body())
-      exec(b);
-    env_.resize(mark);
-    if (i == from)
-      reserveAhead(before, uint64_t(to - from - 1));
-  }
-  frames_.pop_back();
+  iterate(s, from, to, [&](int64_t i) { execIteration(s, var, i); });
 }
 
 void Elab::reserveAhead(const Sizes &before, uint64_t more) {

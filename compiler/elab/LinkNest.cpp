@@ -358,31 +358,20 @@ bool Elab::runLinkNest(const ast::Stmt *s, int64_t from, int64_t to) {
   Nest n;
   n.levels.push_back({s, sym(s->name(), s->sym())}); // interned where the statement interns it
   NestState state = NestState::Retry;
-  frames_.push_back({s, nullptr, None, from});
-  const Sizes before = sizes();
-  for (int64_t i = from; i < to; ++i) {
-    step(s->range);
-    frames_.back().index = i;
+  iterate(s, from, to, [&](int64_t i) {
     if (state == NestState::Retry)
       state = compileNest(n);
-    if (state == NestState::Ready) {
-      n.vars[0] = i;
-      n.evalLevel(0);
-      if (n.levels.size() == 1)
-        nestLink(n);
-      else
-        nestInner(n, 1);
-    } else { // as execFor: the names it interns make the next iteration's compile succeed
-      size_t mark = env_.size();
-      bind(n.levels[0].var, Value::integer(i));
-      for (const ast::Stmt *b : s->body())
-        exec(b);
-      env_.resize(mark);
+    if (state != NestState::Ready) { // as execFor: the names it interns let a later compile succeed
+      execIteration(s, n.levels[0].var, i);
+      return;
     }
-    if (i == from)
-      reserveAhead(before, uint64_t(to - from - 1));
-  }
-  frames_.pop_back();
+    n.vars[0] = i;
+    n.evalLevel(0);
+    if (n.levels.size() == 1)
+      nestLink(n);
+    else
+      nestInner(n, 1);
+  });
   return true;
 }
 
@@ -401,21 +390,14 @@ void Elab::nestInner(Nest &n, size_t level) {
   }
   markUsed(n, size_t(l.from));
   markUsed(n, size_t(l.to));
-  frames_.push_back({l.stmt, nullptr, None, from});
-  const Sizes before = sizes();
-  for (int64_t i = from; i < to; ++i) {
-    step(l.stmt->range);
-    frames_.back().index = i;
+  iterate(l.stmt, from, to, [&](int64_t i) {
     n.vars[level] = i;
     n.evalLevel(level);
     if (level + 1 == n.levels.size())
       nestLink(n);
     else
       nestInner(n, level + 1);
-    if (i == from)
-      reserveAhead(before, uint64_t(to - from - 1));
-  }
-  frames_.pop_back();
+  });
 }
 
 void Elab::markUsed(Nest &n, size_t code) {
