@@ -345,20 +345,10 @@ private:
     }
     frames_.pop_back();
   }
-  // One iteration of `for` s as a statement: its variable bound, its body run.
-  void execIteration(const ast::Stmt *s, uint32_t var, int64_t i) {
-    size_t mark = env_.size();
-    bind(var, Value::integer(i));
-    for (const ast::Stmt *b : s->body())
-      exec(b);
-    env_.resize(mark);
-  }
+  void execIteration(const ast::Stmt *s, uint32_t var, int64_t i); // its variable bound, its body run
   // ---- link nests (LinkNest.cpp) ----
-  // `for`s nested down to a body of links (no [*]; properties literals or names the loops
-  // do not bind): run with the index expressions compiled and the paths resolved without
-  // reporting; any iteration that would report runs as execLink, so the IR and the
-  // diagnostics are the same. False, having done nothing, when the loop is not such a
-  // nest (the caller runs it).
+  // A nest of `for`s down to a body of links, run with compiled indices (decision 0641);
+  // false, having done nothing, when the loop is not one (the caller runs it).
   bool runLinkNest(const ast::Stmt *s, int64_t from, int64_t to);
   struct Nest;
   enum class NestState : uint8_t { Retry, Never, Ready }; // Retry: a name is not interned yet

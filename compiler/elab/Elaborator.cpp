@@ -69,6 +69,14 @@ void Elab::execFor(const ast::Stmt *s) {
   iterate(s, from, to, [&](int64_t i) { execIteration(s, var, i); });
 }
 
+void Elab::execIteration(const ast::Stmt *s, uint32_t var, int64_t i) {
+  size_t mark = env_.size();
+  bind(var, Value::integer(i));
+  for (const ast::Stmt *b : s->body())
+    exec(b);
+  env_.resize(mark);
+}
+
 void Elab::reserveAhead(const Sizes &before, uint64_t more) {
   const Sizes now = sizes();
   const uint64_t nodes = now.nodes - before.nodes, devs = now.devs - before.devs, ports = now.ports - before.ports,
