@@ -361,6 +361,7 @@ private:
   void nestLink(Nest &n);
   bool nestPath(Nest &n, size_t link, size_t side, Endpoint &ep);
   void markUsed(Nest &n, size_t code);
+  size_t bindLevels(const Nest &n, size_t levels); // their variables, as statements bind them; the mark before
   llvm::DenseMap<const ast::Stmt *, bool> nestShape_; // linkNestShape, per for statement
   void execInst(const ast::Stmt *s);
   bool checkTarget(const ast::Stmt *s);

@@ -378,32 +378,13 @@ bool Elab::evalIntNode(const ast::Expr *e, int64_t &out) {
   switch (e->kind) {
   case E::Unary: {
     int64_t v;
-    if (e->op == E::Not || !evalInt(e->kids[0], v) || v == std::numeric_limits<int64_t>::min())
-      return false;
-    out = -v;
-    return true;
+    return e->op != E::Not && evalInt(e->kids[0], v) && intNegate(v, out);
   }
   case E::Binary: {
-    if (e->op != E::Add && e->op != E::Sub && e->op != E::Mul && e->op != E::Div && e->op != E::Mod)
+    if (!isIntBinary(e->op))
       return false;
     int64_t l, r;
-    if (!evalInt(e->kids[0], l) || !evalInt(e->kids[1], r))
-      return false;
-    switch (e->op) {
-    case E::Add: return !__builtin_add_overflow(l, r, &out);
-    case E::Sub: return !__builtin_sub_overflow(l, r, &out);
-    case E::Mul: return !__builtin_mul_overflow(l, r, &out);
-    case E::Mod:
-      if (r == 0)
-        return false;
-      out = r == -1 ? 0 : l % r;
-      return true;
-    default: // Div: an integer only when exact, as evalArith
-      if (r == 0 || r == -1 || l % r != 0)
-        return false;
-      out = l / r;
-      return true;
-    }
+    return evalInt(e->kids[0], l) && evalInt(e->kids[1], r) && intBinary(e->op, l, r, out);
   }
   case E::Call: {
     const uint8_t fn = builtinOf(e);
@@ -411,23 +392,10 @@ bool Elab::evalIntNode(const ast::Expr *e, int64_t &out) {
       return false;
     // The same steps as eval: an inexact division is a double, then rounded.
     const ast::Expr *a = e->kids[0];
-    double v;
-    int64_t x;
-    if (a->kind == E::Binary && a->op == E::Div) {
-      int64_t l, r;
-      if (!evalInt(a->kids[0], l) || !evalInt(a->kids[1], r) || r == 0)
-        return false;
-      v = r != -1 && l % r == 0 ? double(l / r) : double(l) / double(r);
-    } else if (evalInt(a, x)) {
-      v = double(x);
-    } else {
-      return false;
-    }
-    v = fn == Ceil ? std::ceil(v) : fn == Floor ? std::floor(v) : std::round(v);
-    if (std::fabs(v) > 9.2e18)
-      return false;
-    out = int64_t(v);
-    return true;
+    int64_t l, r;
+    if (a->kind == E::Binary && a->op == E::Div)
+      return evalInt(a->kids[0], l) && evalInt(a->kids[1], r) && roundedQuotient(fn, l, r, out);
+    return evalInt(a, l) && roundedInt(fn, l, out);
   }
   default: return false;
   }

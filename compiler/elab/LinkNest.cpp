@@ -16,28 +16,17 @@
 #include "elab/ElabState.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace fabc::elab {
 
 namespace {
 constexpr size_t kMaxLevels = 8, kStack = 8;
-constexpr int64_t kExact = int64_t(1) << 53; // integers a double holds exactly below this
-
-bool rounded(uint8_t fn, double v, int64_t &out) {
-  v = fn == Ceil ? std::ceil(v) : fn == Floor ? std::floor(v) : std::round(v);
-  if (std::fabs(v) > 9.2e18)
-    return false;
-  out = int64_t(v);
-  return true;
-}
 } // namespace
 
 struct Elab::Nest {
   struct Op {
-    enum Kind : uint8_t { Const, Var, Neg, Add, Sub, Mul, Div, Mod, RoundDiv, RoundInt } kind;
-    uint8_t fn = 0; // RoundDiv, RoundInt: Floor, Ceil or Round
+    enum Kind : uint8_t { Const, Var, Neg, Binary, RoundDiv, RoundInt } kind;
+    uint8_t fn = 0; // Binary: the ast::Expr::Op; RoundDiv, RoundInt: Floor, Ceil or Round
     int64_t k = 0;  // Const: the value; Var: the loop's level
   };
   // An integer expression: evalInt's steps, with the same results and the same failures.
@@ -100,6 +89,7 @@ struct Elab::Nest {
   static bool run(const Code &c, const int64_t *vars, int64_t &out);
 };
 
+// evalIntNode's steps (Builtins.h's arithmetic) on a stack.
 bool Elab::Nest::run(const Code &c, const int64_t *vars, int64_t &out) {
   int64_t st[kStack];
   size_t sp = 0;
@@ -108,55 +98,23 @@ bool Elab::Nest::run(const Code &c, const int64_t *vars, int64_t &out) {
     case Op::Const: st[sp++] = o.k; continue;
     case Op::Var: st[sp++] = vars[o.k]; continue;
     case Op::Neg:
-      if (st[sp - 1] == std::numeric_limits<int64_t>::min())
-        return false;
-      st[sp - 1] = -st[sp - 1];
-      continue;
-    case Op::RoundInt: // an integer below 2^53 is its own double, and rounds to itself
-      if ((st[sp - 1] <= -kExact || st[sp - 1] >= kExact) && !rounded(o.fn, double(st[sp - 1]), st[sp - 1]))
+      if (!intNegate(st[sp - 1], st[sp - 1]))
         return false;
       continue;
-    default: break;
-    }
-    const int64_t r = st[--sp], l = st[sp - 1];
-    int64_t &res = st[sp - 1];
-    switch (o.kind) {
-    case Op::Add:
-      if (__builtin_add_overflow(l, r, &res))
+    case Op::RoundInt:
+      if (!roundedInt(o.fn, st[sp - 1], st[sp - 1]))
         return false;
-      break;
-    case Op::Sub:
-      if (__builtin_sub_overflow(l, r, &res))
+      continue;
+    case Op::Binary:
+      --sp;
+      if (!intBinary(ast::Expr::Op(o.fn), st[sp - 1], st[sp], st[sp - 1]))
         return false;
-      break;
-    case Op::Mul:
-      if (__builtin_mul_overflow(l, r, &res))
+      continue;
+    case Op::RoundDiv:
+      --sp;
+      if (!roundedQuotient(o.fn, st[sp - 1], st[sp], st[sp - 1]))
         return false;
-      break;
-    case Op::Mod:
-      if (r == 0)
-        return false;
-      res = r == -1 ? 0 : l % r;
-      break;
-    case Op::Div: // an integer only when exact, as evalArith
-      if (r == 0 || r == -1 || l % r != 0)
-        return false;
-      res = l / r;
-      break;
-    default: // RoundDiv: an inexact division is a double, then rounded
-      if (r == 0)
-        return false;
-      if (o.fn != Round && l > -kExact && l < kExact && r > -kExact && r < kExact) {
-        // Below 2^53 the double quotient is within |l / r| / 2^53 < 1 / |r| of the true
-        // one, which is at least 1 / |r| from any integer it is not: the same floor and
-        // ceiling as integers.
-        const int64_t q = l / r;
-        const bool inexact = l % r != 0, negative = (l < 0) != (r < 0);
-        res = q - (inexact && negative && o.fn == Floor) + (inexact && !negative && o.fn == Ceil);
-        break;
-      }
-      if (!rounded(o.fn, r != -1 && l % r == 0 ? double(l / r) : double(l) / double(r), res))
-        return false;
+      continue;
     }
   }
   out = st[0];
@@ -256,18 +214,14 @@ Elab::NestState Elab::nestOps(Nest &n, size_t code, const ast::Expr *e, size_t v
     return st;
   }
   case E::Binary: {
-    static constexpr std::pair<E::Op, Op::Kind> kOps[] = {
-        {E::Add, Op::Add}, {E::Sub, Op::Sub}, {E::Mul, Op::Mul}, {E::Div, Op::Div}, {E::Mod, Op::Mod}};
-    for (auto [eop, kind] : kOps)
-      if (e->op == eop) {
-        for (const ast::Expr *k : e->kids)
-          if (NestState st = nestOps(n, code, k, visible, sp); st != NestState::Ready)
-            return st;
-        c.ops.push_back({kind});
-        --sp;
-        return NestState::Ready;
-      }
-    return NestState::Never;
+    if (!isIntBinary(e->op))
+      return NestState::Never;
+    for (const ast::Expr *k : e->kids)
+      if (NestState st = nestOps(n, code, k, visible, sp); st != NestState::Ready)
+        return st;
+    c.ops.push_back({Op::Binary, uint8_t(e->op)});
+    --sp;
+    return NestState::Ready;
   }
   case E::Call: {
     const uint8_t fn = builtinOf(e);
@@ -381,9 +335,7 @@ void Elab::nestInner(Nest &n, size_t level) {
   step(l.stmt->range);
   int64_t from, to;
   if (!Nest::run(n.codes[size_t(l.from)], n.vars, from) || !Nest::run(n.codes[size_t(l.to)], n.vars, to)) {
-    size_t mark = env_.size(); // a bound that fails: the statement reports it
-    for (size_t k = 0; k < level; ++k)
-      bind(n.levels[k].var, Value::integer(n.vars[k]));
+    size_t mark = bindLevels(n, level); // a bound that fails: the statement reports it
     execFor(l.stmt);
     env_.resize(mark);
     return;
@@ -398,6 +350,13 @@ void Elab::nestInner(Nest &n, size_t level) {
     else
       nestInner(n, level + 1);
   });
+}
+
+size_t Elab::bindLevels(const Nest &n, size_t levels) {
+  size_t mark = env_.size();
+  for (size_t l = 0; l < levels; ++l)
+    bind(n.levels[l].var, Value::integer(n.vars[l]));
+  return mark;
 }
 
 void Elab::markUsed(Nest &n, size_t code) {
@@ -494,9 +453,7 @@ void Elab::nestLink(Nest &n) {
     fast = fast && nestPath(n, k, 0, a) && nestPath(n, k, 1, b) && a.device != None &&
            b.device != None && a.device != b.device;
     if (!fast || lk.props == Nest::LinkPlan::NotYet) {
-      size_t mark = env_.size();
-      for (size_t l = 0; l < n.levels.size(); ++l)
-        bind(n.levels[l].var, Value::integer(n.vars[l]));
+      size_t mark = bindLevels(n, n.levels.size());
       if (fast) { // the first that resolves: it marks the names it reads used and notes its scopes
         lk.lp.clean = false;
         execLink(lk.stmt, &lk.lp);
