@@ -256,7 +256,7 @@ bool Compilation::runStages(CompileInput input) {
     ok = runPasses(F_, diags, timer, opts_.stopAfter);
     ended(previous);
     if (afterLengths && afterValidate && opts_.stopAfter.empty() && opts_.guidsFrom.empty())
-      passMarks_ = PassMarks{*validate, *afterValidate, diags.mark(), *lengths == *afterLengths};
+      passMarks_ = PassMarks{*lengths, *validate, *afterValidate, diags.mark(), *lengths == *afterLengths};
   }
   // A pipeline stopped early leaves facts unset that analyses and output rules need; a
   // library file (no fabric block) has no outputs to check.

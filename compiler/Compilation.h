@@ -170,6 +170,10 @@ public:
   // Its IR a copy of an earlier compilation's checked one, with the validation checks run
   // again, across an edit the passes do not see (reusePasses).
   bool passesReused() const { return passesReused_; }
+  // Of those, one whose edit changed the route lengths: the passes that read them ran
+  // again too, and of the validate pass's measures those that read what they compute
+  // (reusePasses, decision 0651).
+  bool physicalRerun() const { return physicalRerun_; }
   const TextShift &shift() const { return shift_; }
   // What a later compilation of the same document may reuse: c's base, else c if it
   // ran to its end, else null.
@@ -199,7 +203,7 @@ private:
   ir::Fabric F_;
   std::unique_ptr<Analyses> an_;
   std::function<void(const char *)> onStage_;
-  bool ioError_ = false, parsed_ = false, elaborationReused_ = false, passesReused_ = false;
+  bool ioError_ = false, parsed_ = false, elaborationReused_ = false, passesReused_ = false, physicalRerun_ = false;
   bool runStages(CompileInput input);
   // From opts_.reuse, which has the same setup, across `shift` (editedSince it); false:
   // compile as usual.
@@ -212,9 +216,10 @@ private:
   // passes. False: elaborate as usual.
   bool reuseElaboration(const Compilation &base, const TextShift &shift);
   // Or, across an edit of only settings `reader` Lengths or Checks: F_ a copy of base's
-  // checked IR with the new settings, the lengths computed again (Lengths: they must come
-  // out as the base's) and the validation checks run again, the diagnostics as a full
-  // run's up to the end of the passes. False: F_ empty, nothing reported.
+  // checked IR with the new settings, the lengths computed again (Lengths: when they do
+  // not come out as the base's, the passes that read them run again, rerunPasses) and
+  // the validation checks run again, the diagnostics as a full run's up to the end of the
+  // passes. False: F_ empty, nothing reported.
   bool reusePasses(const Compilation &base, const TextShift &shift, SettingReader reader);
   // The top-level bindings and the fabric's own settings evaluated aside into `scratch`,
   // interning into F_'s pool (a copy of the base's): true when the bindings interned its
@@ -246,10 +251,11 @@ private:
   // strings its top-level bindings had interned.
   bool cleanElaboration_ = false;
   uint32_t stringsAtFabric_ = 0;
-  // The diagnostics at the validate pass's start and end and after the last pass, and
-  // whether the lengths pass reported nothing, when every pass ran (reusePasses).
+  // The diagnostics at the lengths pass's start, at the validate pass's start and end and
+  // after the last pass, and whether the lengths pass reported nothing, when every pass
+  // ran (reusePasses).
   struct PassMarks {
-    DiagEngine::Mark validate, afterValidate, end;
+    DiagEngine::Mark lengths, validate, afterValidate, end;
     bool lengthsQuiet = false;
   };
   std::optional<PassMarks> passMarks_;

@@ -154,6 +154,14 @@ struct TwoBuildings {
 constexpr uint32_t kMixed = None - 1; // a switch serving GPUs of several pods (or of none)
 } // namespace
 
+ir::GroupKind podKindOf(const ir::Fabric &F) {
+  ir::GroupKind k = ir::GroupKind::Other;
+  for (const ir::Group &g : F.groups)
+    if (g.kind == ir::GroupKind::Pod || (g.kind == ir::GroupKind::Su && k != ir::GroupKind::Pod))
+      k = g.kind;
+  return k;
+}
+
 void measureLatency(ir::Fabric &F, const Climbs &climbs) {
   // Worst up-path latency into each device, tier by tier; the worst GPU-to-GPU path
   // climbs to a top switch and comes down the worst way again.
@@ -162,11 +170,8 @@ void measureLatency(ir::Fabric &F, const Climbs &climbs) {
   std::vector<uint32_t> upHops(nd, 0);
   ir::Metrics &M = F.metrics;
   // Pods: pod groups, else su groups; the first (innermost) group of a GPU system wins.
-  M.podKind = ir::GroupKind::Other;
+  M.podKind = podKindOf(F);
   M.pods = 0;
-  for (const ir::Group &g : F.groups)
-    if (g.kind == ir::GroupKind::Pod || (g.kind == ir::GroupKind::Su && M.podKind != ir::GroupKind::Pod))
-      M.podKind = g.kind;
   std::vector<uint32_t> pod(nd, M.podKind == ir::GroupKind::Other ? 0 : kMixed);
   if (M.podKind != ir::GroupKind::Other) {
     std::vector<uint8_t> assigned(nd, 0);
@@ -277,6 +282,15 @@ void measure(ir::Fabric &F) {
         measureReachability(F);
         measureSinglePoints(F);
       });
+}
+
+void measurePhysical(ir::Fabric &F) {
+  // measure()'s own order: the latency measures before the scopes. The rest of the
+  // metrics are the checked IR's, which nothing here changes.
+  Climbs climbs = findClimbs(F);
+  measureLatency(F, climbs);
+  measureLatencyMatrix(F, climbs);
+  measureScopes(F);
 }
 
 } // namespace fabc::analysis

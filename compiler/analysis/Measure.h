@@ -58,4 +58,14 @@ inline constexpr const char *kLatencyMatrixCovers =
     "serialization, retransmission, DCI amplifiers or transponders";
 // All of them, in order.
 void measure(ir::Fabric &F);
+// The measures that read what the physical passes compute (lengths, media, transceivers,
+// power): the latency paths and matrix (the lengths) and the policies' scopes (the
+// power). The others read the devices, links, groups, tiers and speeds only. On an IR
+// that measure() has measured, after the physical passes ran again with new lengths,
+// this leaves the metrics measure() would (decision 0651; MeasureTest checks it).
+void measurePhysical(ir::Fabric &F);
+// What a pod is (docs/language.md, group): the pod groups, else the su groups, else
+// Other (the whole fabric is one pod). Read from the groups, so that a pass before the
+// measures (addressing's domains) and the measures agree.
+ir::GroupKind podKindOf(const ir::Fabric &F);
 } // namespace fabc::analysis

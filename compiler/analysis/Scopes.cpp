@@ -8,6 +8,7 @@
 #include "analysis/Scopes.h"
 
 #include "analysis/Groups.h"
+#include "analysis/Measure.h"
 
 #include <algorithm>
 
@@ -104,8 +105,8 @@ bool resolveScope(const ir::Fabric &F, std::string_view name, ScopePartition &ou
     // What a pod is (docs/language.md, group): the pod groups, else the su groups, else
     // the whole fabric is one pod.
     out.kind = "pod";
-    if (F.metrics.podKind != ir::GroupKind::Other) {
-      groupsOfKind(F, ir::groupKindName(F.metrics.podKind), out);
+    if (const ir::GroupKind k = podKindOf(F); k != ir::GroupKind::Other) {
+      groupsOfKind(F, ir::groupKindName(k), out);
       return true;
     }
     out.owner.assign(nd, 0);

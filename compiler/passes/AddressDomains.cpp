@@ -5,6 +5,7 @@
 // One pass over the devices, one over the links and one over the scope's groups.
 #include "passes/AddressDomains.h"
 
+#include "analysis/Measure.h"
 #include "analysis/Scopes.h"
 #include "diag/Diag.h"
 #include "diag/DiagCodes.h"
@@ -83,8 +84,9 @@ bool planDomains(const ir::Fabric &F, DiagEngine &diags, const std::vector<uint8
     return false;
   }
   bool ok = true;
-  if (P.kind == "group" || (P.kind == "pod" && F.metrics.podKind != ir::GroupKind::Other))
-    ok = checkOverlaps(F, diags, routed, P.kind == "group" ? per : ir::groupKindName(F.metrics.podKind), P);
+  const ir::GroupKind podKind = analysis::podKindOf(F);
+  if (P.kind == "group" || (P.kind == "pod" && podKind != ir::GroupKind::Other))
+    ok = checkOverlaps(F, diags, routed, P.kind == "group" ? per : ir::groupKindName(podKind), P);
 
   // Domains: the elements holding a routed switch, renumbered in the scope's order.
   size_t nd = F.numDevices();

@@ -99,6 +99,17 @@ const Pass *findPass(std::string_view name);
 std::string passNames();
 } // namespace passes
 
+// Runs again, on an IR the whole pipeline checked, the passes that produce a fact of
+// `changed` and those that read what a pass run again produces (by the table's needs and
+// produces), in order: new route lengths run lengths, media, transceivers and power, and
+// of the validate pass the measures that read them (analysis::measurePhysical) and every
+// check; guids and addressing, which need none of those, keep what they computed.
+// `changed` may hold only the physical facts (lengths to power): a pass that produces
+// tiers or the measurements has no such rerun. `timer` as runPasses'. Returns false if
+// errors were reported. Decision 0651.
+bool rerunPasses(uint32_t changed, ir::Fabric &F, DiagEngine &diags,
+                 const std::function<void(const char *)> &timer = {});
+
 // Runs the passes in order, up to and including `stopAfter` (empty: all); `timer` (may
 // be empty) is called with each pass's name before it runs, for --time-stages. After
 // each pass, in builds with FABC_VERIFY_IR, ir::verify checks the IR (a failure is a

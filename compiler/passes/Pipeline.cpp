@@ -8,6 +8,7 @@
 #include "passes/Roce.h"
 #include "analysis/Measure.h"
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 
@@ -96,6 +97,31 @@ bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const 
 #endif
     if (p.name == stopAfter)
       break;
+  }
+  return !diags.hasErrors();
+}
+
+bool rerunPasses(uint32_t changed, ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
+  using namespace passes::fact;
+  [[maybe_unused]] constexpr uint32_t physical = Lengths | Media | Transceivers | Power;
+  assert((changed & ~physical) == 0 && "only the physical facts have a rerun");
+  uint32_t dirty = 0;
+  for (const passes::Pass &p : passes::pipeline()) {
+    if (!(p.produces & changed) && !(p.needs & dirty))
+      continue;
+    assert((p.produces & ~(physical | Measurements)) == 0 && "a pass run again produces only what it may");
+    if (timer)
+      timer(p.name);
+    if (p.produces & Measurements) {
+      analysis::measurePhysical(F); // the other measures read none of the physical facts
+      passes::runValidationChecks(F, diags);
+    } else {
+      p.run(F, diags);
+    }
+    dirty |= p.produces;
+#ifdef FABC_VERIFY_IR
+    ir::verifyOrAbort(F, p.name);
+#endif
   }
   return !diags.hasErrors();
 }

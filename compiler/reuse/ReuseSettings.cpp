@@ -7,6 +7,7 @@
 #include "passes/Passes.h"
 #include "reuse/Edits.h"
 
+#include <cstring>
 #include <unordered_set>
 
 namespace fabc {
@@ -178,7 +179,9 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
 }
 
 // The checked IR reused across an edit the passes do not see
-// (docs/decisions/0623-an-edit-the-passes-do-not-see-runs-only-the-checks.md).
+// (docs/decisions/0623-an-edit-the-passes-do-not-see-runs-only-the-checks.md), or across
+// one of the lengths' options that the passes after the lengths see
+// (docs/decisions/0651-an-edit-of-the-lengths-reruns-only-what-reads-them.md).
 //
 // The settings firstReader calls Checks (the policies of Fabric::policies, pue, spares,
 // the BGP and BFD hardening...) are read by the validation checks, the analyses and the
@@ -191,26 +194,35 @@ bool Compilation::reuseElaboration(const Compilation &base, const TextShift &shi
 // they give are the base's: nothing after the lengths pass reads them then.
 // This compilation copies the base's checked IR, puts the new settings in, takes the
 // base's diagnostics of the passes but the checks', and runs the checks again; the output
-// checks then run as usual. Every condition that does not hold makes it reuse the
-// elaboration, or compile, as usual.
+// checks then run as usual.
+//
+// When the lengths they give are not the base's, what reads the lengths runs again on the
+// copy (rerunPasses): the lengths, media, transceivers and power passes, the
+// measures that read what they compute and every validation check. The topology's
+// measures (tiers, reach, single points, groups) and the passes after validate (guids,
+// addressing) read none of it, so their results and diagnostics are the base's.
+// Every condition that does not hold makes it reuse the elaboration, or compile, as usual.
 bool Compilation::reusePasses(const Compilation &base, const TextShift &shift, SettingReader reader) {
   if (!base.passMarks_ || !base.cleanElaboration_ || !base.atPasses_ || !opts_.recheckPolicies)
     return false;
   const PassMarks &pm = *base.passMarks_;
   // A diagnostic taken over must count what a fresh run would have folded into it by the
-  // end of the passes: nothing the base reported later (its checks, its output checks)
-  // may have folded into one. Codes are owned by one check each; a code reported on both
-  // sides is refused rather than traced.
+  // end of the passes: nothing the base reported from `rerunFrom` on (what runs again,
+  // its output checks) may have folded into one. Codes are owned by one check each; a
+  // code reported on both sides is refused rather than traced.
   const std::vector<Diagnostic> &all = base.diags_->all();
-  std::unordered_set<uint32_t> taken;
-  for (size_t i = base.atPasses_->kept; i < pm.validate.kept; ++i)
-    taken.insert(uint32_t(all[i].code));
-  for (size_t i = pm.afterValidate.kept; i < pm.end.kept; ++i)
-    taken.insert(uint32_t(all[i].code));
-  for (size_t i = pm.validate.kept; i < all.size(); ++i)
-    if ((i < pm.afterValidate.kept || i >= pm.end.kept) && taken.count(uint32_t(all[i].code)))
-      return false;
-  if (reader == SettingReader::Lengths && !pm.lengthsQuiet)
+  auto ownCodes = [&](const DiagEngine::Mark &rerunFrom) {
+    std::unordered_set<uint32_t> taken;
+    for (size_t i = base.atPasses_->kept; i < rerunFrom.kept; ++i)
+      taken.insert(uint32_t(all[i].code));
+    for (size_t i = pm.afterValidate.kept; i < pm.end.kept; ++i)
+      taken.insert(uint32_t(all[i].code));
+    for (size_t i = rerunFrom.kept; i < all.size(); ++i)
+      if ((i < pm.afterValidate.kept || i >= pm.end.kept) && taken.count(uint32_t(all[i].code)))
+        return false;
+    return true;
+  };
+  if (!ownCodes(pm.validate))
     return false;
   BindingValues values;
   ir::Fabric scratch;
@@ -232,36 +244,56 @@ bool Compilation::reusePasses(const Compilation &base, const TextShift &shift, S
     if (a.kind != b.kind || a.scope != b.scope || a.per != b.per || a.tierGiven != b.tierGiven)
       return fail();
   }
-  // An option of the lengths (the default length, the slack): the lengths the new options
-  // give must be the base's, and the lengths pass quiet in both (it reads placement and
-  // those options only, which no pass writes); then nothing after it sees the edit (early
-  // cutoff). Else the passes run (reuseElaboration).
+  // An option of the lengths (the default length, the slack): when the lengths the new
+  // options give are the base's, and the lengths pass quiet in both (it reads placement
+  // and those options only, which no pass writes), nothing after it sees the edit (early
+  // cutoff). Else what reads the lengths runs again.
+  bool physical = false;
   if (reader == SettingReader::Lengths) {
     stage("lengths");
     DiagEngine quiet(*diags_);
     const DiagEngine::Mark before = quiet.mark();
-    if (!passes::sameLengths(was, scratch.options, quiet) || quiet.mark() != before)
+    physical = !pm.lengthsQuiet || !passes::sameLengths(was, scratch.options, quiet) || quiet.mark() != before;
+    if (physical && !ownCodes(pm.lengths))
       return fail();
   }
   stage("reuse checked IR");
   F_ = was;
   if (!placeSettings(base.sm_->text(prog_.main->fileId), scratch))
     return fail();
-  // The diagnostics: the base's up to the checks, the checks' own, the base's after them.
+  // The diagnostics: the base's up to what runs again, that one's own, the base's after
+  // the validate pass.
   DiagEngine diags(*diags_);
   auto map = [&](SourceRange &r) { return shift.toNew(r); };
   const DiagEngine::Mark atPasses = diags.mark();
-  if (!diags.adopt(*base.diags_, *base.atPasses_, pm.validate, map))
-    return fail();
   PassMarks marks;
-  marks.validate = diags.mark();
-  stage("validation checks");
-  passes::runValidationChecks(F_, diags);
+  if (!diags.adopt(*base.diags_, *base.atPasses_, pm.lengths, map))
+    return fail();
+  marks.lengths = diags.mark();
+  marks.lengthsQuiet = pm.lengthsQuiet; // as the base's, or quiet again (the cutoff)
+  if (physical) {
+    std::optional<DiagEngine::Mark> afterLengths;
+    const char *previous = "";
+    rerunPasses(passes::fact::Lengths, F_, diags, [&](const char *name) {
+      if (std::strcmp(previous, "lengths") == 0)
+        afterLengths = diags.mark();
+      if (std::strcmp(name, "validate") == 0)
+        marks.validate = diags.mark();
+      previous = name;
+      stage(name);
+    });
+    marks.lengthsQuiet = afterLengths && *afterLengths == marks.lengths;
+  } else {
+    if (!diags.adopt(*base.diags_, pm.lengths, pm.validate, map))
+      return fail();
+    marks.validate = diags.mark();
+    stage("validation checks");
+    passes::runValidationChecks(F_, diags);
+  }
   marks.afterValidate = diags.mark();
   if (!diags.adopt(*base.diags_, pm.afterValidate, pm.end, map))
     return fail();
   marks.end = diags.mark();
-  marks.lengthsQuiet = base.passMarks_->lengthsQuiet; // as the base's, or quiet again (Lengths)
   diags_->replaceWith(std::move(diags));
   atFabric_ = atPasses_ = atPasses;
   passMarks_ = marks;
@@ -269,6 +301,7 @@ bool Compilation::reusePasses(const Compilation &base, const TextShift &shift, S
   stringsAtFabric_ = base.stringsAtFabric_;
   cleanElaboration_ = true;
   passesReused_ = true;
+  physicalRerun_ = physical;
   carryValues(shift, values);
   if (opts_.values)
     *opts_.values = std::move(values);

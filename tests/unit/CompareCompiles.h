@@ -2,6 +2,7 @@
 // What the reuse tests compare between a compilation that reused an earlier one and a
 // fresh one of the same text (ReuseTest.cpp, ReuseElaborationTest.cpp).
 #include "Compilation.h"
+#include "backends/ir/Ir.h"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -38,6 +39,30 @@ inline std::string edit(std::string text, const std::string &from, const std::st
   size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// Everything the passes computed, with the metrics the IR dump leaves out (the paths, the
+// scopes, the pods).
+inline std::string passFacts(const ir::Fabric &F) {
+  std::string out;
+  dumpIr(F, [&](std::string_view s) { out += s; });
+  const ir::Metrics &M = F.metrics;
+  auto path = [](const ir::PathStats &p) {
+    return fmt::format("{} s {} hops {} m via {} nic {}", p.latency, p.hops, p.fibre, p.via, p.nic);
+  };
+  out += fmt::format("\nworst {} {} {} via {}; pods {} of {}; pod path {}; cross {}\n", M.worstLatency, M.worstHops,
+                     M.worstFibre, M.worstVia, M.pods, int(M.podKind), path(M.podPath), path(M.crossBuildingPath));
+  for (const ir::PlacePath &p : M.buildingPaths)
+    out += fmt::format("building {} {}: {}\n", p.a, p.b, path(p.path));
+  for (const ir::PlacePath &p : M.sitePaths)
+    out += fmt::format("site {} {}: {}\n", p.a, p.b, path(p.path));
+  for (const ir::ScopeStats &s : M.scopes)
+    for (const ir::ScopeElement &e : s.elements)
+      out += fmt::format("scope {} {}: {} gpus {} switches {} links {} W {} down {} up\n", s.name, e.name, e.gpus,
+                         e.switches, e.links, e.power, e.down, e.up);
+  out += fmt::format("bisection {} groups {} reach {}\n", M.bisection, M.groupStats.size(),
+                     M.resilience.gpusBehindSinglePoints);
+  return out;
 }
 
 } // namespace fabc::test

@@ -127,6 +127,7 @@ bool sameAsFresh(const Result &base, const std::string &text, Result *out = null
   EXPECT_EQ(passesRan, !reused.c->fabric().linkMedia.empty()) << text;
   if (passesRan) {
     EXPECT_EQ(facts(reused.c->fabric()), facts(fresh.c->fabric())) << text;
+    EXPECT_EQ(fabc::test::passFacts(reused.c->fabric()), fabc::test::passFacts(fresh.c->fabric())) << text;
   }
   if (out)
     *out = reused;
@@ -223,7 +224,11 @@ TEST(ReuseElaboration, NotWithoutSettings) {
   std::string none = edit(edit(kDesign, "option default_cable_length = 2 m;\n", ""), "option pue = 1.3;\n", "");
   none = edit(none, "  policy power { max = 9 kW; }\n", "");
   Result base = compile(none), r;
-  EXPECT_FALSE(sameAsFresh(base, none + "option cable_slack = 1 m;\n"));
+  EXPECT_FALSE(sameAsFresh(base, none + "option nic_latency = 1 us;\n"));
+  // A lengths' option: the checked IR is reused, what reads the lengths run again
+  // (decision 0651), which needs nothing kept either.
+  EXPECT_TRUE(sameAsFresh(base, none + "option cable_slack = 1 m;\n", &r));
+  EXPECT_TRUE(r.c->physicalRerun());
   // pue no pass reads: the checked IR is reused instead, which needs nothing kept.
   EXPECT_TRUE(sameAsFresh(base, none + "option pue = 1.2;\n", &r));
   EXPECT_TRUE(r.c->passesReused());
@@ -346,9 +351,12 @@ TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
   // compiled in full and keeps its IR; the next ones reuse it; an edit of anything else
   // lets it go.
   using Keep = CompileOptions::Keep;
-  Result open = compile(kDesign, nullptr, {}, Keep::AfterSettingsEdit);
-  // (Options: an edit of a policy's figures reuses the checked IR instead, kept or not.)
-  std::string t1 = edit(kDesign, "= 2 m", "= 3 m"), t2 = edit(kDesign, "= 2 m", "= 4 m");
+  // The NIC latency, which the measures read: an edit of it reuses the elaboration. (An
+  // edit of a policy's figures or of the lengths' options reuses the checked IR instead,
+  // kept or not.)
+  const std::string design = edit(kDesign, "option pue", "option nic_latency = 2 us;\noption pue");
+  Result open = compile(design, nullptr, {}, Keep::AfterSettingsEdit);
+  std::string t1 = edit(design, "= 2 us", "= 3 us"), t2 = edit(design, "= 2 us", "= 4 us");
   Result e1 = compile(t1, &open, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e1.c->elaborationReused());
   Result e2 = compile(t2, &e1, {}, Keep::AfterSettingsEdit);
@@ -356,13 +364,13 @@ TEST(ReuseElaboration, KeptOnceSettingsAreEdited) {
   std::string t3 = edit(t2, "spine : S;", "spine : S; extra : S;");
   Result e3 = compile(t3, &e2, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e3.c->elaborationReused());
-  Result e4 = compile(edit(t3, "= 4 m", "= 5 m"), &e3, {}, Keep::AfterSettingsEdit);
+  Result e4 = compile(edit(t3, "= 4 us", "= 5 us"), &e3, {}, Keep::AfterSettingsEdit);
   EXPECT_FALSE(e4.c->elaborationReused()); // e3 kept nothing: this one keeps
-  Result e5 = compile(edit(t3, "= 4 m", "= 6 m"), &e4, {}, Keep::AfterSettingsEdit);
+  Result e5 = compile(edit(t3, "= 4 us", "= 6 us"), &e4, {}, Keep::AfterSettingsEdit);
   EXPECT_TRUE(e5.c->elaborationReused());
-  EXPECT_EQ(describe(*e5.c), describe(*compile(edit(t3, "= 4 m", "= 6 m")).c));
+  EXPECT_EQ(describe(*e5.c), describe(*compile(edit(t3, "= 4 us", "= 6 us")).c));
   // A policy's figures from e5, whose IR is a copy: its checked IR reused.
-  Result e6 = compile(edit(edit(t3, "= 4 m", "= 6 m"), "max = 9 kW", "max = 5 kW"), &e5, {}, Keep::AfterSettingsEdit);
+  Result e6 = compile(edit(edit(t3, "= 4 us", "= 6 us"), "max = 9 kW", "max = 5 kW"), &e5, {}, Keep::AfterSettingsEdit);
   EXPECT_TRUE(e6.c->passesReused());
 }
 
@@ -386,8 +394,8 @@ TEST(ReusePasses, APolicysFigures) {
   EXPECT_TRUE(sameAsFresh(r, edit(over, "max = 5;", "max = 4.5;"), &r2));
   EXPECT_TRUE(r2.c->passesReused());
   EXPECT_EQ(describe(*r2.c).find("oversubscribed"), std::string::npos);
-  // An option, a policy the passes read, or more than numbers: not this reuse.
-  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "= 2 m", "= 3 m"), &r));
+  // An option a pass reads, a policy the passes read, or more than numbers: not this reuse.
+  EXPECT_TRUE(sameAsFresh(base, edit(kDesign, "pue = 1.3", "pue = 1.3; option nic_latency = 1 us"), &r));
   EXPECT_FALSE(r.c->passesReused());
   EXPECT_FALSE(sameAsFresh(base, edit(kDesign, "max = 9 kW;", "max = 9 kW; per = \"rack\";")));
   // Turned off (the bench's before): the elaboration reused instead.
@@ -419,9 +427,10 @@ TEST(ReusePasses, ScopedPoliciesAndPlacesMoved) {
     EXPECT_TRUE(sameAsFresh(base, edit(scoped, from, to), &r)) << to;
     EXPECT_TRUE(r.c->passesReused()) << to;
   }
-  // Two edits at once, one a figure and one an option: the elaboration instead.
+  // Two edits at once, one a figure and one a lengths' option: what reads the lengths
+  // runs again, and the checks.
   EXPECT_TRUE(sameAsFresh(base, edit(edit(scoped, "max = 5 kW", "max = 4 kW"), "= 2 m", "= 3 m"), &r));
-  EXPECT_FALSE(r.c->passesReused());
+  EXPECT_TRUE(r.c->physicalRerun());
 }
 
 TEST(ReusePasses, WithTheOutputsRules) {
@@ -463,8 +472,9 @@ TEST(ReusePasses, SettingsOnlyTheChecksAndOutputsRead) {
 
 TEST(ReusePasses, EarlyCutoffAtTheLengths) {
   // The lengths' options: the lengths are computed again on the copy, and when they come
-  // out as the base's nothing after them sees the edit. Unplaced, every link takes the
-  // default length (and no slack); placed, every link its route plus the slack.
+  // out as the base's nothing after them sees the edit; else what reads them runs again
+  // on the copy (decision 0651). Unplaced, every link takes the default length (and no
+  // slack); placed, every link its route plus the slack.
   std::string placed = edit(kDesign, "  policy power { max = 9 kW; }\n",
                             "  building dc { hall h0 { row_pitch = 3 m; rack_width = 0.6 m; tray_drop = 2 m; "
                             "rack_units = 48; } }\n"
@@ -491,8 +501,9 @@ TEST(ReusePasses, EarlyCutoffAtTheLengths) {
            {&kDesignText, "pue = 1.3", "pue = 1.3; option cable_slack = 3 m", true}}) { // no link routed
     Result base = compile(*c.text), r;
     EXPECT_TRUE(sameAsFresh(base, edit(*c.text, c.from, c.to), &r)) << c.to;
-    EXPECT_EQ(r.c->passesReused(), c.cutoff) << c.to;
-    EXPECT_EQ(r.c->elaborationReused(), !c.cutoff) << c.to;
+    EXPECT_TRUE(r.c->passesReused()) << c.to;
+    EXPECT_EQ(r.c->physicalRerun(), !c.cutoff) << c.to;
+    EXPECT_FALSE(r.c->elaborationReused()) << c.to;
   }
   // Chained: a cutoff from a cutoff, then one that changes the lengths, then one from it.
   Result a = compile(placed), b, c, d;
@@ -500,9 +511,14 @@ TEST(ReusePasses, EarlyCutoffAtTheLengths) {
   EXPECT_TRUE(b.c->passesReused());
   std::string slack = edit(edit(placed, "length = 2 m", "length = 4 m"), "pue = 1.3", "pue = 1.3; option cable_slack = 3 m");
   EXPECT_TRUE(sameAsFresh(b, slack, &c));
-  EXPECT_TRUE(c.c->elaborationReused());
+  EXPECT_TRUE(c.c->physicalRerun());
   EXPECT_TRUE(sameAsFresh(c, edit(slack, "length = 4 m", "length = 5 m"), &d));
   EXPECT_TRUE(d.c->passesReused());
+  EXPECT_FALSE(d.c->physicalRerun());
+  // And one that changes the lengths again, from a rerun's IR.
+  Result e;
+  EXPECT_TRUE(sameAsFresh(c, edit(slack, "cable_slack = 3 m", "cable_slack = 70 m"), &e));
+  EXPECT_TRUE(e.c->physicalRerun());
   outputs.clear();
 }
 
@@ -516,7 +532,7 @@ TEST(ReusePasses, BesideAnEditOfWhatNothingReads) {
   EXPECT_TRUE(sameAsFresh(base, edit(letEdited, "max = 9 kW", "max = 5 kW"), &r));
   EXPECT_TRUE(r.c->passesReused());
   EXPECT_TRUE(sameAsFresh(base, edit(letEdited, "= 2 m;", "= 3 m;"), &r)); // the lengths change
-  EXPECT_TRUE(r.c->elaborationReused());
+  EXPECT_TRUE(r.c->physicalRerun());
   // A let added, unused: its name is a string the base's bindings did not intern (the
   // ids after it would differ from a fresh run's), so compiled.
   EXPECT_FALSE(sameAsFresh(base, edit(edit(text, "let n = 4;", "let n = 4;\nlet more = 1;"), "max = 9 kW", "max = 5 kW")));

@@ -479,6 +479,7 @@ void Server::build(Document &w, const std::atomic<bool> *cancel, const std::func
     fmt::print(stderr, "fabc lsp: {} version {}: {:.1f} ms (stages of 0.5 ms or more, in ms:{}){}\n", w.uri,
                w.version, ms(last - start), stages,
                w.comp->base()                ? "; the last full check reused (an edit of declarations nothing else reads)"
+               : w.comp->physicalRerun()     ? "; the last checked IR reused, what reads the lengths run again (an edit of the lengths' options)"
                : w.comp->passesReused()      ? "; the last checked IR reused (an edit the passes do not see)"
                : w.comp->elaborationReused() ? "; the last elaboration reused (an edit of options and policies)"
                                              : "");
