@@ -62,8 +62,14 @@ void measure(ir::Fabric &F);
 // power): the latency paths and matrix (the lengths) and the policies' scopes (the
 // power). The others read the devices, links, groups, tiers and speeds only. On an IR
 // that measure() has measured, after the physical passes ran again with new lengths,
-// this leaves the metrics measure() would (decision 0651; MeasureTest checks it).
+// this leaves the metrics measure() would (decision 0651;
+// tests/unit/RerunPassesTest.cpp checks it): measureLatencies, then measureScopes
+// (analysis/Scopes.h), which reads the power.
 void measurePhysical(ir::Fabric &F);
+// The latency paths and matrix: of the physical facts they read the lengths only, and
+// they write only their own metrics (the pods, the paths), so they may run while the
+// media, transceivers and power passes run (rerunPasses).
+void measureLatencies(ir::Fabric &F);
 // What a pod is (docs/language.md, group): the pod groups, else the su groups, else
 // Other (the whole fabric is one pod). Read from the groups, so that a pass before the
 // measures (addressing's domains) and the measures agree.

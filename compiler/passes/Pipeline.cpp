@@ -7,6 +7,8 @@
 #include "passes/Guids.h"
 #include "passes/Roce.h"
 #include "analysis/Measure.h"
+#include "analysis/Scopes.h"
+#include "support/Concurrent.h"
 
 #include <cassert>
 #include <cstdio>
@@ -105,23 +107,54 @@ bool rerunPasses(uint32_t changed, ir::Fabric &F, DiagEngine &diags, const std::
   using namespace passes::fact;
   [[maybe_unused]] constexpr uint32_t physical = Lengths | Media | Transceivers | Power;
   assert((changed & ~physical) == 0 && "only the physical facts have a rerun");
+  // The passes that produce a changed fact, and those that need what one of them produces.
+  std::vector<const passes::Pass *> run;
   uint32_t dirty = 0;
-  for (const passes::Pass &p : passes::pipeline()) {
-    if (!(p.produces & changed) && !(p.needs & dirty))
-      continue;
-    assert((p.produces & ~(physical | Measurements)) == 0 && "a pass run again produces only what it may");
-    if (timer)
-      timer(p.name);
-    if (p.produces & Measurements) {
-      analysis::measurePhysical(F); // the other measures read none of the physical facts
-      passes::runValidationChecks(F, diags);
-    } else {
-      p.run(F, diags);
+  for (const passes::Pass &p : passes::pipeline())
+    if ((p.produces & changed) || (p.needs & dirty)) {
+      assert((p.produces & ~(physical | Measurements)) == 0 && "a pass run again produces only what it may");
+      run.push_back(&p);
+      dirty |= p.produces;
     }
-    dirty |= p.produces;
+  auto start = [&](const char *name) {
+    if (timer)
+      timer(name);
+  };
+  auto verify = [&](const char *name) {
 #ifdef FABC_VERIFY_IR
-    ir::verifyOrAbort(F, p.name);
+    ir::verifyOrAbort(F, name);
 #endif
+    (void)name;
+  };
+  // The validate pass runs again as the measures that read the physical facts and every
+  // check. Of those measures, the latency paths and matrix read only the lengths, and the
+  // passes between the lengths and validate (media, transceivers, power) neither read nor
+  // write what they do: once the lengths pass has run, they run on the second core beside
+  // those passes (which alone report).
+  size_t v = 0, l = 0;
+  while (v < run.size() && !(run[v]->produces & Measurements))
+    ++v;
+  while (l < v && !(run[l]->produces & Lengths))
+    ++l;
+  const bool beside = v < run.size() && l < v;
+  auto runRange = [&](size_t from, size_t to) {
+    for (size_t i = from; i < to; ++i) {
+      start(run[i]->name);
+      run[i]->run(F, diags);
+      verify(run[i]->name);
+    }
+  };
+  runRange(0, beside ? l + 1 : v);
+  if (beside)
+    runConcurrently([&] { runRange(l + 1, v); }, [&] { analysis::measureLatencies(F); });
+  if (v < run.size()) {
+    start(run[v]->name);
+    if (!beside)
+      analysis::measureLatencies(F);
+    analysis::measureScopes(F); // the power's; the other measures read none of the physical facts
+    passes::runValidationChecks(F, diags);
+    verify(run[v]->name);
+    runRange(v + 1, run.size());
   }
   return !diags.hasErrors();
 }
