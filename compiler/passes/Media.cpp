@@ -437,16 +437,32 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
   F.linkCable.assign(n, None);
   F.linkOpticA.assign(n, None);
   F.linkOpticB.assign(n, None);
-  std::map<Key, std::vector<Option>> cache; // node-based: the vectors never move
+  // A key's options, and the ones a length can pick: those of longer reach than every
+  // option before them (the first option that reaches a length is one of them, and their
+  // reaches rise), so that a pick scans a few instead of the whole list.
+  struct Options {
+    std::vector<Option> all;
+    std::vector<uint32_t> reachSteps;
+  };
+  std::map<Key, Options> cache; // node-based: the vectors never move
   unsigned reachReported = 0, fitReported = 0, joinReported = 0;
   std::set<Key> explained; // a key's misfit or missing join is reported once
   Choices choices(F);
-  auto optionsFor = [&](const Key &k) -> const std::vector<Option> & {
+  auto cachedFor = [&](const Key &k) -> const Options & {
     auto it = cache.find(k);
-    if (it == cache.end())
-      it = cache.emplace(k, options(F, k)).first;
+    if (it == cache.end()) {
+      Options o{options(F, k), {}};
+      double longest = -1;
+      for (uint32_t i = 0; i < o.all.size(); ++i)
+        if (o.all[i].reach > longest) {
+          o.reachSteps.push_back(i);
+          longest = o.all[i].reach;
+        }
+      it = cache.emplace(k, std::move(o)).first;
+    }
     return it->second;
   };
+  auto optionsFor = [&](const Key &k) -> const std::vector<Option> & { return cachedFor(k).all; };
   // A link's key: its ends and what the design chose for it. The cage step (Cages.cpp)
   // asks again for the few links it raises, rather than this pass keeping a pointer per
   // link (25 MB at a million GPUs; decision 0541).
@@ -481,8 +497,39 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
            a.optic[0] == b.optic[0] && a.optic[1] == b.optic[1] && a.cable == b.cable;
   };
   Key last;
-  const std::vector<Option> *lastOpts = nullptr;
+  const Options *lastOpts = nullptr;
   unsigned shapeReported = 0;
+  auto pickFrom = [](const Options &o, double len) -> const Option * {
+    for (uint32_t i : o.reachSteps)
+      if (o.all[i].reach >= len)
+        return &o.all[i];
+    return nullptr;
+  };
+  // The ends of the last link that picked its part by the rule from lastOpts, in a design
+  // that chooses no part: a link whose ends are ports of the same models, layouts and port
+  // groups, asking for the same media, has its key (endOf reads nothing else), and runs
+  // the protocol as that one did, so it picks from the same options without finding its
+  // port groups again (the consecutive links of a loop; a third of the pass before).
+  struct EndShape {
+    uint32_t model = None, layout = None, group = 0;
+  };
+  EndShape lastEnds[2];
+  ir::Media lastReq = ir::Media::None;
+  bool lastPicked = false;
+  auto sameEnd = [&](uint32_t port, const EndShape &e) {
+    uint32_t d = F.portDevice[port];
+    if (F.devModel[d] != e.model || F.devLayout[d] != e.layout)
+      return false;
+    const ir::GroupLayout &gl = F.layouts[e.layout].groups[e.group];
+    uint32_t rel = port - F.devPortBase[d];
+    return rel >= gl.offset && rel < gl.offset + gl.count;
+  };
+  auto take = [&](size_t l, const Option &pick) {
+    F.linkMedia[l] = pick.media;
+    F.linkCable[l] = pick.cable;
+    F.linkOpticA[l] = pick.opticA;
+    F.linkOpticB[l] = pick.opticB;
+  };
   for (size_t l = 0; l < n; ++l) {
     while (copy < copies.size() && copies[copy].end <= l)
       ++copy;
@@ -497,6 +544,12 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       }
     }
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
+    if (lastPicked && F.linkMediaReq[l] == lastReq && sameEnd(pa, lastEnds[0]) && sameEnd(pb, lastEnds[1]))
+      if (const Option *pick = pickFrom(*lastOpts, F.linkLength[l])) {
+        take(l, *pick);
+        continue;
+      }
+    lastPicked = false;
     PortAt at[2] = {portAt(F, pa), portAt(F, pb)};
     if (!runsProtocol(F, uint32_t(l), at, diags, shapeReported))
       continue; // no part is chosen for a shape the port does not run
@@ -524,22 +577,19 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       }
     }
     if (!lastOpts || !(key == last)) {
-      lastOpts = &optionsFor(key);
+      lastOpts = &cachedFor(key);
       last = key;
     }
-    const std::vector<Option> &opts = *lastOpts;
+    const std::vector<Option> &opts = lastOpts->all;
     double len = F.linkLength[l];
-    const Option *pick = nullptr;
-    for (const Option &o : opts)
-      if (o.reach >= len) {
-        pick = &o;
-        break;
+    if (const Option *pick = pickFrom(*lastOpts, len)) {
+      take(l, *pick);
+      if (!choices.any()) {
+        for (int side = 0; side < 2; ++side)
+          lastEnds[side] = {F.devModel[at[side].dev], F.devLayout[at[side].dev], at[side].group};
+        lastReq = key.req;
+        lastPicked = true;
       }
-    if (pick) {
-      F.linkMedia[l] = pick->media;
-      F.linkCable[l] = pick->cable;
-      F.linkOpticA[l] = pick->opticA;
-      F.linkOpticB[l] = pick->opticB;
       continue;
     }
     bool forced = key.a.optic != None || key.b.optic != None || key.cable != None;
