@@ -145,6 +145,14 @@ void DiagEngine::replaceWith(DiagEngine &&o) {
   static_cast<detail::DiagRun &>(*this) = std::move(static_cast<detail::DiagRun &>(o));
 }
 
+DiagEngine DiagEngine::emptyCopy() const {
+  DiagEngine e(*this);
+  static_cast<detail::DiagRun &>(e) = detail::DiagRun();
+  e.sink_ = Diagnostic();
+  e.foldSink_ = Diagnostic();
+  return e;
+}
+
 bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &end,
                        const std::function<bool(SourceRange &)> &map) {
   const unsigned errors = end.shownErrors - begin.shownErrors, warnings = end.shownWarnings - begin.shownWarnings;

@@ -239,6 +239,10 @@ public:
   // Takes every diagnostic and count of `other` (a copy of this engine that went on),
   // keeping this one's settings.
   void replaceWith(DiagEngine &&other);
+  // An engine with this one's settings (format, limits, disabled and promoted codes) and
+  // nothing reported: checks run on another thread report into it, and adopt() takes
+  // their diagnostics over in order (passes::rerunPasses).
+  DiagEngine emptyCopy() const;
   // The diagnostics `from` kept between two of its marks, each range (and its notes' and
   // fix-its') passed through `map`, appended as if reported here, with their counts.
   // False, and nothing changed, when `map` refuses a range or when reporting them here

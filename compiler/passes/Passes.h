@@ -66,6 +66,11 @@ void checkUnratedOversubscription(ir::Fabric &F, DiagEngine &diags);
 // The validate pass's checks, in its order, once analysis::measure has filled
 // F.metrics: what an edit of only policies' figures runs again (Compilation::reusePasses).
 void runValidationChecks(ir::Fabric &F, DiagEngine &diags);
+// Those of the validate pass's checks that read only the topology's facts and measures
+// (not what the lengths to power passes and analysis::measurePhysical write), in its
+// order: rerunPasses runs them beside the physical passes. For the tests, which change
+// the physical facts under them.
+void runTopologyChecks(ir::Fabric &F, DiagEngine &diags);
 
 // The pipeline as a table of named passes, in the order they run (MLIR / p4c style). A
 // name is the --time-stages label and the --stop-after argument. `needs` and `produces`

@@ -11,6 +11,7 @@
 #include "support/Concurrent.h"
 
 #include <cassert>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 
@@ -47,19 +48,66 @@ const std::vector<Pass> &pipeline() {
   return table;
 }
 
-void runValidationChecks(ir::Fabric &F, DiagEngine &diags) {
-  checkPorts(F, diags);
-  checkNvLink(F, diags);
-  checkPowerBudgets(F, diags);
-  checkOversubscription(F, diags);
-  checkLatency(F, diags);
-  checkRails(F, diags);
-  checkRedundancy(F, diags);
-  checkResilience(F, diags);
-  checkReachability(F, diags);
-  checkPlanes(F, diags);
-  checkBonds(F, diags);
-  checkUnratedOversubscription(F, diags);
+namespace {
+// The validate pass's checks, in its order. `topology`: the check reads none of what the
+// physical passes (lengths to power) and analysis::measurePhysical write, only the
+// topology's facts and measures (tiers, groups, resilience, reach, the pods), so it may
+// run while they run (rerunPasses). Found by reading every metric and array each reads
+// (the physical ones: checkPowerBudgets the power and the scopes' power, checkLatency
+// the latency paths and matrix, checkOversubscription the scopes, which measurePhysical
+// rebuilds).
+struct Check {
+  void (*run)(ir::Fabric &, DiagEngine &);
+  bool topology;
+};
+constexpr Check kChecks[] = {
+    {checkPorts, true},         {checkNvLink, true},      {checkPowerBudgets, false},
+    {checkOversubscription, false}, {checkLatency, false}, {checkRails, true},
+    {checkRedundancy, true},    {checkResilience, true},  {checkReachability, true},
+    {checkPlanes, true},        {checkBonds, true},       {checkUnratedOversubscription, true},
+};
+constexpr size_t kNumChecks = sizeof kChecks / sizeof kChecks[0];
+
+// The topology checks run ahead on another thread, each one's diagnostics between two
+// marks of an engine of their own.
+struct ChecksAhead {
+  explicit ChecksAhead(const DiagEngine &like) : diags(like.emptyCopy()) {}
+  DiagEngine diags;
+  DiagEngine::Mark begin[kNumChecks], end[kNumChecks];
+  bool ran[kNumChecks] = {};
+};
+
+void runChecksAhead(ir::Fabric &F, ChecksAhead &ahead) {
+  for (size_t i = 0; i < kNumChecks; ++i)
+    if (kChecks[i].topology) {
+      ahead.begin[i] = ahead.diags.mark();
+      kChecks[i].run(F, ahead.diags);
+      ahead.end[i] = ahead.diags.mark();
+      ahead.ran[i] = true;
+    }
+}
+
+// The checks in order; one run ahead is taken over when adopting its diagnostics here
+// gives what reporting them here would: none tallied (a tally may fold into an earlier
+// diagnostic here), no limit reached, no fold into one here (DiagEngine::adopt). Else it
+// runs again here: a check writes nothing.
+void runChecks(ir::Fabric &F, DiagEngine &diags, const ChecksAhead *ahead) {
+  auto same = [](SourceRange &) { return true; };
+  for (size_t i = 0; i < kNumChecks; ++i) {
+    if (ahead && ahead->ran[i] && ahead->end[i].unshown == ahead->begin[i].unshown &&
+        diags.adopt(ahead->diags, ahead->begin[i], ahead->end[i], same))
+      continue;
+    kChecks[i].run(F, diags);
+  }
+}
+} // namespace
+
+void runValidationChecks(ir::Fabric &F, DiagEngine &diags) { runChecks(F, diags, nullptr); }
+
+void runTopologyChecks(ir::Fabric &F, DiagEngine &diags) {
+  for (const Check &c : kChecks)
+    if (c.topology)
+      c.run(F, diags);
 }
 
 const Pass *findPass(std::string_view name) {
@@ -130,7 +178,7 @@ bool rerunPasses(uint32_t changed, ir::Fabric &F, DiagEngine &diags, const std::
   // check. Of those measures, the latency paths and matrix read only the lengths, and the
   // passes between the lengths and validate (media, transceivers, power) neither read nor
   // write what they do: once the lengths pass has run, they run on the second core beside
-  // those passes (which alone report).
+  // those passes.
   size_t v = 0, l = 0;
   while (v < run.size() && !(run[v]->produces & Measurements))
     ++v;
@@ -144,15 +192,24 @@ bool rerunPasses(uint32_t changed, ir::Fabric &F, DiagEngine &diags, const std::
       verify(run[i]->name);
     }
   };
+  // The topology's checks, too, go on the second core once the latencies are measured
+  // (checkResilience reads the pods they write).
   runRange(0, beside ? l + 1 : v);
-  if (beside)
-    runConcurrently([&] { runRange(l + 1, v); }, [&] { analysis::measureLatencies(F); });
+  std::optional<passes::ChecksAhead> ahead;
+  if (beside) {
+    ahead.emplace(diags);
+    runConcurrently([&] { runRange(l + 1, v); },
+                    [&] {
+                      analysis::measureLatencies(F);
+                      passes::runChecksAhead(F, *ahead);
+                    });
+  }
   if (v < run.size()) {
     start(run[v]->name);
     if (!beside)
       analysis::measureLatencies(F);
     analysis::measureScopes(F); // the power's; the other measures read none of the physical facts
-    passes::runValidationChecks(F, diags);
+    passes::runChecks(F, diags, ahead ? &*ahead : nullptr);
     verify(run[v]->name);
     runRange(v + 1, run.size());
   }
