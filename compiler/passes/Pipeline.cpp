@@ -11,6 +11,10 @@
 #include "support/Concurrent.h"
 
 #include <cassert>
+#include <exception>
+#include <future>
+#include <system_error>
+#include <thread>
 #include <optional>
 #include <cstdio>
 #include <cstdlib>
@@ -136,8 +140,111 @@ std::string factNames(uint32_t facts) {
 
 } // namespace passes
 
+namespace {
+// The whole pipeline on two cores. Two pieces of it read nothing the physical passes
+// (lengths to power) and the validate pass compute, so they run on the second core from
+// the tiers pass on, beside them:
+// - the measures' walks (reachability, single points: analysis::measureWalks), which the
+//   validation checks wait for;
+// - the addressing pass (it needs the tiers only: its table row; the pod kind it reads
+//   comes from the groups), into an engine of its own, whose diagnostics are adopted in
+//   its place, after the guids pass's. When adopting would differ from reporting here (a
+//   tally, a limit, a fold: DiagEngine::adopt), the ASNs and loopbacks elaboration set are
+//   put back and the pass runs again here: it resets everything else it writes.
+// Neither writes anything the other passes read (checked by reading every array each
+// reads and writes; the string pool is only read: Roce.cpp's lookup). The outputs are
+// those of runPasses in order (tests: every lit test and snapshot design).
+bool runScheduled(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer) {
+  using namespace passes::fact;
+  auto start = [&](const char *name) {
+    if (timer)
+      timer(name);
+  };
+  const std::vector<passes::Pass> &table = passes::pipeline();
+  const passes::Pass *addressing = passes::findPass("addressing");
+  assert(addressing && table.front().produces == Tiers && addressing->needs == Tiers);
+  start(table.front().name);
+  table.front().run(F, diags);
+#ifdef FABC_VERIFY_IR
+  ir::verifyOrAbort(F, table.front().name);
+#endif
+  // The second core's work. It never throws out: a failure is kept for the first core.
+  const std::vector<uint32_t> asnBefore = F.devAsn, loopbackBefore = F.devLoopback;
+  DiagEngine ahead = diags.emptyCopy();
+  std::promise<void> walked;
+  std::future<void> walkedDone = walked.get_future();
+  std::exception_ptr secondFailed;
+  bool addressed = false;
+  auto second = [&] {
+    try {
+      analysis::measureWalks(F);
+    } catch (...) {
+      secondFailed = std::current_exception();
+      walked.set_value();
+      return;
+    }
+    walked.set_value();
+    try {
+      addressing->run(F, ahead);
+      addressed = true;
+    } catch (...) {
+      secondFailed = std::current_exception();
+    }
+  };
+  std::thread t;
+  try {
+    t = std::thread(second);
+  } catch (const std::system_error &) { // no thread: in turn, below
+  }
+  auto join = [&] {
+    if (t.joinable())
+      t.join();
+    else if (!secondFailed && !addressed)
+      second();
+  };
+  try {
+    for (size_t i = 1; i < table.size(); ++i) {
+      const passes::Pass &p = table[i];
+      start(p.name);
+      if (p.produces & Measurements) {
+        analysis::measureAllButWalks(F);
+        if (t.joinable())
+          walkedDone.wait();
+        else
+          join(); // no second core: the walks and addressing now
+        if (secondFailed)
+          std::rethrow_exception(secondFailed);
+        passes::runValidationChecks(F, diags);
+      } else if (&p == addressing) {
+        join();
+        if (secondFailed)
+          std::rethrow_exception(secondFailed);
+        const DiagEngine::Mark none{}, end = ahead.mark();
+        if (end.unshown != none.unshown || !diags.adopt(ahead, none, end, [](SourceRange &) { return true; })) {
+          F.devAsn = asnBefore;
+          F.devLoopback = loopbackBefore;
+          p.run(F, diags);
+        }
+      } else {
+        p.run(F, diags);
+      }
+    }
+  } catch (...) {
+    if (t.joinable())
+      t.join();
+    throw;
+  }
+#ifdef FABC_VERIFY_IR
+  ir::verifyOrAbort(F, "the passes");
+#endif
+  return !diags.hasErrors();
+}
+} // namespace
+
 bool runPasses(ir::Fabric &F, DiagEngine &diags, const std::function<void(const char *)> &timer,
                std::string_view stopAfter) {
+  if (stopAfter.empty())
+    return runScheduled(F, diags, timer);
   for (const passes::Pass &p : passes::pipeline()) {
     if (timer)
       timer(p.name);

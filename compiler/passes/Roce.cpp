@@ -275,7 +275,9 @@ void checkPortMtu(ir::Fabric &F, DiagEngine &diags, uint32_t fabric, const ir::S
         }
     }
   }
-  uint32_t maxKey = F.strings.intern("max_mtu");
+  // None when no model sets it. A lookup writes nothing (an intern would): this pass runs
+  // beside others that read the pool (runPasses).
+  uint32_t maxKey = F.strings.lookup("max_mtu");
   for (uint32_t mi = 0; mi < over.size(); ++mi)
     for (int kind = 0; kind < 2; ++kind) {
       const Over &o = over[mi][kind];
