@@ -8,6 +8,7 @@ takes just to write the same output bytes.
   python3 bench/run.py --fabc build/tools/fabc/fabc --only gb200 --sizes 8192,32768
   python3 bench/run.py --markdown            # the README table
   python3 bench/run.py --only lsp            # the language server rows (bench/lsp_bench.py)
+  python3 bench/run.py --only check --repeat 5   # `fabc check` of 10k and a million GPUs
 
 Timings belong here, never in tests. Run it on an idle machine: the numbers are wall
 times, and a second job on a 2-core machine doubles them.
@@ -199,6 +200,7 @@ def main():
     ap.add_argument("--only", default="gb200,check,ethernet,flat,import,lsp",
                     help="cases: gb200,check,ethernet,flat,import,lsp")
     ap.add_argument("--sizes", default=",".join(map(str, GB200_SIZES)), help="GB200 GPU counts")
+    ap.add_argument("--check-gpus", default="10080,1048576", help="GB200 GPU counts of the `fabc check` cases")
     ap.add_argument("--switches", type=int, default=5000, help="the Ethernet fabric's switch count")
     ap.add_argument("--flat-links", default="100000,1000000,3000000",
                     help="sizes of the flat explicit fabric (links), comma-separated")
@@ -224,7 +226,9 @@ def main():
     os.makedirs(work, exist_ok=True)
     rows = []
     if "check" in only:
-        rows.append(run_case(a, "check-10k", "gb200", 10080, "check", "", work))
+        # 10k GPUs: the pre-commit lint; a million: issue 27's interactive target (0.5 s).
+        for n in (int(x) for x in a.check_gpus.split(",") if x):
+            rows.append(run_case(a, "check-10k" if n == 10080 else f"check-{n}", "gb200", n, "check", "", work))
     if "gb200" in only:
         for n in (int(x) for x in a.sizes.split(",") if x):
             rows.append(run_case(a, f"gb200-{n}", "gb200", n, "build", "bom,energy", work))

@@ -4,6 +4,7 @@
 #include "ir/Fabric.h"
 
 #include <functional>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -42,8 +43,18 @@ struct Option {
   uint32_t cable, opticA, opticB;
 };
 
-// The catalog's ways to build a link of this kind, in the order of the choice rule.
+// The catalog's ways to build a link of this kind, in the order of the choice rule
+// (MediaOptions.cpp, with the helpers below).
 std::vector<Option> options(const ir::Fabric &F, const Key &k);
+// "8 x 100 Gb/s".
+std::string lanesText(uint32_t lanes, double rate);
+// A model's name.
+std::string name(const ir::Fabric &F, uint32_t model);
+// Why an optic cannot sit in an end's cage, or a cable join two ends; empty when it can.
+std::string opticMisfit(const ir::Fabric &F, const ir::Model &o, const End &e, bool ignoreLanes);
+std::string cableMisfit(const ir::Fabric &F, const ir::Model &c, const End &a, const End &b, bool ignoreLanes);
+// The CPO engine behind a CPO port (None: the catalog has none).
+uint32_t engineFor(const ir::Fabric &F, const End &e);
 
 // Raises the links of a cage to what its most demanding link needs (Cages.cpp).
 // `optionsOf(l)`: the options link l's part was chosen from (asked only for links with a part).
