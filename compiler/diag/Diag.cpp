@@ -189,6 +189,10 @@ bool DiagEngine::adopt(const DiagEngine &from, const Mark &begin, const Mark &en
   return true;
 }
 
+bool DiagEngine::adoptFromBeside(const DiagEngine &from, const Mark &begin, const Mark &end) {
+  return end.unshown == begin.unshown && adopt(from, begin, end, [](SourceRange &) { return true; });
+}
+
 void DiagEngine::worst(Diagnostic *d, double magnitude, std::string what) {
   if (!d || d == &sink_)
     return;

@@ -250,6 +250,11 @@ public:
   // reports them afresh.
   bool adopt(const DiagEngine &from, const Mark &begin, const Mark &end,
              const std::function<bool(SourceRange &)> &map);
+  // The diagnostics a check or pass run on another thread reported into an emptyCopy of
+  // this engine, between two of its marks, as adopt() takes them (places unchanged); also
+  // false when one was tallied, which reported here could have folded into an earlier
+  // diagnostic that `from` does not hold. False: the caller runs it again here.
+  bool adoptFromBeside(const DiagEngine &from, const Mark &begin, const Mark &end);
 
 private:
   bool admit(DiagCode code, SourceRange range, Severity &sev, uint32_t *fold);

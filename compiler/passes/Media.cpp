@@ -323,8 +323,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
     uint32_t model = None, layout = None, group = 0;
   };
   EndShape lastEnds[2];
-  ir::Media lastReq = ir::Media::None;
-  bool lastPicked = false;
+  bool lastPicked = false; // and `last` that link's key
   auto sameEnd = [&](uint32_t port, const EndShape &e) {
     uint32_t d = F.portDevice[port];
     if (F.devModel[d] != e.model || F.devLayout[d] != e.layout)
@@ -353,7 +352,7 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       }
     }
     uint32_t pa = F.linkA[l], pb = F.linkB[l];
-    if (lastPicked && F.linkMediaReq[l] == lastReq && sameEnd(pa, lastEnds[0]) && sameEnd(pb, lastEnds[1]))
+    if (lastPicked && F.linkMediaReq[l] == last.req && sameEnd(pa, lastEnds[0]) && sameEnd(pb, lastEnds[1]))
       if (const Option *pick = pickFrom(*lastOpts, F.linkLength[l])) {
         take(l, *pick);
         continue;
@@ -396,7 +395,6 @@ void chooseMedia(ir::Fabric &F, DiagEngine &diags) {
       if (!choices.any()) {
         for (int side = 0; side < 2; ++side)
           lastEnds[side] = {F.devModel[at[side].dev], F.devLayout[at[side].dev], at[side].group};
-        lastReq = key.req;
         lastPicked = true;
       }
       continue;

@@ -92,14 +92,11 @@ void runChecksAhead(ir::Fabric &F, ChecksAhead &ahead) {
 }
 
 // The checks in order; one run ahead is taken over when adopting its diagnostics here
-// gives what reporting them here would: none tallied (a tally may fold into an earlier
-// diagnostic here), no limit reached, no fold into one here (DiagEngine::adopt). Else it
-// runs again here: a check writes nothing.
+// gives what reporting them here would (DiagEngine::adoptFromBeside). Else it runs again
+// here: a check writes nothing.
 void runChecks(ir::Fabric &F, DiagEngine &diags, const ChecksAhead *ahead) {
-  auto same = [](SourceRange &) { return true; };
   for (size_t i = 0; i < kNumChecks; ++i) {
-    if (ahead && ahead->ran[i] && ahead->end[i].unshown == ahead->begin[i].unshown &&
-        diags.adopt(ahead->diags, ahead->begin[i], ahead->end[i], same))
+    if (ahead && ahead->ran[i] && diags.adoptFromBeside(ahead->diags, ahead->begin[i], ahead->end[i]))
       continue;
     kChecks[i].run(F, diags);
   }
@@ -148,9 +145,10 @@ namespace {
 //   validation checks wait for;
 // - the addressing pass (it needs the tiers only: its table row; the pod kind it reads
 //   comes from the groups), into an engine of its own, whose diagnostics are adopted in
-//   its place, after the guids pass's. When adopting would differ from reporting here (a
-//   tally, a limit, a fold: DiagEngine::adopt), the ASNs and loopbacks elaboration set are
-//   put back and the pass runs again here: it resets everything else it writes.
+//   its place, after the guids pass's. When adopting would differ from reporting here
+//   (DiagEngine::adoptFromBeside: a tally, a limit, a fold), the ASNs and loopbacks
+//   elaboration set are put back and the pass runs again here: it resets everything else
+//   it writes.
 // Neither writes anything the other passes read (checked by reading every array each
 // reads and writes; the string pool is only read: Roce.cpp's lookup). The outputs are
 // those of runPasses in order (tests: every lit test and snapshot design).
@@ -219,8 +217,7 @@ bool runScheduled(ir::Fabric &F, DiagEngine &diags, const std::function<void(con
         join();
         if (secondFailed)
           std::rethrow_exception(secondFailed);
-        const DiagEngine::Mark none{}, end = ahead.mark();
-        if (end.unshown != none.unshown || !diags.adopt(ahead, none, end, [](SourceRange &) { return true; })) {
+        if (!diags.adoptFromBeside(ahead, DiagEngine::Mark{}, ahead.mark())) {
           F.devAsn = asnBefore;
           F.devLoopback = loopbackBefore;
           p.run(F, diags);
