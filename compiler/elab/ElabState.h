@@ -412,12 +412,20 @@ private:
     uint32_t nodeBegin, devBegin, portBegin, linkBegin, groupBegin, cursorBegin, instBegin;
     size_t logBegin, valueLogBegin;
   };
+  struct DenseElems;
   struct Stamp {
     uint32_t node, inst; // the instance recorded
     uint32_t nodeBegin, nodeEnd, devBegin, devEnd, portBegin, portEnd, linkBegin, linkEnd, groupBegin, groupEnd,
         cursorBegin, instBegin, instEnd;
     uint64_t steps;
     std::vector<DeclLog> decls;
+    // Per decl: the array of the body whose elements are copied whole with its entry (an
+    // index into `arrays`, as the body left them), kReplay, or kCopied for an element of
+    // such an array. A rack of 18 trays set them one by one, regrowing the vector each time:
+    // half the cost of stamping it.
+    static constexpr uint32_t kReplay = ~0u, kCopied = ~0u - 1;
+    std::vector<uint32_t> declArray;
+    std::vector<DenseElems> arrays;
     std::vector<uint32_t> portLink, cursors; // as the body left them (later links change the live ones)
     // ElabOptions::values: the let and param statements the body evaluated, and how often.
     // A copy adds the counts only: its values are the recorded ones (the body is a
@@ -428,6 +436,7 @@ private:
   void elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst);
   bool encodeValue(const Value &v, std::vector<uint64_t> &key, unsigned &budget);
   bool stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r);
+  void recordArrays(Stamp &st);
   void noteScope(uint32_t sc) { // a path inside a recorded body resolved from scope sc
     for (size_t k = recordings_.size(); k-- > 0 && recordings_[k].node > sc;)
       recordings_[k].pure = false;

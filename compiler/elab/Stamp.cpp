@@ -138,6 +138,7 @@ void Elab::elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst) {
     st->instEnd = uint32_t(F.instances.instances.size());
     st->steps = steps_ - r.steps;
     st->decls.assign(declLog_.begin() + ptrdiff_t(r.logBegin), declLog_.end());
+    recordArrays(*st);
     st->portLink.assign(F.portLink.begin() + st->portBegin, F.portLink.end());
     st->cursors.assign(cursors_.begin() + r.cursorBegin, cursors_.end());
     if (opts_.values) {
@@ -151,6 +152,28 @@ void Elab::elaborateBody(const ast::Template *t, uint32_t node, uint32_t inst) {
   if (recordings_.empty()) {
     declLog_.clear();
     valueLog_.clear();
+  }
+}
+
+// The body's arrays whose elements a copy takes whole: every dense one. The body declared
+// all of their elements (a declaration names the current scope only), so they are final.
+void Elab::recordArrays(Stamp &st) {
+  st.declArray.assign(st.decls.size(), Stamp::kReplay);
+  llvm::DenseMap<EntryKey, uint32_t> whole;
+  for (size_t i = 0; i < st.decls.size(); ++i) {
+    const DeclLog &d = st.decls[i];
+    const EntryKey key{d.parent, d.sym};
+    if (d.elem) {
+      if (whole.count(key))
+        st.declArray[i] = Stamp::kCopied;
+      continue;
+    }
+    const Entry &e = entries_.find(key)->second;
+    if (!e.array || e.dense == Entry::kDenseNone || e.dense == Entry::kSparse)
+      continue;
+    st.declArray[i] = uint32_t(st.arrays.size());
+    whole[key] = st.declArray[i];
+    st.arrays.push_back(dense_[e.dense]);
   }
 }
 
@@ -187,9 +210,11 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
   copyMapped(nodeDevice_, st.nodeBegin, st.nodeEnd, mapDev);
   copyMapped(nodeDevBegin_, st.nodeBegin, st.nodeEnd, plus(devOff));
   copyMapped(nodeDevEnd_, st.nodeBegin, st.nodeEnd, plus(devOff));
-  for (const DeclLog &d : st.decls) {
-    uint32_t parent = mapNode(d.parent);
-    if (d.elem) { // after its entry's declaration (the log is in order)
+  for (size_t i = 0; i < st.decls.size(); ++i) {
+    const DeclLog &d = st.decls[i];
+    const uint32_t parent = mapNode(d.parent), how = st.declArray[i];
+    if (how == Stamp::kCopied) {
+    } else if (d.elem) { // after its entry's declaration (the log is in order)
       uint32_t el = mapNode(findElem(entries_.find(EntryKey{d.parent, d.sym})->second, d.parent, d.sym, d.index));
       setElem(entries_.find(EntryKey{parent, d.sym})->second, parent, d.sym, d.index, el);
     } else {
@@ -197,6 +222,13 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
       if (e.node != None)
         e.node = mapNode(e.node);
       e.dense = Entry::kDenseNone; // the copy's elements follow in the log, each set anew
+      if (how != Stamp::kReplay) { // or all at once
+        e.dense = uint32_t(dense_.size());
+        DenseElems &c = dense_.emplace_back(st.arrays[how]);
+        for (uint32_t &n : c.nodes)
+          if (n != None)
+            n = mapNode(n);
+      }
       entries_[EntryKey{parent, d.sym}] = e;
     }
     logDecl(parent, d.sym, d.index, d.elem);
