@@ -232,36 +232,47 @@ void singlePoints(ir::Fabric &F) {
     ++cdeg[b + 1];
   });
   std::partial_sum(cdeg.begin(), cdeg.end(), cdeg.begin());
-  // `it` is the fill cursor here and the DFS's next-neighbour cursor below (reset when a
-  // vertex is discovered): k < ports is port k of the device, then chain entry k - ports.
-  std::vector<uint32_t> cadj(cdeg[nd]), it(cdeg.begin(), cdeg.end() - 1);
-  forEachChainEdge([&](uint32_t a, uint32_t b) {
-    cadj[it[a]++] = b;
-    cadj[it[b]++] = a;
-  });
+  std::vector<uint32_t> cadj(cdeg[nd]);
+  {
+    std::vector<uint32_t> fill(cdeg.begin(), cdeg.end() - 1);
+    forEachChainEdge([&](uint32_t a, uint32_t b) {
+      cadj[fill[a]++] = b;
+      cadj[fill[b]++] = a;
+    });
+  }
   auto gpus = [&](uint32_t d) -> uint64_t {
     return F.devRole[d] == ir::Role::Compute && F.modelOf(d).kind == ir::ModelKind::System ? F.gpusOf(d) : 0;
   };
-  std::vector<uint32_t> disc(nd, 0), low(nd, 0), parent(nd, None), comp(nd, None);
-  std::vector<uint8_t> skippedParent(nd, 0);
-  std::vector<uint64_t> sub(nd, 0), sepSum(nd, 0), sepMax(nd, 0);
+  // A vertex's DFS state in one record: the walk reaches vertices in no order the arrays
+  // have, and each array apart was a cache miss of its own at discovery and at return.
+  // `sub` starts as the vertex's own GPUs, filled in one pass in device order. `it` is the
+  // next neighbour: k < ports is port k of the device, then chain entry k - ports.
+  struct Vertex {
+    uint32_t disc = 0, low = 0, parent = None, it = 0;
+    uint32_t comp = None;
+    uint32_t skippedParent = 0;
+    uint64_t sub = 0;
+  };
+  std::vector<Vertex> V(nd);
+  for (uint32_t d = 0; d < nd; ++d)
+    V[d].sub = gpus(d);
+  std::vector<uint64_t> sepSum(nd, 0), sepMax(nd, 0);
   std::vector<uint64_t> compTotal;
   std::vector<uint32_t> stack;
   uint32_t timer = 0;
   for (uint32_t r = 0; r < nd; ++r) {
-    if (disc[r])
+    if (V[r].disc)
       continue;
     uint32_t c = uint32_t(compTotal.size());
     stack.push_back(r);
-    disc[r] = low[r] = ++timer;
-    it[r] = 0;
-    comp[r] = c;
-    sub[r] = gpus(r);
+    V[r].disc = V[r].low = ++timer;
+    V[r].comp = c;
     while (!stack.empty()) {
       uint32_t v = stack.back();
+      Vertex &x = V[v];
       uint32_t ports = F.layoutOf(v).ports;
-      if (it[v] < ports + (cdeg[v + 1] - cdeg[v])) {
-        uint32_t k = it[v]++, w;
+      if (x.it < ports + (cdeg[v + 1] - cdeg[v])) {
+        uint32_t k = x.it++, w;
         if (k < ports) {
           uint32_t p = F.devPortBase[v] + k, l = F.portLink[p];
           if (l == None || (w = F.portDevice[F.otherEnd(l, p)]) == v)
@@ -269,34 +280,33 @@ void singlePoints(ir::Fabric &F) {
         } else {
           w = cadj[cdeg[v] + k - ports];
         }
-        if (w == parent[v] && !skippedParent[v]) {
-          skippedParent[v] = 1;
+        if (w == x.parent && !x.skippedParent) {
+          x.skippedParent = 1;
           continue;
         }
-        if (disc[w]) {
-          low[v] = std::min(low[v], disc[w]);
+        Vertex &y = V[w];
+        if (y.disc) {
+          x.low = std::min(x.low, y.disc);
           continue;
         }
-        disc[w] = low[w] = ++timer;
-        it[w] = 0;
-        parent[w] = v;
-        comp[w] = c;
-        sub[w] = gpus(w);
+        y.disc = y.low = ++timer;
+        y.parent = v;
+        y.comp = c;
         stack.push_back(w);
         continue;
       }
       stack.pop_back();
-      uint32_t p = parent[v];
-      if (p == None)
+      if (x.parent == None)
         continue;
-      low[p] = std::min(low[p], low[v]);
-      sub[p] += sub[v];
-      if (low[v] >= disc[p]) { // v's subtree hangs on p alone
-        sepSum[p] += sub[v];
-        sepMax[p] = std::max(sepMax[p], sub[v]);
+      Vertex &px = V[x.parent];
+      px.low = std::min(px.low, x.low);
+      px.sub += x.sub;
+      if (x.low >= px.disc) { // v's subtree hangs on its parent alone
+        sepSum[x.parent] += x.sub;
+        sepMax[x.parent] = std::max(sepMax[x.parent], x.sub);
       }
     }
-    compTotal.push_back(sub[r]);
+    compTotal.push_back(V[r].sub);
   }
   ir::ResilienceStats &R = F.metrics.resilience;
   static_cast<ir::SinglePointStats &>(R) = {}; // only this step's part, as measureResilience
@@ -305,9 +315,9 @@ void singlePoints(ir::Fabric &F) {
       continue;
     if (!sepSum[v])
       continue;
-    uint64_t rest = compTotal[comp[v]] - gpus(v) - sepSum[v]; // the piece holding the parent (0 at a root)
+    uint64_t rest = compTotal[V[v].comp] - gpus(v) - sepSum[v]; // the piece holding the parent (0 at a root)
     uint64_t largest = std::max(sepMax[v], rest);
-    uint64_t cut = compTotal[comp[v]] - gpus(v) - largest;
+    uint64_t cut = compTotal[V[v].comp] - gpus(v) - largest;
     if (!cut)
       continue;
     ++R.singlePointCount;
