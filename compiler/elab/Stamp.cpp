@@ -214,6 +214,7 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
     const DeclLog &d = st.decls[i];
     const uint32_t parent = mapNode(d.parent), how = st.declArray[i];
     if (how == Stamp::kCopied) {
+      // in the copy of its array, made with the entry
     } else if (d.elem) { // after its entry's declaration (the log is in order)
       uint32_t el = mapNode(findElem(entries_.find(EntryKey{d.parent, d.sym})->second, d.parent, d.sym, d.index));
       setElem(entries_.find(EntryKey{parent, d.sym})->second, parent, d.sym, d.index, el);
