@@ -146,6 +146,62 @@ TEST_F(Heap, SmallBlocksAndVectorsAreUnaffected) {
   EXPECT_EQ(small[99], 5);
 }
 
+// Blocks of 64 KiB to 1 MiB are slots of a size class in slabs of huge pages.
+TEST_F(Heap, AMediumBlockIsASlotOfItsClass) {
+  constexpr std::size_t KiB = 1024;
+  char *p = alloc(100 * KiB, 'm'); // the 128 KiB class
+  EXPECT_EQ(address(p) % (128 * KiB), 0u) << "a slot is aligned to its size";
+  const uintptr_t freed = freeBlock(p);
+  char *q = static_cast<char *>(::operator new(120 * KiB));
+  EXPECT_EQ(address(q), freed) << "the freed slot serves the next request of its class";
+  // (past its first bytes, which held the free list's link)
+  EXPECT_TRUE(filled(q + 4096, 100 * KiB - 4096, 'm')) << "the same pages, not fresh ones";
+  char *other = alloc(300 * KiB, 'o'); // the 512 KiB class: never the 128 KiB slot
+  EXPECT_EQ(address(other) % (512 * KiB), 0u);
+  EXPECT_NE(address(other) & ~uintptr_t(2 * MiB - 1), address(q) & ~uintptr_t(2 * MiB - 1))
+      << "each slab holds one class";
+  EXPECT_EQ(keptBlockBytes(), 0u) << "slots are not kept blocks";
+  ::operator delete(q);
+  ::operator delete(other);
+}
+
+TEST_F(Heap, PastTheLargestClassABlockHasHugePagesOfItsOwn) {
+  char *p = alloc(MiB + 1, 1);
+  EXPECT_EQ(address(p) % (2 * MiB), 0u);
+  ::operator delete(p);
+  char *below = alloc(64 * 1024 - 16, 2); // below the smallest class: the C library's
+  EXPECT_TRUE(filled(below, 64 * 1024 - 16, 2));
+  ::operator delete(below);
+}
+
+TEST_F(Heap, ThreadsShareTheSlabs) {
+  auto work = [](char fill) {
+    std::vector<char *> live;
+    bool ok = true;
+    for (int round = 0; round < 2000; ++round) {
+      std::size_t n = (std::size_t(64) << (round % 5)) * 1024 - std::size_t(round % 3) * 1000;
+      char *p = static_cast<char *>(::operator new(n));
+      std::memset(p, fill, n);
+      live.push_back(p);
+      if (live.size() > 8) { // free an older one, after checking nobody wrote over it
+        for (std::size_t i = 0; i < 4096 && ok; i += 512)
+          ok = live.front()[i] == fill;
+        ::operator delete(live.front());
+        live.erase(live.begin());
+      }
+    }
+    for (char *p : live)
+      ::operator delete(p);
+    return ok;
+  };
+  bool first = false, second = false;
+  std::thread t([&] { first = work('x'); });
+  second = work('y');
+  t.join();
+  EXPECT_TRUE(first);
+  EXPECT_TRUE(second);
+}
+
 TEST_F(Heap, ThreadsShareTheKeptBlocks) {
   keepFreedBlocks(256 * MiB);
   auto work = [](char fill) {
