@@ -56,16 +56,17 @@ inline constexpr const char *kLatencyMatrixCovers =
     "switches (where it turns, the path climbs the worst way from each side); fibre at 4.9 us/km over the cable routes "
     "(spans included), each switch at its port-to-port latency, the NIC latency at both ends; not counted: queueing, "
     "serialization, retransmission, DCI amplifiers or transponders";
-// All of them: measureWalks beside measureAllButWalks.
+// All of them: measureBeside beside measureRest.
 void measure(ir::Fabric &F);
-// The reachability and the single points: walks over the whole device graph (the two
-// longest measures at a million GPUs) that read only the devices, ports, links, groups
-// and tiers, which nothing after the tiers pass writes, and write only their own parts
-// of metrics.resilience. So they may run from the tiers pass on, beside the other passes
-// (runPasses) and the other measures.
-void measureWalks(ir::Fabric &F);
+// The reachability and the single points (walks over the whole device graph, the two
+// longest measures at a million GPUs), then the groups' and the racks' counts. They read
+// only the devices, ports, links, groups, racks and tiers, which nothing after the tiers
+// pass writes, and write only their own metrics (their parts of metrics.resilience, the
+// group stats, the rack counts), which no other measure reads. So they may run from the
+// tiers pass on, beside the other passes (runPasses) and the other measures.
+void measureBeside(ir::Fabric &F);
 // The other measures, in order.
-void measureAllButWalks(ir::Fabric &F);
+void measureRest(ir::Fabric &F);
 // The measures that read what the physical passes compute (lengths, media, transceivers,
 // power): the latency paths and matrix (the lengths) and the policies' scopes (the
 // power). The others read the devices, links, groups, tiers and speeds only. On an IR

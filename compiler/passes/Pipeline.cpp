@@ -141,8 +141,8 @@ namespace {
 // The whole pipeline on two cores. Two pieces of it read nothing the physical passes
 // (lengths to power) and the validate pass compute, so they run on the second core from
 // the tiers pass on, beside them:
-// - the measures' walks (reachability, single points: analysis::measureWalks), which the
-//   validation checks wait for;
+// - the measures' walks (reachability, single points) and the groups' counts
+//   (analysis::measureBeside), which the validation checks wait for;
 // - the addressing pass (it needs the tiers only: its table row; the pod kind it reads
 //   comes from the groups), into an engine of its own, whose diagnostics are adopted in
 //   its place, after the guids pass's. When adopting would differ from reporting here
@@ -175,7 +175,7 @@ bool runScheduled(ir::Fabric &F, DiagEngine &diags, const std::function<void(con
   bool addressed = false;
   auto second = [&] {
     try {
-      analysis::measureWalks(F);
+      analysis::measureBeside(F);
     } catch (...) {
       secondFailed = std::current_exception();
       walked.set_value();
@@ -205,7 +205,7 @@ bool runScheduled(ir::Fabric &F, DiagEngine &diags, const std::function<void(con
       const passes::Pass &p = table[i];
       start(p.name);
       if (p.produces & Measurements) {
-        analysis::measureAllButWalks(F);
+        analysis::measureRest(F);
         if (t.joinable())
           walkedDone.wait();
         else
