@@ -1,4 +1,4 @@
-// fabc's replacement of the global operator new: a block of 2 MiB or more (the IR's
+// fabc's replacement of the global operator new: a block past 1 MiB (the IR's
 // per-device, per-port and per-link arrays, the elaborator's tables) is mapped for
 // itself, aligned to 2 MiB, rounded up to whole 2 MiB and advised to the kernel as
 // transparent huge pages, so that filling it takes one page fault per 2 MiB instead of

@@ -12,8 +12,9 @@ void keepFreedBlocks(std::size_t bytes);
 // 32 MiB from the heap and freed pages kept, so that each compile reuses the last one's
 // pages instead of faulting in new ones. Call before any thread starts.
 void useServerHeap();
-// The command line's heap: blocks of 2 MiB or more mapped on their own, and up to 256 MiB
-// of freed ones kept (HugePages.cpp). Call before any thread starts; useServerHeap
+// The command line's heap: blocks past 1 MiB mapped on their own, and up to 256 MiB of
+// freed ones kept; blocks of 64 KiB to 1 MiB are slots in slabs of huge pages (both
+// always, in the server too: HugePages.cpp). Call before any thread starts; useServerHeap
 // replaces it.
 void useCommandLineHeap();
 // Returns the kept blocks to the system.
