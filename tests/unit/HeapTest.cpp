@@ -146,6 +146,16 @@ TEST_F(Heap, SmallBlocksAndVectorsAreUnaffected) {
   EXPECT_EQ(small[99], 5);
 }
 
+// work('x') on a thread of its own while work('y') runs here: both must hold.
+template <class Work> void inTwoThreads(Work work) {
+  bool first = false, second = false;
+  std::thread t([&] { first = work('x'); });
+  second = work('y');
+  t.join();
+  EXPECT_TRUE(first);
+  EXPECT_TRUE(second);
+}
+
 // Blocks of 64 KiB to 1 MiB are slots of a size class in slabs of huge pages.
 TEST_F(Heap, AMediumBlockIsASlotOfItsClass) {
   constexpr std::size_t KiB = 1024;
@@ -194,12 +204,7 @@ TEST_F(Heap, ThreadsShareTheSlabs) {
       ::operator delete(p);
     return ok;
   };
-  bool first = false, second = false;
-  std::thread t([&] { first = work('x'); });
-  second = work('y');
-  t.join();
-  EXPECT_TRUE(first);
-  EXPECT_TRUE(second);
+  inTwoThreads(work);
 }
 
 TEST_F(Heap, ThreadsShareTheKeptBlocks) {
@@ -218,11 +223,6 @@ TEST_F(Heap, ThreadsShareTheKeptBlocks) {
     }
     return true;
   };
-  bool first = false, second = false;
-  std::thread t([&] { first = work('x'); });
-  second = work('y');
-  t.join();
-  EXPECT_TRUE(first);
-  EXPECT_TRUE(second);
+  inTwoThreads(work);
 }
 } // namespace
