@@ -10,8 +10,13 @@ using ir::None;
 // The ports of one cage share one plug: a DAC and a transceiver cannot sit in the same
 // twin-port cage, a twin-port transceiver is one model for both ports, and a twin-port
 // copper assembly joins two whole cages. Links chosen per length are raised to what
-// the cage's most demanding link needs, until every cage agrees. Requirements only
-// rise, so this ends; each round is linear in ports.
+// the cage's most demanding link needs, until every cage agrees. A raise changes the
+// cage at the link's other end too, which a round over the devices in order reaches
+// only in the next round when that device came first: along a chain of cages, one
+// cage a round. So the rounds go on until one raises nothing, however many that takes
+// (a cap of 14 left 5,000-switch fabrics with two transceivers in a cage). Requirements
+// only rise (a link's media class, then at the cage's class its transceiver's reach),
+// so this ends; each round is linear in ports.
 namespace {
 bool isAssembly(ir::Media m) { return m == ir::Media::DAC || m == ir::Media::ACC || m == ir::Media::AOC; }
 
@@ -28,8 +33,8 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
   unsigned reported = 0;
   auto endOptic = [&](uint32_t l, uint32_t port) { return F.linkA[l] == port ? F.linkOpticA[l] : F.linkOpticB[l]; };
   auto reachOf = [&](uint32_t optic) { return optic == None ? 0.0 : F.models[optic].reach.value; };
-  for (int iter = 0; iter < 2 * int(ir::Media::Count); ++iter) {
-    bool changed = false;
+  for (bool changed = true; changed;) {
+    changed = false;
     for (uint32_t d = 0; d < F.numDevices(); ++d)
       F.forEachCage(d, [&](uint32_t, const ir::GroupLayout &gl, uint32_t first) {
         if (gl.portsPerCage < 2)
@@ -115,8 +120,6 @@ void harmonizeCages(ir::Fabric &F, DiagEngine &diags,
           changed = true;
         });
       });
-    if (!changed)
-      break;
   }
 }
 
