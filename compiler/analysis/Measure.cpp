@@ -279,7 +279,8 @@ void measureBeside(ir::Fabric &F) {
 }
 
 void measure(ir::Fabric &F) {
-  // Two halves at once (decision 0601, amendment; the groups moved in decision 0671).
+  // Two halves at once (decision 0601, amendment; the groups moved to the second in
+  // decision 0661, amendment).
   runConcurrently([&] { measureRest(F); }, [&] { measureBeside(F); });
 }
 

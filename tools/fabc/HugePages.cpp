@@ -298,8 +298,8 @@ namespace {
 void *allocate(std::size_t n) {
   if (n > kMediumMax)
     return allocateHuge(n);
-  if (n >= kMediumMin && n <= kMediumMax) {
-    std::unique_lock<std::mutex> lock(blocksMutex);
+  if (n >= kMediumMin) {
+    std::lock_guard<std::mutex> lock(blocksMutex);
     if (void *p = allocateMedium(n))
       return p;
   }
