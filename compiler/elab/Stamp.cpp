@@ -222,8 +222,9 @@ bool Elab::stamp(const Stamp &st, uint32_t node, uint32_t inst, SourceRange r) {
       Entry e = entries_.lookup(EntryKey{d.parent, d.sym});
       if (e.node != None)
         e.node = mapNode(e.node);
-      e.dense = Entry::kDenseNone; // the copy's elements follow in the log, each set anew
-      if (how != Stamp::kReplay) { // or all at once
+      if (how == Stamp::kReplay) {
+        e.dense = Entry::kDenseNone; // the copy's elements follow in the log, each set anew
+      } else { // all at once
         e.dense = uint32_t(dense_.size());
         DenseElems &c = dense_.emplace_back(st.arrays[how]);
         for (uint32_t &n : c.nodes)
